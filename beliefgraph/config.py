@@ -1,0 +1,97 @@
+"""Settings: one pydantic-settings class, read from the environment once and cached.
+
+Environment variables use the ``BELIEFGRAPH_`` prefix (``BELIEFGRAPH_MAX_TEXT_LENGTH``);
+the Neo4j connection also accepts the conventional ``NEO4J_URI``, ``NEO4J_USER`` and
+``NEO4J_PASSWORD`` so an Aura or cluster URI can be dropped in unchanged.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, BaseModel, Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+#: the password the project's own launcher never uses (auth is off there); any
+#: deployment that needs a password must set a real one
+PLACEHOLDER_PASSWORDS = frozenset({"", "neo4j", "password", "changeme"})
+
+
+def default_cache_dir() -> Path:
+    """Where downloads (Neo4j jars, the exported ONNX model) are kept, outside any checkout."""
+    return Path.home() / ".cache" / "beliefgraph"
+
+
+class Neo4jSettings(BaseModel):
+    """How to reach Neo4j. The default is the server ``beliefgraph neo4j start`` runs."""
+
+    uri: str = "bolt://127.0.0.1:7687"
+    user: str = "neo4j"
+    password: SecretStr = SecretStr("")
+    database: str = "neo4j"
+
+
+class Settings(BaseSettings):
+    """Every knob of the service. Build with :func:`get_settings`; override in tests."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="BELIEFGRAPH_",
+        env_nested_delimiter="__",
+        extra="ignore",
+    )
+
+    environment: Literal["development", "production"] = "development"
+
+    neo4j_uri: str | None = Field(
+        default=None, validation_alias=AliasChoices("NEO4J_URI", "BELIEFGRAPH_NEO4J_URI")
+    )
+    neo4j_user: str | None = Field(
+        default=None, validation_alias=AliasChoices("NEO4J_USER", "BELIEFGRAPH_NEO4J_USER")
+    )
+    neo4j_password: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("NEO4J_PASSWORD", "BELIEFGRAPH_NEO4J_PASSWORD"),
+    )
+    neo4j_database: str = Field(
+        default="neo4j",
+        validation_alias=AliasChoices("NEO4J_DATABASE", "BELIEFGRAPH_NEO4J_DATABASE"),
+    )
+
+    cache_dir: Path = Field(default_factory=default_cache_dir)
+
+    #: longest accepted ``text`` / ``why_it_matters`` (characters)
+    max_text_length: int = Field(default=4000, gt=0)
+    #: largest accepted request body (bytes)
+    max_body_bytes: int = Field(default=1_000_000, gt=0)
+    #: most beliefs in one batch write
+    max_batch_size: int = Field(default=1000, gt=0)
+    #: largest page of ``GET /v1/beliefs``
+    max_page_size: int = Field(default=500, gt=0)
+
+    @property
+    def neo4j(self) -> Neo4jSettings:
+        """The Neo4j connection, defaults filled in."""
+        return Neo4jSettings(
+            uri=self.neo4j_uri or Neo4jSettings().uri,
+            user=self.neo4j_user or "neo4j",
+            password=self.neo4j_password or SecretStr(""),
+            database=self.neo4j_database,
+        )
+
+    @model_validator(mode="after")
+    def _no_placeholder_secret_in_production(self) -> Settings:
+        password = self.neo4j_password.get_secret_value() if self.neo4j_password else ""
+        if self.environment == "production" and password in PLACEHOLDER_PASSWORDS:
+            raise ValueError(
+                "NEO4J_PASSWORD is empty or a placeholder; set a real password "
+                "or BELIEFGRAPH_ENVIRONMENT=development"
+            )
+        return self
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """Return the process-wide settings, read from the environment on first call."""
+    return Settings()

@@ -1,0 +1,354 @@
+"""Pydantic models, named by role: ``*Create`` comes in, ``*Public`` goes out.
+
+Neo4j records become models only in :mod:`beliefgraph.records`; nothing else reads a record.
+The fields follow DESIGN §2.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, Any, Self
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StringConstraints,
+    Tag,
+    field_validator,
+    model_validator,
+)
+
+from beliefgraph.text import entity_key, unique
+
+#: A namespace is ``<kind>:<name>``: kind one of user, domain, project, tenant; name
+#: lower-case letters, digits, ``.``, ``_``, ``-``; at most 64 characters after the colon.
+NAMESPACE_PATTERN = r"^(user|domain|project|tenant):[a-z0-9][a-z0-9._-]{0,63}$"
+#: A belief id: letters, digits, ``.``, ``_``, ``:``, ``-``; 1 to 128 characters.
+BELIEF_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"
+
+NamespaceName = Annotated[str, StringConstraints(pattern=NAMESPACE_PATTERN)]
+BeliefId = Annotated[str, StringConstraints(pattern=BELIEF_ID_PATTERN)]
+# The hard cap keeps absurd bodies out before any work; the configurable, usually
+# smaller limit (Settings.max_text_length) is enforced by the store.
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100_000)]
+Term = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+
+
+class Kind(StrEnum):
+    """What sort of statement a belief is."""
+
+    preference = "preference"
+    decision = "decision"
+    fact = "fact"
+    policy = "policy"
+    credential = "credential"
+    correction = "correction"
+    directive = "directive"
+    observation = "observation"
+    context = "context"
+    entity = "entity"
+    relation = "relation"
+    open_question = "open_question"
+    suggestion = "suggestion"
+    state = "state"
+
+
+#: kinds that carry authority (DESIGN §3, §7); decisions only within their scope
+AUTHORITY_KINDS = frozenset({Kind.policy, Kind.credential, Kind.correction, Kind.decision})
+
+
+class Status(StrEnum):
+    """Where a belief is in its life. ``superseded`` and ``retracted`` are set by operations."""
+
+    active = "active"
+    provisional = "provisional"
+    inferred = "inferred"
+    exploratory = "exploratory"
+    superseded = "superseded"
+    archived = "archived"
+    retracted = "retracted"
+
+
+#: statuses a client may set when creating a belief
+CREATABLE_STATUSES = frozenset(
+    {Status.active, Status.provisional, Status.inferred, Status.exploratory, Status.archived}
+)
+
+
+class EpistemicStatus(StrEnum):
+    """How well-founded a belief is."""
+
+    confirmed = "confirmed"
+    reported = "reported"
+    unverified = "unverified"
+    floated = "floated"
+    contested = "contested"
+
+
+class Priority(StrEnum):
+    """How much a belief matters when it applies."""
+
+    critical = "critical"
+    high = "high"
+    normal = "normal"
+    low = "low"
+
+
+class ActionType(StrEnum):
+    """What a request would do."""
+
+    read = "read"
+    write = "write"
+    execute = "execute"
+
+
+class ActionClass(StrEnum):
+    """What the agent may do, most protective first: block > verify_first > warn > answer."""
+
+    block = "block"
+    verify_first = "verify_first"
+    warn = "warn"
+    answer = "answer"
+    answer_context = "answer_context"
+
+
+class Sensitivity(StrEnum):
+    """How sensitive the resource a belief is about is."""
+
+    low = "low"
+    medium = "medium"
+    high = "high"
+
+
+class WritePath(StrEnum):
+    """How a belief entered the store."""
+
+    api = "api"
+    import_ = "import"
+    cli = "cli"
+    gate = "gate"
+    admin = "admin"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class EntityRef(_Strict):
+    """An entity a belief is about; a plain string is accepted as its name."""
+
+    name: Term
+    aliases: list[Term] = Field(default_factory=list, max_length=50)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_string(cls, value: Any) -> Any:
+        return {"name": value} if isinstance(value, str) else value
+
+    @property
+    def key(self) -> str:
+        """The snake_case key the entity is merged on."""
+        return entity_key(self.name)
+
+    @field_validator("name")
+    @classmethod
+    def _has_words(cls, value: str) -> str:
+        if not entity_key(value):
+            raise ValueError("an entity name needs at least one letter or digit")
+        return value
+
+
+class Governs(_Strict):
+    """The jurisdiction of a belief: which requests it may govern.
+
+    A request is in scope when it mentions any ``any_terms`` (or there are none), all
+    ``all_terms``, and none of ``excluded_terms``; ``action_types`` (empty = every type)
+    limits the kinds of request.
+    """
+
+    any_terms: list[Term] = Field(default_factory=list, max_length=100)
+    all_terms: list[Term] = Field(default_factory=list, max_length=100)
+    excluded_terms: list[Term] = Field(default_factory=list, max_length=100)
+    action_types: list[ActionType] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> Self:
+        if not (self.any_terms or self.all_terms):
+            raise ValueError("governs needs at least one of any_terms or all_terms")
+        for name in ("any_terms", "all_terms", "excluded_terms"):
+            for term in getattr(self, name):
+                if not entity_key(term):
+                    raise ValueError(f"{name}: {term!r} has no letter or digit")
+        return self
+
+    def normalized(self) -> Governs:
+        """The same scope with terms as entity keys, de-duplicated and sorted."""
+        return Governs(
+            any_terms=sorted(unique(entity_key(t) for t in self.any_terms)),
+            all_terms=sorted(unique(entity_key(t) for t in self.all_terms)),
+            excluded_terms=sorted(unique(entity_key(t) for t in self.excluded_terms)),
+            action_types=sorted(set(self.action_types)),
+        )
+
+
+class BeliefCreate(_Strict):
+    """A belief to store. ``namespaces`` decide who may ever read it."""
+
+    id: BeliefId | None = Field(default=None, description="Client-chosen id; generated if absent.")
+    text: Text
+    kind: Kind = Kind.fact
+    status: Status = Status.active
+    epistemic_status: EpistemicStatus = EpistemicStatus.reported
+    priority: Priority = Priority.normal
+    verification_required: bool = False
+    allowed_action: ActionClass | None = Field(
+        default=None, description="A hint of the action this belief allows when it governs."
+    )
+    resource_sensitivity: Sensitivity | None = None
+    canonical_name: Term | None = None
+    aliases: list[Term] = Field(
+        default_factory=list,
+        max_length=100,
+        description="Other names, including counter-signal names of rejected alternatives.",
+    )
+    why_it_matters: Text | None = Field(default=None, description="An imperative directive.")
+    trust: float = Field(default=0.8, ge=0.0, le=1.0)
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    confidence: float = Field(default=0.8, ge=0.0, le=1.0)
+    pinned: bool = False
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    author: Term | None = None
+    about: list[EntityRef] = Field(default_factory=list, max_length=100)
+    governs: Governs | None = None
+    namespaces: list[NamespaceName] = Field(min_length=1, max_length=20)
+
+    @field_validator("status")
+    @classmethod
+    def _creatable(cls, value: Status) -> Status:
+        if value not in CREATABLE_STATUSES:
+            raise ValueError(
+                f"status {value.value!r} is set by an operation (supersede, retract), not on create"
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _valid_window(self) -> Self:
+        if self.valid_from and self.valid_to and self.valid_to < self.valid_from:
+            raise ValueError("valid_to is before valid_from")
+        return self
+
+
+class BeliefBatch(_Strict):
+    """Several beliefs written in one transaction: all or none."""
+
+    beliefs: list[BeliefCreate] = Field(min_length=1)
+
+
+def _batch_or_single(value: Any) -> str:
+    return "batch" if isinstance(value, dict) and "beliefs" in value else "single"
+
+
+#: the body of ``POST /v1/beliefs``: one belief, or ``{"beliefs": [...]}``
+BeliefWrite = Annotated[
+    Annotated[BeliefBatch, Tag("batch")] | Annotated[BeliefCreate, Tag("single")],
+    Discriminator(_batch_or_single),
+]
+
+
+class BeliefPublic(BaseModel):
+    """A stored belief as clients see it (never its embedding)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    text: str
+    kind: Kind
+    status: Status
+    epistemic_status: EpistemicStatus
+    priority: Priority
+    verification_required: bool
+    allowed_action: ActionClass | None
+    resource_sensitivity: Sensitivity | None
+    canonical_name: str | None
+    aliases: list[str]
+    why_it_matters: str | None
+    trust: float
+    importance: float
+    confidence: float
+    pinned: bool
+    reinforcement_count: int
+    created_at: datetime
+    updated_at: datetime
+    valid_from: datetime | None
+    valid_to: datetime | None
+    write_path: WritePath
+    author: str | None
+    about: list[str] = Field(description="Keys of the entities the belief is about.")
+    governs: Governs | None
+    namespaces: list[str]
+    supersedes: str | None = Field(description="Id of the belief this one replaced, if any.")
+    superseded_by: str | None = Field(description="Id of the belief that replaced this one.")
+
+
+class BeliefsCreated(BaseModel):
+    """The answer to a batch write."""
+
+    beliefs: list[BeliefPublic]
+
+
+class BeliefPage(BaseModel):
+    """One page of a listing; pass ``next_cursor`` back as ``cursor`` for the next."""
+
+    items: list[BeliefPublic]
+    next_cursor: str | None
+
+
+class SupersedeRequest(_Strict):
+    """Replace a belief: by a new one (``by``) or by one already stored (``by_id``)."""
+
+    by: BeliefCreate | None = None
+    by_id: BeliefId | None = None
+    reason: Text
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Self:
+        if (self.by is None) == (self.by_id is None):
+            raise ValueError("give exactly one of 'by' (a new belief) or 'by_id'")
+        return self
+
+
+class ChainLink(BaseModel):
+    """One ``SUPERSEDES`` edge: ``newer`` replaced ``older``."""
+
+    newer: str
+    older: str
+    at: datetime
+    reason: str
+    by: str | None
+
+
+class Chain(BaseModel):
+    """A supersession chain, oldest belief first, the current head last."""
+
+    beliefs: list[BeliefPublic]
+    links: list[ChainLink]
+    head: str
+
+
+class NamespacePublic(BaseModel):
+    """A namespace and how many beliefs it holds."""
+
+    name: str
+    beliefs: int
+
+
+class EntityPublic(BaseModel):
+    """An entity: its key, its aliases."""
+
+    key: str
+    name: str
+    aliases: list[str]

@@ -1,0 +1,61 @@
+"""One tokenizer for everything that compares words: governs terms, entity keys, queries.
+
+Sharing it is what makes "Wi-Fi", "wifi" and "WiFi" the same term everywhere, and lets a
+multi-word term ("heart pill") match a query as a phrase.
+
+>>> tokenize("Mom's Wi-Fi password")
+['mom', 'wifi', 'password']
+>>> entity_key("Heart pill")
+'heart_pill'
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+
+# A hyphen or apostrophe *inside* a word joins it ("wi-fi" -> "wifi"); a trailing
+# possessive is dropped ("mom's" -> "mom") because it never changes what is meant.
+_POSSESSIVE = re.compile("(\\w)['\u2019]s\\b")
+_JOINERS = re.compile("(?<=\\w)[-'\u2019.](?=\\w)")
+_NON_WORD = re.compile(r"[^a-z0-9]+")
+
+
+def fold(text: str) -> str:
+    """Lower-case and strip accents, so "Café" and "cafe" compare equal."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+
+
+def tokenize(text: str) -> list[str]:
+    """Split text into normalised word tokens, in order (duplicates kept).
+
+    snake_case and kebab-case names split into words only where an underscore or space
+    separates them; "wi-fi" joins into "wifi".
+    """
+    text = _POSSESSIVE.sub(r"\1", text)
+    text = fold(_JOINERS.sub("", text))
+    return [t for t in _NON_WORD.split(text.replace("_", " ")) if t]
+
+
+def entity_key(name: str) -> str:
+    """The snake_case key of an entity or term name ("Office Wi-Fi" -> "office_wifi")."""
+    return "_".join(tokenize(name))
+
+
+def contains_phrase(tokens: Sequence[str], phrase: Sequence[str]) -> bool:
+    """Whether ``phrase`` occurs in ``tokens`` as a contiguous run."""
+    n = len(phrase)
+    if n == 0 or n > len(tokens):
+        return False
+    first = phrase[0]
+    return any(
+        tokens[i] == first and list(tokens[i : i + n]) == list(phrase)
+        for i in range(len(tokens) - n + 1)
+    )
+
+
+def unique(items: Iterable[str]) -> list[str]:
+    """Items in first-seen order without repeats."""
+    return list(dict.fromkeys(items))

@@ -1,0 +1,1 @@
+"""Shared test helpers (no services here: see tests/integration/conftest.py)."""
