@@ -1,0 +1,462 @@
+"""The belief store: every read and write of beliefs goes through :class:`Store`.
+
+The store takes a Neo4j driver and an embedder (it builds neither) and runs only the
+named queries of ``cypher/``. Every write is one transaction: on any error, nothing of it
+remains.
+
+>>> store = Store(driver, load_embedder(cache_dir), database="neo4j")   # doctest: +SKIP
+>>> store.init_schema()                                                   # doctest: +SKIP
+>>> [b] = store.create([BeliefCreate(text="Wi-Fi password is hunter2",   # doctest: +SKIP
+...                                  kind="credential", namespaces=["user:me"])])
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from neo4j import Driver, ManagedTransaction, RoutingControl
+from neo4j.exceptions import ConstraintError, Neo4jError, ServiceUnavailable, SessionExpired
+
+from beliefgraph.config import Settings
+from beliefgraph.cypher import Queries, load_queries
+from beliefgraph.embeddings import Embedder
+from beliefgraph.errors import (
+    DuplicateId,
+    InvalidInput,
+    NotFound,
+    NotSupersedable,
+    StoreUnavailable,
+    SupersessionCycle,
+    TextTooLong,
+)
+from beliefgraph.models import (
+    BeliefCreate,
+    BeliefPage,
+    BeliefPublic,
+    Chain,
+    Governs,
+    Kind,
+    NamespacePublic,
+    Status,
+    SupersedeRequest,
+    WritePath,
+)
+from beliefgraph.records import belief_from_record, link_from_map, native_datetime
+from beliefgraph.text import entity_key
+
+#: the indexes the service needs online before it is ready
+REQUIRED_INDEXES = frozenset({"belief_embedding", "belief_text", "entity_names"})
+
+
+@dataclass(frozen=True)
+class Readiness:
+    """Whether Neo4j answers and the required indexes are online."""
+
+    ready: bool
+    neo4j: str
+    indexes: dict[str, str]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Store:
+    """Reads and writes beliefs in Neo4j.
+
+    Args:
+        driver: an open Neo4j driver (one per process; the store does not close it).
+        embedder: turns belief texts into vectors.
+        database: the Neo4j database name.
+        settings: limits (text length, batch and page size).
+        queries: the named Cypher queries (default: ``cypher/``).
+        clock: returns "now"; tests may pin it.
+    """
+
+    def __init__(
+        self,
+        driver: Driver,
+        embedder: Embedder,
+        *,
+        database: str,
+        settings: Settings | None = None,
+        queries: Queries | None = None,
+        clock: Callable[[], datetime] = _now,
+    ) -> None:
+        self.driver = driver
+        self.embedder = embedder
+        self.database = database
+        self.settings = settings or Settings()
+        self.queries = queries or load_queries()
+        self._clock = clock
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    def run_read(self, name: str, **params: Any) -> list[Any]:
+        """Run a named read query in its own auto-routed transaction; return its records."""
+        query = self.queries[name]
+        try:
+            records, _, _ = self.driver.execute_query(
+                query.text,
+                params,
+                database_=self.database,
+                routing_=RoutingControl.READ,
+            )
+        except (ServiceUnavailable, SessionExpired) as e:
+            raise StoreUnavailable(f"Neo4j is unreachable: {e}") from e
+        return records
+
+    def write(self, work: Callable[[ManagedTransaction], Any]) -> Any:
+        """Run ``work`` in one write transaction (retried on transient errors)."""
+        try:
+            with self.driver.session(database=self.database) as session:
+                return session.execute_write(work)
+        except (ServiceUnavailable, SessionExpired) as e:
+            raise StoreUnavailable(f"Neo4j is unreachable: {e}") from e
+
+    def tx_run(self, tx: ManagedTransaction, name: str, **params: Any) -> list[Any]:
+        """Run a named query inside ``tx``; return its records."""
+        return list(tx.run(self.queries[name].text, params))
+
+    # -- schema and health ----------------------------------------------------------------
+
+    def init_schema(self, *, wait_seconds: int = 300) -> None:
+        """Create constraints and indexes if missing, then wait until they are online."""
+        with self.driver.session(database=self.database) as session:
+            for statement in self.queries["schema"].statements():
+                session.run(statement).consume()
+            session.run(self.queries["await_indexes"].text, seconds=wait_seconds).consume()
+
+    def readiness(self) -> Readiness:
+        """Check that Neo4j answers and every required index is online; never raises."""
+        try:
+            info = self.driver.get_server_info()
+            records = self.run_read("index_states")
+        except (StoreUnavailable, Neo4jError, OSError) as e:
+            return Readiness(False, f"unreachable: {e}", {})
+        states = {r["name"]: r["state"] for r in records if r["name"] in REQUIRED_INDEXES}
+        for name in REQUIRED_INDEXES - states.keys():
+            states[name] = "MISSING"
+        ready = all(state == "ONLINE" for state in states.values())
+        return Readiness(ready, info.agent, dict(sorted(states.items())))
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def create(
+        self,
+        beliefs: Sequence[BeliefCreate],
+        *,
+        write_path: WritePath = WritePath.api,
+        actor: str | None = None,
+    ) -> list[BeliefPublic]:
+        """Store beliefs in one transaction: all of them or, on any error, none.
+
+        Returns:
+            The stored beliefs, in the order given.
+
+        Raises:
+            InvalidInput: too many beliefs, or a text over the configured length.
+            DuplicateId: an id is repeated in the batch or already stored.
+        """
+        if len(beliefs) > self.settings.max_batch_size:
+            raise InvalidInput(
+                f"a batch holds at most {self.settings.max_batch_size} beliefs, got {len(beliefs)}",
+                field="beliefs",
+            )
+        rows = self._rows(beliefs, write_path=write_path, actor=actor)
+        ids = [row["props"]["id"] for row in rows]
+
+        def work(tx: ManagedTransaction) -> None:
+            self._create_in(tx, rows)
+
+        self.write(work)
+        return self.get_many(ids)
+
+    def retract(self, belief_id: str) -> BeliefPublic:
+        """Mark a belief retracted; it is kept, with its history. Idempotent.
+
+        Raises:
+            NotFound: no belief has that id.
+        """
+
+        def work(tx: ManagedTransaction) -> bool:
+            return bool(self.tx_run(tx, "belief_retract", id=belief_id, now=self._clock()))
+
+        if not self.write(work):
+            raise NotFound(f"no belief with id {belief_id!r}")
+        return self.get(belief_id)
+
+    def supersede(
+        self, old_id: str, request: SupersedeRequest, *, actor: str | None = None
+    ) -> Chain:
+        """Replace ``old_id`` by a new belief or an existing one, in one transaction.
+
+        Returns:
+            The chain through both beliefs, oldest first.
+
+        Raises:
+            NotFound: ``old_id`` or ``request.by_id`` is unknown.
+            NotSupersedable: either belief is retracted, ``old_id`` is already superseded, or
+                the replacement already replaces another belief.
+            SupersessionCycle: the replacement is ``old_id`` itself or already leads to it.
+        """
+        rows = self._rows([request.by], write_path=WritePath.api, actor=actor) if request.by else []
+        new_id = rows[0]["props"]["id"] if rows else request.by_id
+        assert new_id is not None  # SupersedeRequest guarantees exactly one of by / by_id
+
+        def work(tx: ManagedTransaction) -> None:
+            self._lock_supersedable(tx, old_id)
+            if rows:
+                self._create_in(tx, rows)
+            self._check_replacement(tx, old_id, new_id)
+            self.tx_run(
+                tx,
+                "belief_supersede",
+                old_id=old_id,
+                new_id=new_id,
+                reason=request.reason,
+                by=actor,
+                now=self._clock(),
+            )
+
+        self.write(work)
+        return self.chain(old_id)
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def get(self, belief_id: str) -> BeliefPublic:
+        """Return one belief.
+
+        Raises:
+            NotFound: no belief has that id.
+        """
+        found = self.get_many([belief_id])
+        if not found:
+            raise NotFound(f"no belief with id {belief_id!r}")
+        return found[0]
+
+    def get_many(self, ids: Sequence[str]) -> list[BeliefPublic]:
+        """Return the beliefs with these ids, in the order given; unknown ids are left out."""
+        if not ids:
+            return []
+        by_id = {
+            b.id: b
+            for b in map(belief_from_record, self.run_read("belief_get_many", ids=list(ids)))
+        }
+        return [by_id[i] for i in ids if i in by_id]
+
+    def list_beliefs(
+        self,
+        *,
+        namespace: str | None = None,
+        kind: Kind | None = None,
+        status: Status | None = None,
+        cursor: str | None = None,
+        limit: int = 50,
+    ) -> BeliefPage:
+        """One page of beliefs in creation order, filtered; ``next_cursor`` continues it.
+
+        Raises:
+            InvalidInput: the cursor is not one this method returned, or the limit is out of range.
+        """
+        if not 1 <= limit <= self.settings.max_page_size:
+            raise InvalidInput(
+                f"limit must be between 1 and {self.settings.max_page_size}", field="limit"
+            )
+        after_created_at, after_id = _decode_cursor(cursor) if cursor else (None, None)
+        records = self.run_read(
+            "belief_list",
+            namespace=namespace,
+            kind=kind.value if kind else None,
+            status=status.value if status else None,
+            after_created_at=after_created_at,
+            after_id=after_id,
+            limit=limit + 1,
+        )
+        page = records[:limit]
+        next_cursor = None
+        if len(records) > limit:
+            last = page[-1]
+            next_cursor = _encode_cursor(native_datetime(last["created_at"]), last["id"])
+        return BeliefPage(items=self.get_many([r["id"] for r in page]), next_cursor=next_cursor)
+
+    def chain(self, belief_id: str) -> Chain:
+        """The supersession chain through a belief, oldest first, from any member.
+
+        Raises:
+            NotFound: no belief has that id.
+        """
+        records = self.run_read("belief_chain", id=belief_id)
+        if not records:
+            raise NotFound(f"no belief with id {belief_id!r}")
+        ids: list[str] = records[0]["ids"]
+        return Chain(
+            beliefs=self.get_many(ids),
+            links=[link_from_map(dict(link)) for link in records[0]["links"]],
+            head=ids[-1],
+        )
+
+    def namespaces(self) -> list[NamespacePublic]:
+        """Every namespace with its belief count."""
+        return [
+            NamespacePublic(name=r["name"], beliefs=r["beliefs"])
+            for r in self.run_read("namespace_list")
+        ]
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _rows(
+        self, beliefs: Sequence[BeliefCreate], *, write_path: WritePath, actor: str | None
+    ) -> list[dict[str, Any]]:
+        """Validate, embed and shape beliefs as ``belief_create`` rows (no database work)."""
+        limit = self.settings.max_text_length
+        for i, belief in enumerate(beliefs):
+            for field in ("text", "why_it_matters"):
+                value = getattr(belief, field)
+                if value is not None and len(value) > limit:
+                    raise TextTooLong(
+                        f"{field} is {len(value)} characters; the limit is {limit}",
+                        field=f"beliefs[{i}].{field}" if len(beliefs) > 1 else field,
+                    )
+        ids = [b.id or str(uuid.uuid4()) for b in beliefs]
+        repeated = sorted({i for i in ids if ids.count(i) > 1})
+        if repeated:
+            raise DuplicateId(f"ids repeated within the batch: {', '.join(repeated)}", field="id")
+        vectors = self.embedder.embed([b.text for b in beliefs])
+        now = self._clock()
+        return [
+            _row(belief, belief_id, vector, now=now, write_path=write_path, actor=actor)
+            for belief, belief_id, vector in zip(beliefs, ids, vectors, strict=True)
+        ]
+
+    def _create_in(self, tx: ManagedTransaction, rows: list[dict[str, Any]]) -> None:
+        ids = [row["props"]["id"] for row in rows]
+        taken = [r["id"] for r in self.tx_run(tx, "belief_existing_ids", ids=ids)]
+        if taken:
+            raise DuplicateId(f"a belief with id {taken[0]!r} already exists", field="id")
+        try:
+            self.tx_run(tx, "belief_create", rows=rows)
+        except ConstraintError as e:  # a concurrent writer took the id between check and write
+            raise DuplicateId(f"a belief id already exists: {e.message}", field="id") from e
+
+    def _lock_supersedable(self, tx: ManagedTransaction, old_id: str) -> None:
+        locked = self.tx_run(tx, "belief_lock", id=old_id)
+        if not locked:
+            raise NotFound(f"no belief with id {old_id!r}")
+        status, superseded_by = locked[0]["status"], locked[0]["superseded_by"]
+        if status == Status.retracted:
+            raise NotSupersedable(f"belief {old_id!r} is retracted")
+        if superseded_by is not None:
+            raise NotSupersedable(
+                f"belief {old_id!r} is already superseded by {superseded_by!r}; "
+                "supersede the head of its chain instead"
+            )
+
+    def _check_replacement(self, tx: ManagedTransaction, old_id: str, new_id: str) -> None:
+        if new_id == old_id:
+            raise SupersessionCycle(f"belief {old_id!r} cannot supersede itself")
+        found = self.tx_run(tx, "belief_supersede_check", old_id=old_id, new_id=new_id)
+        if not found:
+            raise NotFound(f"no belief with id {new_id!r}", field="by_id")
+        check = found[0]
+        if check["would_cycle"]:
+            raise SupersessionCycle(
+                f"{old_id!r} already leads to {new_id!r}; superseding would close a loop"
+            )
+        if check["new_status"] in (Status.retracted, Status.superseded):
+            raise NotSupersedable(f"belief {new_id!r} is {check['new_status']}", field="by_id")
+        if check["new_supersedes"] is not None:
+            raise NotSupersedable(
+                f"belief {new_id!r} already supersedes {check['new_supersedes']!r}", field="by_id"
+            )
+
+
+def scope_key(governs: Governs) -> str:
+    """A stable key for a scope: equal scopes share one ``Scope`` node."""
+    canonical = json.dumps(governs.normalized().model_dump(mode="json"), sort_keys=True)
+    return "scope:" + hashlib.sha256(canonical.encode()).hexdigest()[:32]
+
+
+def _scope_row(governs: Governs | None) -> dict[str, Any] | None:
+    if governs is None:
+        return None
+    norm = governs.normalized()
+    terms_given = [*governs.any_terms, *governs.all_terms, *governs.excluded_terms]
+    names = {entity_key(term): term for term in terms_given}
+    terms = [
+        {"key": key, "name": names[key], "mode": mode}
+        for mode, keys in (
+            ("any", norm.any_terms),
+            ("all", norm.all_terms),
+            ("excluded", norm.excluded_terms),
+        )
+        for key in keys
+    ]
+    return {
+        "key": scope_key(governs),
+        "any_terms": norm.any_terms,
+        "all_terms": norm.all_terms,
+        "excluded_terms": norm.excluded_terms,
+        "action_types": [a.value for a in norm.action_types],
+        "terms": terms,
+    }
+
+
+def _row(
+    belief: BeliefCreate,
+    belief_id: str,
+    vector: list[float],
+    *,
+    now: datetime,
+    write_path: WritePath,
+    actor: str | None,
+) -> dict[str, Any]:
+    props = belief.model_dump(
+        mode="python", exclude={"id", "about", "governs", "namespaces"}, exclude_none=True
+    )
+    for key, value in props.items():
+        if hasattr(value, "value"):  # enums are stored as their string value
+            props[key] = value.value
+    props.update(
+        id=belief_id,
+        aliases_text=" ".join(belief.aliases),
+        reinforcement_count=0,
+        created_at=now,
+        updated_at=now,
+        write_path=write_path.value,
+        author=belief.author or actor,
+    )
+    if props["author"] is None:
+        del props["author"]
+    return {
+        "props": props,
+        "embedding": vector,
+        "namespaces": sorted(set(belief.namespaces)),
+        "about": [
+            {"key": e.key, "name": e.name, "aliases": list(e.aliases)}
+            for e in {e.key: e for e in belief.about}.values()
+        ],
+        "scope": _scope_row(belief.governs),
+    }
+
+
+def _encode_cursor(created_at: datetime | None, belief_id: str) -> str:
+    raw = json.dumps([created_at.isoformat() if created_at else None, belief_id])
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> tuple[datetime, str]:
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        created_at, belief_id = json.loads(base64.urlsafe_b64decode(padded))
+        return datetime.fromisoformat(created_at), str(belief_id)
+    except (binascii.Error, ValueError, TypeError) as e:
+        raise InvalidInput("cursor is not one this service returned", field="cursor") from e

@@ -1,0 +1,45 @@
+// name: belief_create
+// Creates beliefs, each linked to its namespaces, the entities it is about and the scope
+// it governs; namespaces, entities and scopes are MERGEd on their keys, never duplicated.
+// $rows: list of {
+//   props: map of Belief properties (without embedding),
+//   embedding: list<float> (384),
+//   namespaces: list<string>,
+//   about: list<{key, name, aliases}>,
+//   scope: {key, any_terms, all_terms, excluded_terms, action_types,
+//           terms: list<{key, name, mode}>} or null }
+// Returns one row per created belief: id.
+UNWIND $rows AS row
+CREATE (b:Belief)
+SET b = row.props
+WITH b, row
+CALL db.create.setNodeVectorProperty(b, 'embedding', row.embedding)
+CALL (b, row) {
+  UNWIND row.namespaces AS ns
+  MERGE (n:Namespace {name: ns})
+  CREATE (b)-[:IN]->(n)
+}
+CALL (b, row) {
+  UNWIND row.about AS e
+  MERGE (en:Entity {key: e.key})
+    ON CREATE SET en.name = e.name, en.aliases = [], en.aliases_text = ''
+  WITH b, en, e,
+       reduce(acc = en.aliases, a IN e.aliases | CASE WHEN a IN acc THEN acc ELSE acc + a END)
+         AS aliases
+  SET en.aliases = aliases, en.aliases_text = reduce(s = '', a IN aliases | s + ' ' + a)
+  MERGE (b)-[:ABOUT]->(en)
+}
+CALL (b, row) {
+  WITH row.scope AS s
+  WHERE s IS NOT NULL
+  MERGE (sc:Scope {key: s.key})
+    ON CREATE SET sc.any_terms = s.any_terms, sc.all_terms = s.all_terms,
+                  sc.excluded_terms = s.excluded_terms, sc.action_types = s.action_types
+  CREATE (b)-[:GOVERNS]->(sc)
+  WITH sc, s
+  UNWIND s.terms AS t
+  MERGE (te:Entity {key: t.key})
+    ON CREATE SET te.name = t.name, te.aliases = [], te.aliases_text = ''
+  MERGE (sc)-[:COVERS {mode: t.mode}]->(te)
+}
+RETURN b.id AS id

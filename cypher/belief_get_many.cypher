@@ -1,0 +1,13 @@
+// name: belief_get_many
+// Reads beliefs by id with everything a BeliefPublic needs, in no particular order.
+// $ids: list<string>
+// Returns: belief (map, no embedding), namespaces, about, governs, supersedes, superseded_by.
+UNWIND $ids AS id
+MATCH (b:Belief {id: id})
+RETURN b {.*, embedding: null} AS belief,
+       [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
+       [(b)-[:ABOUT]->(e:Entity) | e.key] AS about,
+       head([(b)-[:GOVERNS]->(s:Scope) |
+             s {.any_terms, .all_terms, .excluded_terms, .action_types}]) AS governs,
+       head([(b)-[:SUPERSEDES]->(o:Belief) | o.id]) AS supersedes,
+       head([(n:Belief)-[:SUPERSEDES]->(b) | n.id]) AS superseded_by

@@ -1,0 +1,23 @@
+// name: schema
+// The whole schema, one statement per `;`. Every statement is idempotent (IF NOT EXISTS),
+// so `beliefgraph init` can run on every start.
+CREATE CONSTRAINT belief_id IF NOT EXISTS FOR (b:Belief) REQUIRE b.id IS UNIQUE;
+CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (e:Entity) REQUIRE e.key IS UNIQUE;
+CREATE CONSTRAINT scope_key IF NOT EXISTS FOR (s:Scope) REQUIRE s.key IS UNIQUE;
+CREATE CONSTRAINT namespace_name IF NOT EXISTS FOR (n:Namespace) REQUIRE n.name IS UNIQUE;
+CREATE CONSTRAINT source_key IF NOT EXISTS FOR (s:Source) REQUIRE s.key IS UNIQUE;
+CREATE CONSTRAINT conversation_id IF NOT EXISTS FOR (c:Conversation) REQUIRE c.id IS UNIQUE;
+CREATE CONSTRAINT turn_id IF NOT EXISTS FOR (t:Turn) REQUIRE t.id IS UNIQUE;
+CREATE CONSTRAINT audit_event_id IF NOT EXISTS FOR (a:AuditEvent) REQUIRE a.id IS UNIQUE;
+CREATE VECTOR INDEX belief_embedding IF NOT EXISTS FOR (b:Belief) ON b.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};
+CREATE FULLTEXT INDEX belief_text IF NOT EXISTS FOR (b:Belief)
+  ON EACH [b.text, b.canonical_name, b.aliases_text, b.why_it_matters]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}};
+CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (e:Entity)
+  ON EACH [e.name, e.aliases_text]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}};
+CREATE INDEX belief_status IF NOT EXISTS FOR (b:Belief) ON (b.status);
+CREATE INDEX belief_kind IF NOT EXISTS FOR (b:Belief) ON (b.kind);
+CREATE INDEX belief_created_at IF NOT EXISTS FOR (b:Belief) ON (b.created_at, b.id);
+CREATE INDEX belief_canonical_name IF NOT EXISTS FOR (b:Belief) ON (b.canonical_name);
