@@ -1,0 +1,1 @@
+"""The HTTP layer of beliefgraph: FastAPI routes over :mod:`beliefgraph`."""

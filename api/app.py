@@ -1,0 +1,59 @@
+"""The FastAPI application: one driver and one embedder per process, built in the lifespan.
+
+>>> from api.app import create_app
+>>> app = create_app()          # uvicorn api.app:create_app --factory
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from neo4j import GraphDatabase
+
+import beliefgraph
+from api import problems
+from api.limits import BodySizeLimit
+from api.routes import beliefs, health
+from beliefgraph.config import Settings, get_settings
+from beliefgraph.embeddings import load_embedder
+from beliefgraph.store import Store
+
+log = logging.getLogger("beliefgraph.api")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app. Neo4j and the model are opened when it starts, closed when it stops."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        neo = settings.neo4j
+        auth = (
+            (neo.user, neo.password.get_secret_value()) if neo.password.get_secret_value() else None
+        )
+        driver = GraphDatabase.driver(neo.uri, auth=auth)
+        try:
+            # Loading the model is seconds of CPU work: keep it off the event loop.
+            embedder = await asyncio.to_thread(load_embedder, settings.cache_dir)
+            app.state.store = Store(driver, embedder, database=neo.database, settings=settings)
+            log.info("beliefgraph %s serving; Neo4j at %s", beliefgraph.__version__, neo.uri)
+            yield
+        finally:
+            driver.close()
+
+    app = FastAPI(
+        title="beliefgraph",
+        version=beliefgraph.__version__,
+        summary="A graph-backed belief store: which memory is allowed to govern an action.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    problems.install(app)
+    app.include_router(health.router)
+    app.include_router(beliefs.router)
+    return app

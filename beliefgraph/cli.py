@@ -1,0 +1,252 @@
+"""The ``beliefgraph`` command line.
+
+    beliefgraph up                  start Neo4j, set up the schema, load the sample, serve
+    beliefgraph serve               set up the schema and serve the REST API
+    beliefgraph init                create constraints and indexes (idempotent)
+    beliefgraph neo4j start|stop|status
+    beliefgraph add TEXT --namespace user:me [--kind policy ...]
+    beliefgraph get ID
+    beliefgraph chain ID
+
+Errors go to stderr as ``error: ...``; exit status 1 for a refused request, 2 for bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from beliefgraph.config import Settings, get_settings
+from beliefgraph.errors import BeliefGraphError
+from beliefgraph.launcher import LauncherError, Neo4jLauncher
+from beliefgraph.models import BeliefCreate, Kind, Priority, WritePath
+
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+
+
+@contextmanager
+def open_store(settings: Settings) -> Iterator[Any]:
+    """A store over a fresh driver, closed on exit; the model loads only if something embeds."""
+    from neo4j import GraphDatabase
+
+    from beliefgraph.embeddings import LazyEmbedder
+    from beliefgraph.store import Store
+
+    neo = settings.neo4j
+    secret = neo.password.get_secret_value()
+    driver = GraphDatabase.driver(neo.uri, auth=(neo.user, secret) if secret else None)
+    try:
+        yield Store(
+            driver, LazyEmbedder(settings.cache_dir), database=neo.database, settings=settings
+        )
+    finally:
+        driver.close()
+
+
+def _print(value: BaseModel | list[BaseModel] | dict[str, Any]) -> None:
+    if isinstance(value, BaseModel):
+        print(value.model_dump_json(indent=2))
+    elif isinstance(value, list):
+        print(json.dumps([v.model_dump(mode="json") for v in value], indent=2))
+    else:
+        print(json.dumps(value, indent=2))
+
+
+# -- commands ------------------------------------------------------------------------------
+
+
+def cmd_init(args: argparse.Namespace, settings: Settings) -> int:
+    with open_store(settings) as store:
+        store.init_schema()
+    print(f"schema ready on {settings.neo4j.uri}")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    import uvicorn
+
+    from api.app import create_app
+
+    if not args.no_init:
+        cmd_init(args, settings)
+    print(f"API:     http://{args.host}:{args.port}/  (docs at /docs)", flush=True)
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
+    return 0
+
+
+def cmd_up(args: argparse.Namespace, settings: Settings) -> int:
+    from beliefgraph.sample import load_sample
+
+    if settings.neo4j_uri is None:
+        status = _launcher(args).start()
+        print(f"Neo4j:   {status.bolt_uri} (home {status.home})")
+        print(f"Browser: {status.http_url}/browser/")
+    with open_store(settings) as store:
+        store.init_schema()
+        added = load_sample(store)
+    print(f"sample:  {added} beliefs added" if added else "sample:  already loaded")
+    return cmd_serve(argparse.Namespace(**{**vars(args), "no_init": True}), settings)
+
+
+def _launcher(args: argparse.Namespace) -> Neo4jLauncher:
+    return Neo4jLauncher(bolt_port=args.bolt_port, http_port=args.http_port)
+
+
+def cmd_neo4j(args: argparse.Namespace, settings: Settings) -> int:
+    launcher = _launcher(args)
+    if args.action == "start":
+        status = launcher.start()
+        print(f"Neo4j running (pid {status.pid}): {status.bolt_uri}, {status.http_url}/browser/")
+    elif args.action == "stop":
+        print("Neo4j stopped" if launcher.stop() else "Neo4j was not running")
+    else:
+        status = launcher.status()
+        print(
+            json.dumps(
+                {
+                    "running": status.running,
+                    "pid": status.pid,
+                    "bolt_uri": status.bolt_uri,
+                    "http_url": status.http_url,
+                    "home": str(status.home),
+                    "version": status.version,
+                },
+                indent=2,
+            )
+        )
+        return 0 if status.running else 3
+    return 0
+
+
+def cmd_add(args: argparse.Namespace, settings: Settings) -> int:
+    fields: dict[str, Any] = {
+        "text": args.text,
+        "kind": args.kind,
+        "priority": args.priority,
+        "namespaces": args.namespace,
+        "about": args.about,
+    }
+    if args.id:
+        fields["id"] = args.id
+    if args.governs:
+        fields["governs"] = {"any_terms": args.governs}
+    belief = BeliefCreate.model_validate(fields)
+    with open_store(settings) as store:
+        _print(store.create([belief], write_path=WritePath.cli, actor="cli")[0])
+    return 0
+
+
+def cmd_get(args: argparse.Namespace, settings: Settings) -> int:
+    with open_store(settings) as store:
+        _print(store.get(args.id))
+    return 0
+
+
+def cmd_chain(args: argparse.Namespace, settings: Settings) -> int:
+    with open_store(settings) as store:
+        _print(store.chain(args.id))
+    return 0
+
+
+# -- parser --------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="beliefgraph",
+        description="A graph-backed belief store for AI agents, on Neo4j.",
+        epilog="Neo4j: NEO4J_URI / NEO4J_USER / NEO4J_PASSWORD (default: the local launcher's "
+        "bolt://127.0.0.1:7687). Other settings: BELIEFGRAPH_* (see README).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, handler: Callable[..., int], help_: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_, description=help_)
+        p.set_defaults(handler=handler)
+        return p
+
+    def server_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--host", default="127.0.0.1", help="address to listen on")
+        p.add_argument("--port", type=int, default=8000, help="port to listen on")
+
+    def launcher_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--bolt-port", type=int, default=7687, help="Bolt port of the local Neo4j")
+        p.add_argument("--http-port", type=int, default=7474, help="HTTP port (Browser)")
+
+    p = add(
+        "up",
+        cmd_up,
+        "start the local Neo4j (unless NEO4J_URI is set), set up the "
+        "schema, load the sample and serve the API",
+    )
+    server_options(p)
+    launcher_options(p)
+
+    p = add("serve", cmd_serve, "set up the schema and serve the REST API")
+    server_options(p)
+    p.add_argument("--no-init", action="store_true", help="skip the schema set-up")
+
+    add("init", cmd_init, "create the constraints and indexes (idempotent)")
+
+    p = add("neo4j", cmd_neo4j, "run a local Neo4j 5.26 server from Maven Central jars")
+    p.add_argument("action", choices=["start", "stop", "status"])
+    launcher_options(p)
+
+    p = add("add", cmd_add, "store one belief and print it as JSON")
+    p.add_argument("text", help="what the belief says")
+    p.add_argument(
+        "--namespace",
+        action="append",
+        required=True,
+        help="a namespace such as user:me (repeatable)",
+    )
+    p.add_argument("--kind", default=Kind.fact.value, choices=[k.value for k in Kind])
+    p.add_argument("--priority", default=Priority.normal.value, choices=[p.value for p in Priority])
+    p.add_argument("--about", action="append", default=[], help="an entity name (repeatable)")
+    p.add_argument(
+        "--governs",
+        action="append",
+        default=[],
+        help="a term of the scope the belief governs (repeatable)",
+    )
+    p.add_argument("--id", help="the belief id (default: generated)")
+
+    p = add("get", cmd_get, "print one belief as JSON")
+    p.add_argument("id")
+
+    p = add("chain", cmd_chain, "print the supersession chain through a belief, oldest first")
+    p.add_argument("id")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; return the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        settings = get_settings()
+        result: int = args.handler(args, settings)
+    except ValidationError as e:
+        for err in e.errors():
+            field = ".".join(str(x) for x in err["loc"]) or "input"
+            print(f"error: {field}: {err['msg']}", file=sys.stderr)
+        return EXIT_USAGE
+    except BeliefGraphError as e:
+        where = f"{e.field}: " if e.field else ""
+        print(f"error: {where}{e.detail}", file=sys.stderr)
+        return EXIT_REFUSED
+    except LauncherError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_REFUSED
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

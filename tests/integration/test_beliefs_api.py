@@ -1,0 +1,303 @@
+"""Every /v1/beliefs endpoint and its errors, over HTTP, against the real Neo4j and model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from neo4j import Driver
+
+PROBLEM = "application/problem+json"
+
+
+def belief(
+    ns: str, text: str = "The office Wi-Fi password is tulip-42.", **fields: Any
+) -> dict[str, Any]:
+    return {"text": text, "namespaces": [ns], **fields}
+
+
+def assert_problem(response: Any, status: int, field: str | None = None) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith(PROBLEM)
+    body: dict[str, Any] = response.json()
+    assert body["status"] == status
+    assert body["type"].startswith("https://")
+    assert body["title"]
+    assert body["detail"]
+    if field is not None:
+        named = [e["field"] for e in body.get("errors", [])] + [body.get("field")]
+        assert any(field in (n or "") for n in named), body
+    return body
+
+
+def count_in(driver: Driver, ns: str) -> int:
+    records, _, _ = driver.execute_query(
+        "MATCH (b:Belief)-[:IN]->(:Namespace {name: $ns}) RETURN count(b) AS n", ns=ns
+    )
+    return int(records[0]["n"])
+
+
+def test_create_and_read_one_belief(client: TestClient, ns: str, uid: str) -> None:
+    body = belief(
+        ns,
+        id=f"{uid}-wifi",
+        kind="credential",
+        priority="high",
+        about=[{"name": "Office Wi-Fi", "aliases": ["wireless"]}],
+        governs={"any_terms": ["Wi-Fi", "password"], "action_types": ["read"]},
+        aliases=["wlan password"],
+        why_it_matters="Use this before answering network questions.",
+    )
+    created = client.post("/v1/beliefs", json=body)
+    assert created.status_code == 201, created.text
+    assert created.headers["location"] == f"/v1/beliefs/{uid}-wifi"
+    got = client.get(f"/v1/beliefs/{uid}-wifi").json()
+    assert got["text"] == body["text"]
+    assert got["kind"] == "credential"
+    assert got["priority"] == "high"
+    assert got["status"] == "active"
+    assert got["about"] == ["office_wifi"]
+    assert got["governs"]["any_terms"] == ["password", "wifi"]
+    assert got["governs"]["action_types"] == ["read"]
+    assert got["namespaces"] == [ns]
+    assert got["write_path"] == "api"
+    assert "embedding" not in got
+
+
+def test_generated_ids_are_unique(client: TestClient, ns: str) -> None:
+    a = client.post("/v1/beliefs", json=belief(ns, "first")).json()
+    b = client.post("/v1/beliefs", json=belief(ns, "second")).json()
+    assert a["id"] != b["id"]
+
+
+def test_entities_and_scopes_are_merged_not_duplicated(
+    client: TestClient, driver: Driver, ns: str, uid: str
+) -> None:
+    name = f"Router {uid}"
+    governs = {"any_terms": [f"router {uid}", "firmware"]}
+    for text in ("The router runs firmware 1.2.", "Router firmware updates need a reboot."):
+        r = client.post(
+            "/v1/beliefs",
+            json=belief(
+                ns, text, about=[name, {"name": name.upper(), "aliases": ["gw"]}], governs=governs
+            ),
+        )
+        assert r.status_code == 201, r.text
+    records, _, _ = driver.execute_query(
+        "MATCH (e:Entity {key: $key}) "
+        "RETURN count(e) AS entities, COUNT { (e)<-[:ABOUT]-() } AS beliefs, "
+        "head(collect(e.aliases)) AS aliases",
+        key=f"router_{uid}",
+    )
+    assert records[0]["entities"] == 1
+    assert records[0]["beliefs"] == 2
+    assert records[0]["aliases"] == ["gw"]
+    scopes, _, _ = driver.execute_query(
+        "MATCH (b:Belief)-[:IN]->(:Namespace {name: $ns}) MATCH (b)-[:GOVERNS]->(s:Scope) "
+        "RETURN count(DISTINCT s) AS scopes, count(b) AS governing",
+        ns=ns,
+    )
+    assert (scopes[0]["scopes"], scopes[0]["governing"]) == (1, 2)
+
+
+def test_batch_is_written_in_one_transaction(client: TestClient, ns: str) -> None:
+    r = client.post("/v1/beliefs", json={"beliefs": [belief(ns, f"fact {i}") for i in range(5)]})
+    assert r.status_code == 201, r.text
+    assert [b["text"] for b in r.json()["beliefs"]] == [f"fact {i}" for i in range(5)]
+
+
+def test_batch_with_one_invalid_belief_writes_nothing(
+    client: TestClient, driver: Driver, ns: str
+) -> None:
+    batch = {"beliefs": [belief(ns, "good one"), belief(ns, "bad one", kind="rumour")]}
+    assert_problem(client.post("/v1/beliefs", json=batch), 422, field="beliefs[1].kind")
+    assert count_in(driver, ns) == 0
+
+
+def test_batch_with_a_taken_id_writes_nothing(
+    client: TestClient, driver: Driver, ns: str, uid: str
+) -> None:
+    assert client.post("/v1/beliefs", json=belief(ns, "taken", id=f"{uid}-x")).status_code == 201
+    batch = {"beliefs": [belief(ns, "new one", id=f"{uid}-y"), belief(ns, "clash", id=f"{uid}-x")]}
+    assert_problem(client.post("/v1/beliefs", json=batch), 409)
+    assert count_in(driver, ns) == 1
+    assert client.get(f"/v1/beliefs/{uid}-y").status_code == 404
+
+
+def test_batch_with_repeated_ids_writes_nothing(
+    client: TestClient, driver: Driver, ns: str
+) -> None:
+    batch = {"beliefs": [belief(ns, "a", id="dup-in-batch"), belief(ns, "b", id="dup-in-batch")]}
+    assert_problem(client.post("/v1/beliefs", json=batch), 409)
+    assert count_in(driver, ns) == 0
+
+
+def test_invalid_fields_name_the_field(client: TestClient, ns: str) -> None:
+    assert_problem(client.post("/v1/beliefs", json=belief(ns, trust=1.5)), 422, field="trust")
+    assert_problem(client.post("/v1/beliefs", json={"namespaces": [ns]}), 422, field="text")
+    assert_problem(client.post("/v1/beliefs", json=belief(ns, colour="red")), 422, field="colour")
+    assert_problem(
+        client.post("/v1/beliefs", json=belief(ns, status="superseded")), 422, field="status"
+    )
+    assert_problem(
+        client.post("/v1/beliefs", json=belief(ns, governs={"action_types": ["read"]})),
+        422,
+        field="governs",
+    )
+
+
+def test_namespace_labels_follow_the_documented_pattern(client: TestClient) -> None:
+    for bad in ("nope", "user:", "User:Me", "galaxy:far", "user:a b", "tenant:" + "x" * 65):
+        r = client.post("/v1/beliefs", json={"text": "x", "namespaces": [bad]})
+        assert_problem(r, 422, field="namespaces")
+
+
+def test_unknown_id_is_404(client: TestClient) -> None:
+    assert_problem(client.get("/v1/beliefs/no-such-belief"), 404)
+    assert_problem(client.delete("/v1/beliefs/no-such-belief"), 404)
+    assert_problem(client.get("/v1/beliefs/no-such-belief/chain"), 404)
+    assert_problem(
+        client.post("/v1/beliefs/no-such-belief/supersede", json={"by_id": "x", "reason": "r"}),
+        404,
+    )
+
+
+def test_malformed_id_is_422(client: TestClient) -> None:
+    assert_problem(client.get("/v1/beliefs/bad%20id!"), 422)
+
+
+def test_list_filters_and_pages(client: TestClient, ns: str) -> None:
+    kinds = ["policy", "fact", "policy", "fact", "policy"]
+    batch = [belief(ns, f"item {i}", kind=k) for i, k in enumerate(kinds)]
+    assert client.post("/v1/beliefs", json={"beliefs": batch}).status_code == 201
+    seen: list[str] = []
+    cursor = None
+    while True:
+        params: dict[str, Any] = {"namespace": ns, "kind": "policy", "limit": 2}
+        if cursor:
+            params["cursor"] = cursor
+        page = client.get("/v1/beliefs", params=params).json()
+        seen += [b["text"] for b in page["items"]]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert sorted(seen) == ["item 0", "item 2", "item 4"]
+    assert_problem(client.get("/v1/beliefs", params={"cursor": "garbage!"}), 422, field="cursor")
+    assert_problem(client.get("/v1/beliefs", params={"limit": 0}), 422, field="limit")
+    assert_problem(client.get("/v1/beliefs", params={"kind": "rumour"}), 422, field="kind")
+
+
+def test_retract_keeps_the_belief(client: TestClient, ns: str) -> None:
+    created = client.post("/v1/beliefs", json=belief(ns)).json()
+    r = client.delete(f"/v1/beliefs/{created['id']}")
+    assert r.status_code == 200
+    assert r.json()["status"] == "retracted"
+    assert client.get(f"/v1/beliefs/{created['id']}").json()["status"] == "retracted"
+    listed = client.get("/v1/beliefs", params={"namespace": ns, "status": "retracted"}).json()
+    assert [b["id"] for b in listed["items"]] == [created["id"]]
+    assert client.delete(f"/v1/beliefs/{created['id']}").status_code == 200  # idempotent
+
+
+def _chain_of_three(client: TestClient, ns: str, uid: str) -> list[str]:
+    ids = [f"{uid}-v{i}" for i in (1, 2, 3)]
+    client.post("/v1/beliefs", json=belief(ns, "Wi-Fi password is tulip-42", id=ids[0]))
+    r = client.post(
+        f"/v1/beliefs/{ids[0]}/supersede",
+        json={
+            "by": belief(ns, "Wi-Fi password changed to maple-77", id=ids[1], kind="correction"),
+            "reason": "user said it changed",
+        },
+    )
+    assert r.status_code == 201, r.text
+    client.post("/v1/beliefs", json=belief(ns, "Wi-Fi password is with IT now", id=ids[2]))
+    r = client.post(
+        f"/v1/beliefs/{ids[1]}/supersede", json={"by_id": ids[2], "reason": "rotated again"}
+    )
+    assert r.status_code == 201, r.text
+    return ids
+
+
+def test_three_long_chain_reads_the_same_from_each_member(
+    client: TestClient, ns: str, uid: str
+) -> None:
+    ids = _chain_of_three(client, ns, uid)
+    for member in ids:
+        chain = client.get(f"/v1/beliefs/{member}/chain").json()
+        assert [b["id"] for b in chain["beliefs"]] == ids
+        assert chain["head"] == ids[2]
+        assert [(link["newer"], link["older"]) for link in chain["links"]] == [
+            (ids[1], ids[0]),
+            (ids[2], ids[1]),
+        ]
+        assert [link["reason"] for link in chain["links"]] == [
+            "user said it changed",
+            "rotated again",
+        ]
+    statuses = [client.get(f"/v1/beliefs/{i}").json()["status"] for i in ids]
+    assert statuses == ["superseded", "superseded", "active"]
+    assert client.get(f"/v1/beliefs/{ids[0]}").json()["superseded_by"] == ids[1]
+
+
+def test_supersession_cycle_is_refused(client: TestClient, ns: str, uid: str) -> None:
+    ids = _chain_of_three(client, ns, uid)
+    r = client.post(f"/v1/beliefs/{ids[2]}/supersede", json={"by_id": ids[0], "reason": "loop"})
+    assert_problem(r, 409)
+    r = client.post(f"/v1/beliefs/{ids[2]}/supersede", json={"by_id": ids[2], "reason": "self"})
+    assert_problem(r, 409)
+    assert client.get(f"/v1/beliefs/{ids[2]}").json()["status"] == "active"
+
+
+def test_superseding_a_retracted_or_superseded_belief_is_refused(
+    client: TestClient, driver: Driver, ns: str, uid: str
+) -> None:
+    ids = _chain_of_three(client, ns, uid)
+    r = client.post(
+        f"/v1/beliefs/{ids[0]}/supersede", json={"by": belief(ns, "fork"), "reason": "fork"}
+    )
+    assert_problem(r, 409)
+    client.delete(f"/v1/beliefs/{ids[2]}")
+    r = client.post(
+        f"/v1/beliefs/{ids[2]}/supersede",
+        json={"by": belief(ns, "after retraction", id=f"{uid}-late"), "reason": "x"},
+    )
+    assert_problem(r, 409)
+    # the refused supersession left nothing behind, not even its new belief
+    assert client.get(f"/v1/beliefs/{uid}-late").status_code == 404
+    assert count_in(driver, ns) == 3
+
+
+def test_supersede_request_needs_exactly_one_replacement(client: TestClient, ns: str) -> None:
+    created = client.post("/v1/beliefs", json=belief(ns)).json()
+    url = f"/v1/beliefs/{created['id']}/supersede"
+    assert_problem(client.post(url, json={"reason": "none given"}), 422)
+    assert_problem(client.post(url, json={"by": belief(ns), "by_id": "x", "reason": "both"}), 422)
+    assert_problem(client.post(url, json={"by_id": "missing-one", "reason": "r"}), 404)
+
+
+def test_namespaces_are_listed_with_counts(client: TestClient, ns: str) -> None:
+    client.post("/v1/beliefs", json={"beliefs": [belief(ns, "a"), belief(ns, "b")]})
+    listed = {n["name"]: n["beliefs"] for n in client.get("/v1/namespaces").json()}
+    assert listed[ns] == 2
+
+
+def test_health_readiness_and_docs(client: TestClient) -> None:
+    assert client.get("/healthz").json() == {"status": "ok"}
+    ready = client.get("/readyz")
+    assert ready.status_code == 200, ready.text
+    assert ready.json()["ready"] is True
+    assert ready.json()["neo4j"].startswith("Neo4j/5.26")
+    assert set(ready.json()["indexes"]) >= {"belief_embedding", "belief_text"}
+    assert client.get("/docs").status_code == 200
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {
+        "/v1/beliefs",
+        "/v1/beliefs/{belief_id}",
+        "/v1/beliefs/{belief_id}/chain",
+        "/v1/beliefs/{belief_id}/supersede",
+        "/healthz",
+        "/readyz",
+    } <= set(paths)
+
+
+def test_unknown_route_is_a_problem(client: TestClient) -> None:
+    assert_problem(client.get("/v1/nothing-here"), 404)
