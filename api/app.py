@@ -56,4 +56,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     problems.install(app)
     app.include_router(health.router)
     app.include_router(beliefs.router)
+    # -- more routers: one line each, one per feature --
     return app

@@ -6,6 +6,7 @@ from typing import Annotated, cast
 
 from fastapi import Depends, Request
 
+from beliefgraph.access import DEVELOPMENT_CALLER, Caller
 from beliefgraph.config import Settings
 from beliefgraph.store import Store
 
@@ -22,3 +23,12 @@ def get_settings(request: Request) -> Settings:
 
 StoreDep = Annotated[Store, Depends(get_store)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+
+
+def get_caller(request: Request) -> Caller:
+    """Who is asking. Until API keys land (the gate issue), every request is the
+    development caller: an admin over every namespace."""
+    return DEVELOPMENT_CALLER
+
+
+CallerDep = Annotated[Caller, Depends(get_caller)]

@@ -224,6 +224,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("chain", cmd_chain, "print the supersession chain through a belief, oldest first")
     p.add_argument("id")
+
+    evaluate = sub.add_parser(
+        "eval",
+        help="run an evaluation against the real store",
+        description="run an evaluation against the real store",
+    )
+    eval_sub = evaluate.add_subparsers(dest="suite", required=True, metavar="SUITE")  # noqa: F841  (remove once a suite uses it)
+    # -- eval suites: each adds its parser to eval_sub here --
+
+    importer = sub.add_parser(
+        "import",
+        help="bulk-import beliefs or conversation logs",
+        description="bulk-import beliefs or conversation logs",
+    )
+    import_sub = importer.add_subparsers(dest="format", required=True, metavar="WHAT")  # noqa: F841  (remove once a kind uses it)
+    # -- import kinds: each adds its parser to import_sub here --
+
+    # -- more commands: each feature adds its parsers here --
     return parser
 
 
