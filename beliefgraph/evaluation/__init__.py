@@ -1,0 +1,1 @@
+"""Evaluations that run the real store and planner on public benchmark data."""
