@@ -1,0 +1,42 @@
+"""Concurrent supersessions of one belief leave one chain, never a fork."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from neo4j import Driver
+
+from beliefgraph.errors import NotSupersedable
+from beliefgraph.models import BeliefCreate, SupersedeRequest
+from beliefgraph.store import Store
+
+
+def test_racing_supersessions_leave_one_chain(
+    store: Store, driver: Driver, ns: str, uid: str
+) -> None:
+    [old] = store.create([BeliefCreate(id=f"{uid}-old", text="door code is 1234", namespaces=[ns])])
+    rivals = [
+        BeliefCreate(id=f"{uid}-r{i}", text=f"door code is now {i}{i}{i}", namespaces=[ns])
+        for i in range(6)
+    ]
+
+    def supersede(rival: BeliefCreate) -> str:
+        try:
+            store.supersede(old.id, SupersedeRequest(by=rival, reason="changed"))
+            return "won"
+        except NotSupersedable:
+            return "refused"
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        outcomes = list(pool.map(supersede, rivals))
+
+    assert outcomes.count("won") == 1
+    assert outcomes.count("refused") == 5
+    records, _, _ = driver.execute_query(
+        "MATCH (n:Belief)-[:SUPERSEDES]->(:Belief {id: $id}) RETURN count(n) AS n", id=old.id
+    )
+    assert records[0]["n"] == 1
+    chain = store.chain(old.id)
+    assert len(chain.beliefs) == 2
+    # the losers' beliefs were never written: each supersession is one transaction
+    assert len(store.list_beliefs(namespace=ns).items) == 2
