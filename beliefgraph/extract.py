@@ -1,0 +1,500 @@
+"""Speaker-true extraction: which statements of a conversation turn become beliefs (DESIGN §6).
+
+The default :class:`RuleExtractor` is deterministic: the same turn always gives the same
+statements, which is what makes imports idempotent and resumable. It reads each sentence of
+a turn and keeps only those with a clear cue:
+
+=====================  ==============================================  ==================
+cue                    examples                                        kind (user turns)
+=====================  ==============================================  ==================
+``/remember …``        "/remember the spare key is under the mat"      pinned; its own cue
+hedge / open question  "thinking about", "haven't decided", "maybe",   ``open_question``
+                       "should we …?"
+correction             "actually …", "no longer …", "changed to …"     ``correction``
+policy / rule          "always …", "never …", "we must …"              ``policy``
+decision               "we decided …", "let's go with …"               ``decision``
+preference             "I prefer …", "I'd rather …", "please use …"    ``preference``
+=====================  ==============================================  ==================
+
+Hedges are checked first, so "I'm thinking about making you a page someday but haven't
+decided" is an open question — never a decision, and never rewritten as "not yet": the text
+of a belief is always the speaker's own words.
+
+Speaker-true: only the user's words carry the user's authority. An assistant sentence with
+one of the cues above is at most an ``observation`` (or a ``suggestion`` when it
+recommends), status ``inferred``, low trust, its text marked as the assistant's; it is never
+a decision, preference, policy or correction. System and tool messages yield nothing.
+
+A sentence that gives a reason ("… because …") yields two statements, the claim and its
+reason, and the reason is linked to the claim (``CAUSED``).
+
+:class:`LLMExtractor` asks an OpenAI-compatible chat endpoint instead, then applies the same
+speaker rules to whatever it returns; when the endpoint fails it falls back to the rules.
+
+>>> [s.kind.value for s in RuleExtractor().extract("user", "I prefer tabs over spaces.")]
+['preference']
+>>> [s.kind.value for s in RuleExtractor().extract("user", "I haven't decided on a name.")]
+['open_question']
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from beliefgraph.models import EpistemicStatus, Kind, Priority, Status
+
+log = logging.getLogger(__name__)
+
+#: roles whose words may become beliefs; everything else (system, tool, ...) yields nothing
+USER_ROLES = frozenset({"user", "human"})
+ASSISTANT_ROLES = frozenset({"assistant", "ai", "model"})
+
+#: how far an assistant's words are trusted: well under a user's 0.9, so the gate's trust
+#: guard never lets them supersede what the user said
+ASSISTANT_TRUST = 0.3
+USER_TRUST = 0.9
+REMEMBER_TRUST = 0.95
+
+REMEMBER_WHY = "The user asked to remember this."
+
+#: the prefix that makes an assistant statement read as the assistant's, wherever it shows
+ASSISTANT_PREFIX = "The assistant said: "
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One belief-to-be extracted from a turn.
+
+    ``caused`` is the index (in the same turn's list) of the statement this one is the
+    reason for, or ``None``.
+    """
+
+    text: str
+    kind: Kind
+    speaker: str
+    status: Status
+    epistemic_status: EpistemicStatus
+    trust: float
+    confidence: float
+    importance: float
+    priority: Priority = Priority.normal
+    pinned: bool = False
+    why_it_matters: str | None = None
+    cue: str = ""
+    caused: int | None = None
+
+
+class Extractor(Protocol):
+    """Turns one message into statements."""
+
+    def extract(self, role: str, content: str) -> list[Statement]:
+        """The statements of one message by ``role``, in the order they were said."""
+        ...
+
+
+# -- sentences -----------------------------------------------------------------------------
+
+_FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
+_BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[/A-Z0-9])")
+_REMEMBER = re.compile(r"^\s*/remember\b[:\s]*(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def sentences(content: str) -> list[str]:
+    """The sentences of a message: code blocks dropped, lines and list items split."""
+    out: list[str] = []
+    for line in _FENCE.sub(" ", content).splitlines():
+        line = _BULLET.sub("", line).strip()
+        if not line:
+            continue
+        out.extend(s.strip() for s in _SENTENCE_END.split(line) if s.strip())
+    return out
+
+
+def _tidy(text: str) -> str:
+    """A statement's text: whitespace collapsed, a dangling comma or conjunction cut."""
+    text = re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"^(?:and|but|so|then)\s+", "", text, flags=re.IGNORECASE)
+    return text.strip(" ,;:-")
+
+
+# -- cues ----------------------------------------------------------------------------------
+
+
+def _any(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+
+
+_NEG = r"(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not|not yet|not)"
+HEDGE = _any(
+    rf"\b{_NEG}\s+(?:\w+\s+)?(?:decided|made up my mind|chosen|settled|committed|sure)\b",
+    r"\b(?:thinking|thought) (?:about|of)\b",
+    r"\b(?:considering|wondering|toying with|on the fence|undecided|torn between)\b",
+    r"\b(?:maybe|perhaps|possibly|someday|some day|one day|eventually)\b",
+    r"\b(?:might|could) (?:be|want|try|switch|use|go|make|do|add|move)\b",
+    r"\b(?:no idea|don'?t know|do not know) (?:yet|if|whether)\b",
+    r"\bnot (?:decided|sure)\b",
+)
+#: questions that deliberate about a choice (a request such as "can you …?" is not one)
+OPEN_QUESTION = _any(
+    r"^(?:should|shall) (?:we|i)\b.*\?$",
+    r"^(?:what if|would it be better|is it worth|do we (?:want|need)|which (?:one|should))\b.*\?$",
+)
+CORRECTION = _any(
+    r"^(?:actually|correction|scratch that|to correct|sorry,? i meant|i meant)\b",
+    r"\bno longer\b",
+    r"\b(?:changed|switched|moved|changing|switching)\b(?:\s+\w+){0,3}\s+(?:to|from)\b",
+    r"\bnot\b.{1,60}\bany ?more\b",
+    r"\binstead of\b",
+    r"\bis now\b",
+)
+POLICY = _any(
+    r"^(?:please\s+)?(?:always|never|must|do not ever|don'?t ever)\b",
+    r"\b(?:you|we|everyone|everybody|all \w+|nobody|no one) (?:must|must not|mustn'?t|shall|"
+    r"should always|should never|have to|need to always|may never)\b",
+    r"\b(?:every|each|any|all)(?: \w+){1,3} (?:must|must not|mustn'?t|shall|should always|"
+    r"should never|has to|have to|may never|needs? to be)\b",
+    r"^(?:rule|policy)\s*:",
+    r"\bmake sure (?:to|you|that you) (?:always|never)\b",
+)
+DECISION = _any(
+    r"\b(?:i|we)(?:'ve| have)? (?:decided|chosen|agreed|settled on|opted for|picked|chose)\b",
+    r"\b(?:i|we)(?:'ll| will) (?:go with|use|stick with|adopt|switch to)\b",
+    r"\blet'?s (?:go with|use|stick with|adopt)\b",
+    r"\b(?:we'?re|we are|i'?m|i am) going (?:with|to use|to go with)\b",
+    r"\bthe decision is\b",
+    r"^decision\s*:",
+)
+PREFERENCE = _any(
+    r"\bi (?:really |strongly |much )?(?:prefer|like|love|hate|dislike|enjoy|can'?t stand)\b",
+    r"\bi (?:don'?t|do not) (?:like|want|enjoy|care for)\b",
+    r"\bmy (?:favou?rite|preferred|preference)\b",
+    r"\bi'?d (?:rather|prefer|like)\b",
+    r"\bi want (?:you|it|them|my|the|to)\b",
+    r"\bi (?:always|never|usually)\b",
+    r"^please (?:use|write|keep|call|reply|respond|answer|format|avoid|don'?t|do not)\b",
+)
+RECOMMENDATION = _any(
+    r"\bi (?:recommend|suggest|would suggest|would recommend)\b",
+    r"\byou (?:could|should|might want to|may want to)\b",
+    r"^consider\b",
+)
+#: an assistant restating what the user holds ("you've decided …", "your favourite …")
+PARAPHRASE = _any(
+    r"\byou(?:'ve| have)? (?:decided|chosen|chose|agreed|settled on|picked|opted for)\b",
+    r"\byou (?:really )?(?:prefer|like|love|hate|dislike|want|always|never|usually)\b",
+    r"\byou(?:'re| are) (?:going with|using|switching to|thinking about|considering)\b",
+    r"\byour (?:favou?rite|preferred|preference|decision|rule)\b",
+    r"\bi'?ll (?:remember|keep in mind|note)\b",
+)
+#: "I always …" / "I never …" are the speaker's habits, not rules for others
+HABIT = re.compile(r"^i (?:always|never|usually)\b", re.IGNORECASE)
+_REASON = re.compile(r"\s*,?\s+because\s+(?:of\s+)?", re.IGNORECASE)
+_LEADING_REASON = re.compile(r"^because\s+(?P<reason>[^,]+),\s*(?P<claim>.+)$", re.IGNORECASE)
+
+#: kinds the rules give a user's sentence, first match wins: hedges before everything
+USER_CUES: tuple[tuple[str, re.Pattern[str], Kind], ...] = (
+    ("hedge", HEDGE, Kind.open_question),
+    ("question", OPEN_QUESTION, Kind.open_question),
+    ("correction", CORRECTION, Kind.correction),
+    ("preference", HABIT, Kind.preference),
+    ("policy", POLICY, Kind.policy),
+    ("decision", DECISION, Kind.decision),
+    ("preference", PREFERENCE, Kind.preference),
+)
+
+WHY = {
+    Kind.preference: "Follow this preference of the user's unless they say otherwise.",
+    Kind.decision: "Treat this as decided; do not reopen it without the user.",
+    Kind.correction: "This corrects something said earlier; prefer it over the older statement.",
+    Kind.policy: "Apply this rule whenever it is relevant.",
+    Kind.open_question: "Still undecided: treat it neither as a decision nor as a refusal.",
+    Kind.context: "The reason given for a related statement.",
+    Kind.fact: "Stated by the user.",
+    Kind.observation: "Only the assistant said this; confirm with the user before relying on it.",
+    Kind.suggestion: "A suggestion by the assistant, not a decision of the user's.",
+}
+
+
+def classify_user(sentence: str) -> tuple[str, Kind] | None:
+    """The cue and kind of a user's sentence, or ``None`` when it carries no belief."""
+    for cue, pattern, kind in USER_CUES:
+        if pattern.search(sentence):
+            return cue, kind
+    return None
+
+
+def _is_assistant_cue(sentence: str) -> str | None:
+    if RECOMMENDATION.search(sentence):
+        return "recommendation"
+    if PARAPHRASE.search(sentence) or classify_user(sentence) is not None:
+        return "paraphrase"
+    return None
+
+
+def _user_statement(text: str, cue: str, kind: Kind) -> Statement:
+    hedged = kind is Kind.open_question
+    return Statement(
+        text=text,
+        kind=kind,
+        speaker="user",
+        status=Status.exploratory if hedged else Status.active,
+        epistemic_status=EpistemicStatus.floated if hedged else EpistemicStatus.reported,
+        trust=USER_TRUST,
+        confidence=0.5 if hedged else 0.8,
+        importance=0.7 if kind in (Kind.policy, Kind.decision, Kind.correction) else 0.5,
+        priority=Priority.high if kind is Kind.policy else Priority.normal,
+        why_it_matters=WHY.get(kind),
+        cue=cue,
+    )
+
+
+def _assistant_statement(text: str, cue: str) -> Statement:
+    kind = Kind.suggestion if cue == "recommendation" else Kind.observation
+    return Statement(
+        text=ASSISTANT_PREFIX + text,
+        kind=kind,
+        speaker="assistant",
+        status=Status.inferred,
+        epistemic_status=EpistemicStatus.unverified,
+        trust=ASSISTANT_TRUST,
+        confidence=0.4,
+        importance=0.3,
+        why_it_matters=WHY[kind],
+        cue=cue,
+    )
+
+
+def _split_reason(sentence: str) -> tuple[str, str | None]:
+    """``(claim, reason)`` when a sentence gives a reason ("because"), else ``(sentence, None)``."""
+    leading = _LEADING_REASON.match(sentence)
+    if leading:
+        return _tidy(leading["claim"]), _tidy(leading["reason"])
+    parts = _REASON.split(sentence, maxsplit=1)
+    if len(parts) == 2 and _tidy(parts[0]) and _tidy(parts[1]):
+        return _tidy(parts[0]), _tidy(parts[1])
+    return _tidy(sentence), None
+
+
+def _with_reason(
+    out: list[Statement], claim: Statement, reason_text: str | None, *, speaker: str
+) -> None:
+    out.append(claim)
+    if reason_text is None:
+        return
+    if speaker == "user":
+        reason = replace(
+            _user_statement(reason_text, "reason", Kind.context),
+            kind=Kind.context,
+            status=claim.status,
+            epistemic_status=claim.epistemic_status,
+            importance=0.4,
+            priority=Priority.normal,
+            caused=len(out) - 1,
+        )
+    else:
+        reason = replace(_assistant_statement(reason_text, "reason"), caused=len(out) - 1)
+    out.append(reason)
+
+
+class RuleExtractor:
+    """The deterministic default extractor (see the module docstring for its rules)."""
+
+    def extract(self, role: str, content: str) -> list[Statement]:
+        """The statements of one message by ``role``, in the order they were said."""
+        role = role.lower()
+        if role in USER_ROLES:
+            return self._user(content)
+        if role in ASSISTANT_ROLES:
+            return self._assistant(content)
+        return []
+
+    def _user(self, content: str) -> list[Statement]:
+        out: list[Statement] = []
+        remember = _REMEMBER.match(content)
+        if remember:
+            # "/remember X": the whole rest of the message is one statement, pinned
+            text = _tidy(remember["rest"])
+            if text:
+                found = classify_user(text)
+                cue, kind = found if found else ("remember", Kind.fact)
+                statement = _user_statement(text, cue, kind)
+                out.append(
+                    replace(
+                        statement,
+                        pinned=True,
+                        trust=REMEMBER_TRUST,
+                        importance=0.9,
+                        priority=Priority.high,
+                        epistemic_status=(
+                            statement.epistemic_status
+                            if kind is Kind.open_question
+                            else EpistemicStatus.confirmed
+                        ),
+                        why_it_matters=" ".join(
+                            [REMEMBER_WHY, *([WHY[kind]] if kind is not Kind.fact else [])]
+                        ),
+                        cue="remember",
+                    )
+                )
+            return out
+        for sentence in sentences(content):
+            found = classify_user(sentence)
+            if found is None:
+                continue
+            cue, kind = found
+            claim_text, reason_text = _split_reason(sentence)
+            if not claim_text:
+                continue
+            _with_reason(out, _user_statement(claim_text, cue, kind), reason_text, speaker="user")
+        return _unique(out)
+
+    def _assistant(self, content: str) -> list[Statement]:
+        out: list[Statement] = []
+        for sentence in sentences(content):
+            if sentence.endswith("?"):
+                continue  # the assistant asking is nobody's belief
+            cue = _is_assistant_cue(sentence)
+            if cue is None:
+                continue
+            claim_text, reason_text = _split_reason(sentence)
+            if not claim_text:
+                continue
+            _with_reason(
+                out, _assistant_statement(claim_text, cue), reason_text, speaker="assistant"
+            )
+        return _unique(out)
+
+
+def _unique(statements: list[Statement]) -> list[Statement]:
+    """Drop a repeated text within one turn (its id would repeat), keeping reason links right."""
+    seen: dict[str, int] = {}
+    moved: dict[int, int] = {}
+    out: list[Statement] = []
+    for i, s in enumerate(statements):
+        if s.text in seen:
+            moved[i] = seen[s.text]
+            continue
+        seen[s.text] = moved[i] = len(out)
+        out.append(s)
+    return [s if s.caused is None else replace(s, caused=moved[s.caused]) for s in out]
+
+
+# -- optional LLM extractor ----------------------------------------------------------------
+
+_PROMPT = """You extract durable beliefs from one chat message by the {role}.
+Return only JSON: {{"statements": [{{"text": "...", "kind": "...", "reason": "..." or null}}]}}.
+kind is one of: preference, decision, correction, policy, open_question, fact.
+Keep the speaker's own words. A hedge ("thinking about", "haven't decided", "maybe") is an
+open_question, never a decision. Skip small talk, requests and questions to the assistant.
+Return {{"statements": []}} when there is nothing durable."""
+
+_LLM_KINDS = {
+    "preference": Kind.preference,
+    "decision": Kind.decision,
+    "correction": Kind.correction,
+    "policy": Kind.policy,
+    "open_question": Kind.open_question,
+    "fact": Kind.fact,
+}
+
+
+class LLMExtractor:
+    """Extraction by an OpenAI-compatible chat endpoint, with the speaker rules enforced after.
+
+    Whatever the model answers, an assistant's statement becomes an inferred, low-trust
+    observation and a user's hedge stays an open question (the rules re-check each text).
+    On any failure of the endpoint (down, timeout, malformed answer) the message is
+    extracted by ``fallback`` instead, and the import goes on.
+
+    Args:
+        base_url: the API root, e.g. ``http://127.0.0.1:8080/v1``.
+        model: the model name the endpoint expects.
+        api_key: sent as a bearer token when given.
+        timeout: seconds per request.
+        fallback: the extractor used when the endpoint fails (default: the rules).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        timeout: float = 30.0,
+        fallback: Extractor | None = None,
+    ) -> None:
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.model = model
+        self.api_key = api_key
+        self.timeout = timeout
+        self.fallback = fallback or RuleExtractor()
+        self.failures = 0
+
+    def extract(self, role: str, content: str) -> list[Statement]:
+        """The statements of one message by ``role``; the fallback's when the endpoint fails."""
+        role = role.lower()
+        if role not in USER_ROLES | ASSISTANT_ROLES:
+            return []
+        if role in USER_ROLES and _REMEMBER.match(content):
+            return self.fallback.extract(role, content)  # a command, not prose to interpret
+        try:
+            items = self._ask(role, content)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            self.failures += 1
+            log.warning("LLM extractor failed (%s); using the rules for this message", e)
+            return self.fallback.extract(role, content)
+        return _unique([s for item in items for s in self._speaker_true(role, item)])
+
+    def _ask(self, role: str, content: str) -> list[dict[str, Any]]:
+        body = {
+            "model": self.model,
+            "temperature": 0,
+            "response_format": {"type": "json_object"},
+            "messages": [
+                {"role": "system", "content": _PROMPT.format(role=role)},
+                {"role": "user", "content": content},
+            ],
+        }
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        request = urllib.request.Request(  # noqa: S310  (the URL is the operator's own setting)
+            self.url, data=json.dumps(body).encode(), headers=headers, method="POST"
+        )
+        with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310
+            answer = json.loads(response.read())
+        text = answer["choices"][0]["message"]["content"]
+        statements = json.loads(text)["statements"]
+        if not isinstance(statements, list):
+            raise ValueError("'statements' is not a list")
+        return [s for s in statements if isinstance(s, dict) and isinstance(s.get("text"), str)]
+
+    def _speaker_true(self, role: str, item: dict[str, Any]) -> list[Statement]:
+        text = _tidy(item["text"])
+        if not text:
+            return []
+        reason = item.get("reason")
+        reason_text = _tidy(reason) if isinstance(reason, str) and reason.strip() else None
+        out: list[Statement] = []
+        if role in ASSISTANT_ROLES:
+            cue = "recommendation" if RECOMMENDATION.search(text) else "paraphrase"
+            _with_reason(out, _assistant_statement(text, cue), reason_text, speaker="assistant")
+            return out
+        kind = _LLM_KINDS.get(str(item.get("kind")), Kind.fact)
+        if HEDGE.search(text) or OPEN_QUESTION.search(text):
+            kind = Kind.open_question  # a hedge stays a hedge, whatever the model said
+        _with_reason(out, _user_statement(text, "llm", kind), reason_text, speaker="user")
+        return out
+
+
+def extract_all(extractor: Extractor, messages: Sequence[tuple[str, str]]) -> list[Statement]:
+    """Every statement of several ``(role, content)`` messages, in order (for tests and tools)."""
+    return [s for role, content in messages for s in extractor.extract(role, content)]
