@@ -4,12 +4,17 @@ The hierarchy::
 
     BeliefGraphError
     ├── InvalidInput            a request is well-formed but breaks a rule (422)
-    │   └── TextTooLong         a text field is longer than the configured limit
+    │   ├── TextTooLong         a text field is longer than the configured limit
+    │   ├── UnknownFormat       an import's format cannot be told or is not supported
+    │   └── MalformedRecord     a record of an imported log is broken (file, line, reason)
+    ├── Unauthenticated         no API key, or an unknown or revoked one (401)
+    ├── Forbidden               the caller's role may not make this change (403)
     ├── NotFound                an id names nothing the caller may see (404)
     ├── Conflict                the change would break the graph's invariants (409)
     │   ├── DuplicateId         a belief with that id already exists
     │   ├── SupersessionCycle   the supersession would close a loop
-    │   └── NotSupersedable     the belief is retracted or already superseded
+    │   ├── NotSupersedable     the belief is retracted or already superseded
+    │   └── TrustGuarded        the replacement's trust is too low to supersede
     ├── QueryNotFound           a named Cypher query does not exist (a programming error)
     ├── EmbeddingUnavailable    the embedding model cannot be loaded
     └── StoreUnavailable        Neo4j cannot be reached or refused the work
@@ -44,6 +49,36 @@ class TextTooLong(InvalidInput):
     slug = "text-too-long"
 
 
+class UnknownFormat(InvalidInput):
+    """Raised when an import's format is not given and cannot be told from its first record."""
+
+    slug = "unknown-format"
+
+
+class MalformedRecord(InvalidInput):
+    """Raised when a record of an imported log cannot be read; names the file and line."""
+
+    slug = "malformed-record"
+
+    def __init__(self, source: str, line: int, reason: str) -> None:
+        super().__init__(f"{source}:{line}: {reason}", field="line")
+        self.source = source
+        self.line = line
+        self.reason = reason
+
+
+class Unauthenticated(BeliefGraphError):
+    """Raised when a request has no API key, or one that is unknown or revoked."""
+
+    slug = "unauthenticated"
+
+
+class Forbidden(BeliefGraphError):
+    """Raised when the caller's role may not make the change it asked for."""
+
+    slug = "forbidden"
+
+
 class NotFound(BeliefGraphError):
     """Raised when an id names nothing the caller may see."""
 
@@ -72,6 +107,12 @@ class NotSupersedable(Conflict):
     """Raised when superseding a retracted belief, or one that is already superseded."""
 
     slug = "not-supersedable"
+
+
+class TrustGuarded(Conflict):
+    """Raised when an explicit replacement's trust is below the guard ratio of the old one's."""
+
+    slug = "trust-guarded"
 
 
 class QueryNotFound(BeliefGraphError):

@@ -9,6 +9,12 @@ CREATE CONSTRAINT source_key IF NOT EXISTS FOR (s:Source) REQUIRE s.key IS UNIQU
 CREATE CONSTRAINT conversation_id IF NOT EXISTS FOR (c:Conversation) REQUIRE c.id IS UNIQUE;
 CREATE CONSTRAINT turn_id IF NOT EXISTS FOR (t:Turn) REQUIRE t.id IS UNIQUE;
 CREATE CONSTRAINT audit_event_id IF NOT EXISTS FOR (a:AuditEvent) REQUIRE a.id IS UNIQUE;
+CREATE CONSTRAINT audit_event_seq IF NOT EXISTS FOR (a:AuditEvent) REQUIRE (a.chain, a.seq) IS UNIQUE;
+CREATE CONSTRAINT audit_chain_name IF NOT EXISTS FOR (c:AuditChain) REQUIRE c.name IS UNIQUE;
+CREATE CONSTRAINT api_key_id IF NOT EXISTS FOR (k:ApiKey) REQUIRE k.id IS UNIQUE;
+CREATE CONSTRAINT api_key_hash IF NOT EXISTS FOR (k:ApiKey) REQUIRE k.hash IS UNIQUE;
+CREATE INDEX audit_event_at IF NOT EXISTS FOR (a:AuditEvent) ON (a.at, a.id);
+CREATE INDEX audit_event_action IF NOT EXISTS FOR (a:AuditEvent) ON (a.action);
 CREATE VECTOR INDEX belief_embedding IF NOT EXISTS FOR (b:Belief) ON b.embedding
   OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};
 CREATE FULLTEXT INDEX belief_text IF NOT EXISTS FOR (b:Belief)
@@ -21,3 +27,4 @@ CREATE INDEX belief_status IF NOT EXISTS FOR (b:Belief) ON (b.status);
 CREATE INDEX belief_kind IF NOT EXISTS FOR (b:Belief) ON (b.kind);
 CREATE INDEX belief_created_at IF NOT EXISTS FOR (b:Belief) ON (b.created_at, b.id);
 CREATE INDEX belief_canonical_name IF NOT EXISTS FOR (b:Belief) ON (b.canonical_name);
+CREATE INDEX asserted_key IF NOT EXISTS FOR ()-[a:ASSERTED]-() ON (a.key);

@@ -1,0 +1,1106 @@
+"""Bulk import of conversation logs: streaming readers, batches, checkpoints (DESIGN §6).
+
+Three formats, told apart by their first record when ``format="auto"``:
+
+``jsonl``
+    one message per line: ``{"conversation_id", "role", "content", "ts"}``, ``turn_id``
+    optional.
+``openai``
+    one conversation per line: ``{"messages": [{"role", "content"}, ...]}``, with an optional
+    ``id``/``conversation_id`` (otherwise the line's content hash names the conversation).
+``chatgpt``
+    the ChatGPT data export, ``conversations.json``: an array of conversations whose
+    ``mapping`` is a tree of message nodes; the branch ending at ``current_node`` is read.
+
+Files are streamed, never loaded whole (a ChatGPT export is cut into its conversations as
+it is read). Each record is extracted (:mod:`beliefgraph.extract`) and the statements are
+written in batches through :meth:`Store.create` with ``write_path=import``, so whatever
+the store does on a write (the curation gate, the audit log) applies to imports too.
+
+Idempotent and resumable:
+
+* every id is a hash of the namespace, the conversation id, the turn (its id, else its
+  index) and the statement's text, so a rerun computes the same ids;
+* a statement counts as done once its turn's ``ASSERTED`` edge (carrying the statement's
+  key) exists; done statements are never written again, so importing the same log twice
+  writes nothing;
+* after each batch, a checkpoint on the log's ``Source`` node records how many records are
+  fully in. A rerun reads and extracts the records before it again (cheap, and it rebuilds
+  the per-conversation order that ``FOLLOWS`` needs) but writes none of them.
+
+Provenance (``Conversation``, ``Turn``, ``ASSERTED``, ``FOLLOWS``, ``CAUSED``) and the
+checkpoint are written in one transaction right after the batch's beliefs. That keeps the
+store's create path the one way beliefs are written; a crash between the two transactions
+leaves beliefs without provenance, and the rerun finds them by id and writes only the
+missing provenance, ending with the graph an uninterrupted run makes.
+
+>>> summary = import_logs(store, Path("conversations.json"),   # doctest: +SKIP
+...                       ImportOptions(namespace="user:me"))
+>>> summary.added                                                # doctest: +SKIP
+42
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import io
+import json
+import logging
+import re
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import IO, Any, BinaryIO, Protocol
+
+from neo4j import ManagedTransaction
+
+from beliefgraph.errors import BeliefGraphError, InvalidInput, MalformedRecord, UnknownFormat
+from beliefgraph.extract import Extractor, RuleExtractor, Statement
+from beliefgraph.models import NAMESPACE_PATTERN, BeliefCreate, WritePath
+from beliefgraph.store import Store
+
+log = logging.getLogger(__name__)
+
+#: bytes read to tell the format and to fingerprint a source for its checkpoint
+HEAD_BYTES = 64 * 1024
+#: characters of a turn's text kept on its ``Turn`` node (the provenance, not an archive)
+TURN_TEXT_CHARS = 2000
+
+
+class LogFormat(StrEnum):
+    """The conversation-log formats the importer reads."""
+
+    auto = "auto"
+    jsonl = "jsonl"
+    openai = "openai"
+    chatgpt = "chatgpt"
+
+
+FORMATS = tuple(f.value for f in LogFormat if f is not LogFormat.auto)
+MESSAGE_ROLES = frozenset(
+    {"user", "human", "assistant", "ai", "model", "system", "developer", "tool", "function"}
+)
+
+
+# -- what a log is made of -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One message of a conversation, where it was read, and its place in the conversation."""
+
+    conversation_id: str
+    index: int
+    role: str
+    content: str
+    line: int
+    turn_id: str | None = None
+    ts: datetime | None = None
+    title: str | None = None
+
+    @property
+    def key(self) -> str:
+        """The turn's own id when the log gives one, else its index: the basis of its ids."""
+        return self.turn_id if self.turn_id is not None else f"#{self.index}"
+
+
+@dataclass(frozen=True)
+class Record:
+    """One record of a log: a line (jsonl, openai) or a conversation (chatgpt)."""
+
+    line: int
+    turns: list[Turn]
+
+
+@dataclass(frozen=True)
+class Reject:
+    """A record that could not be read: where, why, and its raw text (cut to 10 kB)."""
+
+    line: int
+    reason: str
+    raw: str
+    fatal: bool = False  # the reader cannot go past it (broken JSON in an array)
+
+
+# -- streaming input -----------------------------------------------------------------------
+
+
+class _Counted(io.RawIOBase):
+    """A raw stream that serves ``head`` first, then ``rest``, counting bytes read."""
+
+    def __init__(self, head: bytes, rest: BinaryIO) -> None:
+        self._head = head
+        self._rest = rest
+        self.consumed = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        if self._head:
+            n = min(len(view), len(self._head))
+            view[:n] = self._head[:n]
+            self._head = self._head[n:]
+        else:
+            data = self._rest.read(len(view))
+            n = len(data)
+            view[:n] = data
+        self.consumed += n
+        return n
+
+
+@dataclass
+class LogInput:
+    """An opened log: its name for messages, a buffered byte stream, its size if known."""
+
+    name: str
+    stream: io.BufferedReader
+    head: bytes
+    size: int | None
+    counter: _Counted
+
+    @property
+    def bytes_read(self) -> int:
+        """How far the reader has got (for the progress bar's ETA)."""
+        return self.counter.consumed
+
+
+def open_log(source: Path | str | BinaryIO, *, name: str | None = None) -> LogInput:
+    """Open a log for streaming: a path, ``"-"`` for standard input, or a binary stream.
+
+    Raises:
+        InvalidInput: the path does not exist or is not a file.
+    """
+    size: int | None = None
+    raw: BinaryIO
+    if isinstance(source, str | Path) and str(source) == "-":
+        raw, label = sys.stdin.buffer, name or "<stdin>"
+    elif isinstance(source, str | Path):
+        path = Path(source)
+        if not path.is_file():
+            raise MalformedRecord(str(path), 0, "no such file")
+        raw, label, size = path.open("rb"), name or str(path), path.stat().st_size
+    else:
+        raw, label = source, name or "<stream>"
+    head = b""
+    while len(head) < HEAD_BYTES:
+        chunk = raw.read(HEAD_BYTES - len(head))
+        if not chunk:
+            break
+        head += chunk
+    counter = _Counted(head, raw)
+    return LogInput(label, io.BufferedReader(counter, buffer_size=1 << 16), head, size, counter)
+
+
+def detect_format(head: bytes, name: str) -> LogFormat:
+    """Tell a log's format from its first bytes; an empty log is read as ``jsonl``.
+
+    Raises:
+        UnknownFormat: nothing in the first record says which format it is.
+    """
+    text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
+    if not text:
+        return LogFormat.jsonl
+    first_line = text.split("\n", 1)[0].strip()
+    if text.startswith("["):
+        if '"mapping"' in text:
+            return LogFormat.chatgpt
+    elif text.startswith("{"):
+        try:
+            first = json.loads(first_line)
+        except json.JSONDecodeError:
+            first = None
+        if isinstance(first, dict):
+            if "messages" in first:
+                return LogFormat.openai
+            if "mapping" in first:
+                return LogFormat.chatgpt
+            if "role" in first and "content" in first:
+                return LogFormat.jsonl
+        elif '"mapping"' in text:
+            return LogFormat.chatgpt  # one pretty-printed conversation
+    raise UnknownFormat(
+        f"{name}: cannot tell the format from its first record; the formats are "
+        f"{', '.join(FORMATS)} (pass one with --format)",
+        field="format",
+    )
+
+
+def _parse_ts(value: Any, where: str) -> datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise ValueError(f"{where} is not a time")
+    if isinstance(value, int | float):
+        return datetime.fromtimestamp(float(value), UTC)
+    if isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError(f"{where} is not an ISO 8601 time: {value!r}") from None
+        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    raise ValueError(f"{where} is not a time")
+
+
+def _text(content: Any, where: str) -> str:
+    """A message's text: a string, or the text parts of an OpenAI content list."""
+    if isinstance(content, str):
+        return content
+    if content is None:
+        return ""
+    if isinstance(content, list):
+        parts = [
+            p if isinstance(p, str) else p.get("text", "")
+            for p in content
+            if isinstance(p, str) or (isinstance(p, dict) and isinstance(p.get("text"), str))
+        ]
+        return "\n".join(parts)
+    raise ValueError(f"{where} is neither text nor a list of parts")
+
+
+def _role(value: Any, where: str) -> str:
+    if not isinstance(value, str) or value.lower() not in MESSAGE_ROLES:
+        raise ValueError(f"{where} must be one of {', '.join(sorted(MESSAGE_ROLES))}")
+    return value.lower()
+
+
+def _ident(value: Any, where: str) -> str:
+    if isinstance(value, bool) or not isinstance(value, str | int) or str(value).strip() == "":
+        raise ValueError(f"{where} must be a non-empty string or integer")
+    return str(value)
+
+
+def _lines(log: LogInput) -> Iterator[tuple[int, str | None, str]]:
+    """``(line number, decoded line or None, raw text)`` for every non-blank line."""
+    for number, raw in enumerate(log.stream, start=1):
+        if not raw.strip():
+            continue
+        try:
+            yield number, raw.decode("utf-8").lstrip("\ufeff"), ""
+        except UnicodeDecodeError as e:
+            yield number, None, f"not UTF-8 ({e.reason} at byte {e.start})"
+
+
+def read_jsonl(log: LogInput) -> Iterator[Record | Reject]:
+    """One :class:`Record` per message line of a ``jsonl`` log, or a :class:`Reject`."""
+    counts: dict[str, int] = {}
+    for number, line, problem in _lines(log):
+        if line is None:
+            yield Reject(number, problem, "")
+            continue
+        try:
+            obj = json.loads(line)
+            if not isinstance(obj, dict):
+                raise ValueError("a record must be a JSON object")
+            conversation = _ident(obj.get("conversation_id"), "conversation_id")
+            role = _role(obj.get("role"), "role")
+            content = _text(obj.get("content"), "content")
+            ts = _parse_ts(obj.get("ts"), "ts")
+            turn_id = None if obj.get("turn_id") is None else _ident(obj["turn_id"], "turn_id")
+        except ValueError as e:  # JSONDecodeError is a ValueError
+            yield Reject(number, str(e), line[:10_000])
+            continue
+        index = counts.get(conversation, 0)
+        counts[conversation] = index + 1
+        turn = Turn(conversation, index, role, content, number, turn_id=turn_id, ts=ts)
+        yield Record(number, [turn])
+
+
+def read_openai(log: LogInput) -> Iterator[Record | Reject]:
+    """One :class:`Record` per ``{"messages": [...]}`` line of an ``openai`` log."""
+    for number, line, problem in _lines(log):
+        if line is None:
+            yield Reject(number, problem, "")
+            continue
+        try:
+            obj = json.loads(line)
+            if not isinstance(obj, dict) or not isinstance(obj.get("messages"), list):
+                raise ValueError('a record must be an object with a "messages" list')
+            given = obj.get("conversation_id", obj.get("id"))
+            conversation = (
+                _ident(given, "conversation_id")
+                if given is not None
+                else "sha256:" + hashlib.sha256(line.strip().encode()).hexdigest()[:24]
+            )
+            turns = []
+            for i, message in enumerate(obj["messages"]):
+                where = f"messages[{i}]"
+                if not isinstance(message, dict):
+                    raise ValueError(f"{where} is not an object")
+                ts = message.get("ts", message.get("timestamp", message.get("created_at")))
+                turns.append(
+                    Turn(
+                        conversation,
+                        i,
+                        _role(message.get("role"), f"{where}.role"),
+                        _text(message.get("content"), f"{where}.content"),
+                        number,
+                        turn_id=None if message.get("id") is None else str(message["id"]),
+                        ts=_parse_ts(ts, f"{where}.ts"),
+                    )
+                )
+        except ValueError as e:
+            yield Reject(number, str(e), line[:10_000])
+            continue
+        yield Record(number, turns)
+
+
+def _json_values(log: LogInput) -> Iterator[tuple[int, Any] | Reject]:
+    """The top-level values of a JSON array (or of concatenated values), one at a time.
+
+    Only one value is held in memory at once; a syntax error ends the stream with a fatal
+    :class:`Reject`, since nothing after it can be located.
+    """
+    decoder = json.JSONDecoder()
+    utf8 = codecs.getincrementaldecoder("utf-8")()
+    buf, pos, line, eof, chunk = "", 0, 1, False, 1 << 16
+    in_array: bool | None = None
+
+    def more() -> bool:
+        nonlocal buf, pos, eof, chunk
+        data = log.stream.read(chunk)
+        if not data:
+            eof = True
+            buf = buf[pos:] + utf8.decode(b"", final=True)
+        else:
+            buf = buf[pos:] + utf8.decode(data)
+            chunk = min(chunk * 2, 1 << 24) if len(buf) > chunk else chunk
+        pos = 0
+        return not eof
+
+    def skip(chars: str) -> None:
+        nonlocal pos, line
+        while True:
+            while pos < len(buf) and buf[pos] in chars:
+                line += buf[pos] == "\n"
+                pos += 1
+            if pos < len(buf) or not more():
+                return
+
+    try:
+        skip("\ufeff \t\r\n")
+        if pos < len(buf) and buf[pos] == "[":
+            in_array, pos = True, pos + 1
+        while True:
+            skip(" \t\r\n," if in_array else " \t\r\n")
+            if pos >= len(buf):
+                if in_array:
+                    yield Reject(line, "the array is not closed with ']'", "", fatal=True)
+                return
+            if in_array and buf[pos] == "]":
+                return
+            try:
+                value, end = decoder.raw_decode(buf, pos)
+            except json.JSONDecodeError as e:
+                truncated = e.pos >= len(buf) - 8 or e.msg.startswith("Unterminated string")
+                if truncated and not eof:
+                    more()
+                    continue
+                where = line + buf.count("\n", pos, e.pos)
+                yield Reject(where, f"broken JSON: {e.msg}", buf[pos : pos + 200], fatal=True)
+                return
+            yield line, value
+            line += buf.count("\n", pos, end)
+            pos = end
+    except UnicodeDecodeError as e:
+        yield Reject(line, f"not UTF-8 ({e.reason})", "", fatal=True)
+
+
+def _current_branch(mapping: dict[str, Any], current: Any) -> list[dict[str, Any]]:
+    """The nodes from the root to ``current`` (or, without it, along the last children)."""
+    if isinstance(current, str) and current in mapping:
+        path, node_id, seen = [], current, set()
+        while node_id is not None and node_id in mapping and node_id not in seen:
+            seen.add(node_id)
+            path.append(mapping[node_id])
+            node_id = mapping[node_id].get("parent")
+        return path[::-1]
+    roots = [n for n in mapping.values() if n.get("parent") not in mapping]
+    path, node, seen = [], roots[0] if roots else None, set()
+    while node is not None and node.get("id") not in seen:
+        seen.add(node.get("id"))
+        path.append(node)
+        children = node.get("children") or []
+        node = mapping.get(children[-1]) if children else None
+    return path
+
+
+_CHATGPT_TEXT_TYPES = frozenset({"text", "multimodal_text"})
+
+
+def _chatgpt_record(line: int, obj: Any) -> Record:
+    if not isinstance(obj, dict):
+        raise ValueError("a conversation must be a JSON object")
+    mapping = obj.get("mapping")
+    if not isinstance(mapping, dict) or not all(isinstance(n, dict) for n in mapping.values()):
+        raise ValueError('a conversation needs a "mapping" object of message nodes')
+    conversation = _ident(obj.get("conversation_id", obj.get("id")), "id")
+    title = obj.get("title") if isinstance(obj.get("title"), str) else None
+    turns: list[Turn] = []
+    for node in _current_branch(mapping, obj.get("current_node")):
+        message = node.get("message")
+        if not isinstance(message, dict):
+            continue  # the root and other structural nodes carry no message
+        content = message.get("content") or {}
+        metadata = message.get("metadata") or {}
+        if content.get("content_type") not in _CHATGPT_TEXT_TYPES or metadata.get(
+            "is_visually_hidden_from_conversation"
+        ):
+            continue
+        role = ((message.get("author") or {}).get("role")) or ""
+        text = "\n".join(p for p in content.get("parts") or [] if isinstance(p, str)).strip()
+        if not text or role.lower() not in MESSAGE_ROLES:
+            continue
+        turns.append(
+            Turn(
+                conversation,
+                len(turns),
+                role.lower(),
+                text,
+                line,
+                turn_id=_ident(message.get("id", node.get("id")), "message.id"),
+                ts=_parse_ts(message.get("create_time"), "create_time"),
+                title=title,
+            )
+        )
+    return Record(line, turns)
+
+
+def read_chatgpt(log: LogInput) -> Iterator[Record | Reject]:
+    """One :class:`Record` per conversation of a ChatGPT export, streamed."""
+    for item in _json_values(log):
+        if isinstance(item, Reject):
+            yield item
+            continue
+        line, obj = item
+        try:
+            yield _chatgpt_record(line, obj)
+        except (ValueError, AttributeError, TypeError) as e:
+            yield Reject(line, str(e), json.dumps(obj)[:10_000])
+
+
+READERS: dict[LogFormat, Callable[[LogInput], Iterator[Record | Reject]]] = {
+    LogFormat.jsonl: read_jsonl,
+    LogFormat.openai: read_openai,
+    LogFormat.chatgpt: read_chatgpt,
+}
+
+
+# -- ids -----------------------------------------------------------------------------------
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
+
+
+def conversation_node_id(namespace: str, conversation_id: str) -> str:
+    """The ``Conversation`` node id: per namespace, so two namespaces never share one."""
+    return "conv-" + _digest(namespace, conversation_id)
+
+
+def turn_node_id(namespace: str, turn: Turn) -> str:
+    """The ``Turn`` node id."""
+    return "turn-" + _digest(namespace, turn.conversation_id, turn.key)
+
+
+def statement_key(namespace: str, turn: Turn, text: str) -> str:
+    """The deterministic id of a statement's belief (and its ``ASSERTED`` key)."""
+    return "imp-" + _digest(namespace, turn.conversation_id, turn.key, text)
+
+
+# -- the import ----------------------------------------------------------------------------
+
+
+@dataclass
+class ImportOptions:
+    """How to import one log."""
+
+    namespace: str
+    format: LogFormat = LogFormat.auto
+    dry_run: bool = False
+    #: write broken records to the reject sink and go on, instead of stopping
+    skip_invalid: bool = False
+    #: ignore the source's checkpoint and read every record (the result is the same)
+    restart: bool = False
+    #: statements per write batch (one embedding call, one checkpoint)
+    batch_size: int = 256
+    #: records per batch at most, so a log with few statements still checkpoints often
+    max_batch_records: int = 2000
+
+
+@dataclass
+class ImportSummary:
+    """What an import did. ``already`` counts statements an earlier run had written."""
+
+    source: str
+    namespace: str
+    format: str = ""
+    records: int = 0
+    turns: int = 0
+    conversations: int = 0
+    statements: int = 0
+    added: int = 0
+    noop: int = 0
+    superseded: int = 0
+    contested: int = 0
+    already: int = 0
+    too_long: int = 0
+    rejects: int = 0
+    batches: int = 0
+    resumed_at: int = 0
+    seconds: float = 0.0
+    dry_run: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        """The summary as plain JSON-able data."""
+        return asdict(self)
+
+
+class Progress(Protocol):
+    """Told how an import goes, after every record and at the end."""
+
+    def update(self, summary: ImportSummary, bytes_read: int, total_bytes: int | None) -> None:
+        """Called often; implementations decide how often to show anything."""
+        ...
+
+    def close(self, summary: ImportSummary) -> None:
+        """Called once when the import ends, however it ends."""
+        ...
+
+
+class TerminalProgress:
+    """A one-line progress bar on a terminal: turns/s, beliefs/s, percent and ETA."""
+
+    def __init__(self, stream: IO[str] | None = None, *, every: float = 0.25) -> None:
+        self.stream = stream or sys.stderr
+        self.every = every
+        self.started = time.monotonic()
+        self._shown = 0.0
+        self._width = 0
+
+    def update(self, summary: ImportSummary, bytes_read: int, total_bytes: int | None) -> None:
+        """Redraw the line at most every ``every`` seconds."""
+        now = time.monotonic()
+        if now - self._shown < self.every:
+            return
+        self._shown = now
+        self._draw(summary, bytes_read, total_bytes, now)
+
+    def _draw(
+        self, summary: ImportSummary, bytes_read: int, total_bytes: int | None, now: float
+    ) -> None:
+        elapsed = max(now - self.started, 1e-6)
+        line = (
+            f"{summary.turns:,} turns  {summary.turns / elapsed:,.0f} turns/s  "
+            f"{summary.added:,} beliefs  {summary.added / elapsed:,.1f} beliefs/s"
+        )
+        if total_bytes:
+            done = min(bytes_read / total_bytes, 1.0)
+            eta = elapsed * (1 - done) / done if done > 0 else 0.0
+            bar = "#" * int(done * 20)
+            line = f"[{bar:<20}] {done:4.0%}  " + line + f"  ETA {_clock(eta)}"
+        self._width = max(self._width, len(line))
+        self.stream.write("\r" + line.ljust(self._width))
+        self.stream.flush()
+
+    def close(self, summary: ImportSummary) -> None:
+        """End the line so the summary prints below it."""
+        if self._width:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _clock(seconds: float) -> str:
+    s = int(seconds)
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+@dataclass
+class _Planned:
+    """A statement on its way to the store, with what its provenance needs."""
+
+    key: str
+    turn: Turn
+    statement: Statement
+    caused_key: str | None
+    follows_key: str | None
+
+
+@dataclass
+class _Batch:
+    planned: list[_Planned] = field(default_factory=list)
+    records: int = 0
+    last_record: int = 0  # ordinal (1-based) of the batch's last record
+
+
+RejectSink = Callable[[str, Reject], None]
+
+
+class Importer:
+    """Runs one import; see :func:`import_logs`."""
+
+    def __init__(
+        self,
+        store: Store,
+        options: ImportOptions,
+        *,
+        extractor: Extractor | None = None,
+        progress: Progress | None = None,
+        on_reject: RejectSink | None = None,
+        cancel: threading.Event | None = None,
+    ) -> None:
+        if not re.fullmatch(NAMESPACE_PATTERN, options.namespace):
+            raise InvalidInput(
+                f"namespace {options.namespace!r} does not match {NAMESPACE_PATTERN}",
+                field="namespace",
+            )
+        self.store = store
+        self.options = options
+        self.extractor = extractor or RuleExtractor()
+        self.progress = progress
+        self.on_reject = on_reject
+        self.cancel = cancel
+        self.limit = store.settings.max_text_length
+        self.batch_size = max(1, min(options.batch_size, store.settings.max_batch_size))
+
+    def run(self, source: Path | str | BinaryIO, *, name: str | None = None) -> ImportSummary:
+        """Import one log; return its summary.
+
+        Raises:
+            UnknownFormat: ``auto`` could not tell the format.
+            MalformedRecord: a record is broken and ``skip_invalid`` is off; every record
+                before it is committed.
+        """
+        started = time.monotonic()
+        log = open_log(source, name=name)
+        summary = ImportSummary(source=log.name, namespace=self.options.namespace)
+        summary.dry_run = self.options.dry_run
+        try:
+            fmt = self.options.format
+            if fmt is LogFormat.auto:
+                fmt = detect_format(log.head, log.name)
+            summary.format = fmt.value
+            self._run(log, fmt, summary)
+        finally:
+            summary.seconds = round(time.monotonic() - started, 3)
+            if log.stream is not None and log.name != "<stdin>":
+                log.stream.close()
+            if self.progress is not None:
+                self.progress.close(summary)
+        return summary
+
+    def _run(self, log: LogInput, fmt: LogFormat, summary: ImportSummary) -> None:
+        ns = self.options.namespace
+        source_key = "src-" + _digest(ns, fmt.value, hashlib.sha256(log.head).hexdigest())
+        done_before = 0
+        if not self.options.restart:
+            found = self.store.run_read("import_checkpoint_get", key=source_key)
+            done_before = max(int(found[0]["records_done"]), 0) if found else 0
+        summary.resumed_at = done_before
+        source = {"key": source_key, "namespace": ns, "name": log.name, "format": fmt.value}
+        last_key: dict[str, str] = {}  # conversation -> its latest statement's key
+        seen_conversations: set[str] = set()
+        batch = _Batch()
+        ordinal = 0
+        for item in READERS[fmt](log):
+            ordinal += 1
+            if isinstance(item, Reject):
+                summary.rejects += 1
+                if ordinal <= done_before:
+                    continue
+                if not self.options.skip_invalid or item.fatal:
+                    self._flush(batch, source, summary, completed=False)
+                    if self.options.skip_invalid and self.on_reject is not None:
+                        self.on_reject(log.name, item)
+                    raise MalformedRecord(log.name, item.line, item.reason)
+                if self.on_reject is not None:
+                    self.on_reject(log.name, item)
+                batch.records += 1
+                batch.last_record = ordinal
+                continue
+            summary.records += 1
+            for turn in item.turns:
+                summary.turns += 1
+                seen_conversations.add(turn.conversation_id)
+                planned = self._plan(turn, last_key, summary)
+                if ordinal <= done_before:
+                    summary.already += len(planned)
+                else:
+                    batch.planned.extend(planned)
+            summary.conversations = len(seen_conversations)
+            if ordinal <= done_before:
+                continue
+            batch.records += 1
+            batch.last_record = ordinal
+            if len(batch.planned) >= self.batch_size or batch.records >= (
+                self.options.max_batch_records
+            ):
+                self._flush(batch, source, summary, completed=False)
+                batch = _Batch()
+                if self.cancel is not None and self.cancel.is_set():
+                    return
+            if self.progress is not None:
+                self.progress.update(summary, log.bytes_read, log.size)
+        batch.last_record = max(batch.last_record, ordinal)
+        self._flush(batch, source, summary, completed=True)
+
+    def _plan(self, turn: Turn, last_key: dict[str, str], summary: ImportSummary) -> list[_Planned]:
+        statements = self.extractor.extract(turn.role, turn.content)
+        ns = self.options.namespace
+        keys = [statement_key(ns, turn, s.text) for s in statements]
+        out = []
+        for statement, key in zip(statements, keys, strict=True):
+            summary.statements += 1
+            if len(statement.text) > self.limit:
+                summary.too_long += 1
+                continue
+            caused = keys[statement.caused] if statement.caused is not None else None
+            out.append(_Planned(key, turn, statement, caused, last_key.get(turn.conversation_id)))
+            last_key[turn.conversation_id] = key
+        return out
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def _flush(
+        self, batch: _Batch, source: dict[str, str], summary: ImportSummary, *, completed: bool
+    ) -> None:
+        if batch.records == 0 and not batch.planned and not completed:
+            return
+        summary.batches += 1 if batch.records else 0
+        keys = list(dict.fromkeys(p.key for p in batch.planned))
+        done = {r["key"]: r["target"] for r in self.store.run_read("import_done", keys=keys)}
+        todo = [p for p in batch.planned if p.key not in done]
+        summary.already += len(batch.planned) - len(todo)
+        if self.options.dry_run:
+            summary.added += len(todo)
+            return
+        targets = dict(done)
+        targets.update(self._write_beliefs(todo, summary))
+        self._write_provenance(todo, targets, source, batch, completed=completed)
+
+    def _write_beliefs(self, todo: list[_Planned], summary: ImportSummary) -> dict[str, str]:
+        """Create the beliefs not stored yet (an earlier run may have stored some before it
+        died); return statement key -> the belief that now holds it."""
+        ns = self.options.namespace
+        keys = [p.key for p in todo]
+        existing = {r["id"] for r in self.store.run_read("belief_existing_ids", ids=keys)}
+        creates = [_belief(p, ns) for p in todo if p.key not in existing]
+        created = self.store.create(creates, write_path=WritePath.import_, actor="import")
+        summary.added += len(created)
+        summary.noop += len(creates) - len(created)
+        stored = existing | {b.id for b in created}
+        return {key: key for key in keys if key in stored}
+
+    def _write_provenance(
+        self,
+        todo: list[_Planned],
+        targets: dict[str, str],
+        source: dict[str, str],
+        batch: _Batch,
+        *,
+        completed: bool,
+    ) -> None:
+        ns = self.options.namespace
+        rows = [p for p in todo if p.key in targets]
+        conversations = {
+            p.turn.conversation_id: {
+                "id": conversation_node_id(ns, p.turn.conversation_id),
+                "conversation_id": p.turn.conversation_id,
+                "namespace": ns,
+                "title": p.turn.title,
+            }
+            for p in rows
+        }
+        turns = {
+            turn_node_id(ns, p.turn): {
+                "id": turn_node_id(ns, p.turn),
+                "conversation": conversation_node_id(ns, p.turn.conversation_id),
+                "index": p.turn.index,
+                "turn_id": p.turn.turn_id,
+                "role": p.turn.role,
+                "ts": p.turn.ts,
+                "text": p.turn.content[:TURN_TEXT_CHARS],
+                "line": p.turn.line,
+                "namespace": ns,
+            }
+            for p in rows
+        }
+        asserted = [
+            {
+                "turn": turn_node_id(ns, p.turn),
+                "key": p.key,
+                "target": targets[p.key],
+                "speaker": p.statement.speaker,
+                "cue": p.statement.cue,
+            }
+            for p in rows
+        ]
+        self._resolve_earlier(rows, targets)
+        follows = _edges((targets.get(p.key), targets.get(p.follows_key or "")) for p in rows)
+        caused = _edges((targets.get(p.key), targets.get(p.caused_key or "")) for p in rows)
+
+        def work(tx: ManagedTransaction) -> None:
+            self.store.tx_run(
+                tx,
+                "import_checkpoint",
+                key=source["key"],
+                namespace=source["namespace"],
+                source_name=source["name"],
+                format=source["format"],
+                records_done=batch.last_record,
+                completed=completed,
+                now=datetime.now(UTC),
+            )
+            if conversations:
+                self.store.tx_run(
+                    tx,
+                    "import_conversations",
+                    source=source["key"],
+                    rows=list(conversations.values()),
+                )
+                self.store.tx_run(tx, "import_turns", rows=list(turns.values()))
+                self.store.tx_run(tx, "import_asserted", rows=asserted)
+            if follows:
+                self.store.tx_run(
+                    tx, "import_follows", rows=[{"later": a, "earlier": b} for a, b in follows]
+                )
+            if caused:
+                self.store.tx_run(
+                    tx, "import_caused", rows=[{"reason": a, "claim": b} for a, b in caused]
+                )
+
+        self.store.write(work)
+
+    def _resolve_earlier(self, rows: list[_Planned], targets: dict[str, str]) -> None:
+        """Add to ``targets`` the beliefs of statements from earlier batches or runs that this
+        batch's statements follow or explain (one read for all of them)."""
+        wanted = {k for p in rows for k in (p.follows_key, p.caused_key) if k and k not in targets}
+        if wanted:
+            found = self.store.run_read("import_done", keys=sorted(wanted))
+            targets.update({r["key"]: r["target"] for r in found})
+
+
+def _edges(pairs: Iterable[tuple[str | None, str | None]]) -> list[tuple[str, str]]:
+    """Distinct ``(from, to)`` belief pairs, without gaps or self-loops, in order."""
+    out: dict[tuple[str, str], None] = {}
+    for a, b in pairs:
+        if a and b and a != b:
+            out[(a, b)] = None
+    return list(out)
+
+
+def _belief(p: _Planned, namespace: str) -> BeliefCreate:
+    s = p.statement
+    return BeliefCreate(
+        id=p.key,
+        text=s.text,
+        kind=s.kind,
+        status=s.status,
+        epistemic_status=s.epistemic_status,
+        priority=s.priority,
+        trust=s.trust,
+        importance=s.importance,
+        confidence=s.confidence,
+        pinned=s.pinned,
+        why_it_matters=s.why_it_matters,
+        valid_from=p.turn.ts,
+        author=s.speaker,
+        namespaces=[namespace],
+    )
+
+
+def import_logs(
+    store: Store,
+    source: Path | str | BinaryIO,
+    options: ImportOptions,
+    *,
+    name: str | None = None,
+    extractor: Extractor | None = None,
+    progress: Progress | None = None,
+    on_reject: RejectSink | None = None,
+    cancel: threading.Event | None = None,
+) -> ImportSummary:
+    """Import a conversation log into ``options.namespace``; return what was done.
+
+    ``source`` is a path, ``"-"`` (standard input) or a binary stream. Importing the same
+    log again writes nothing; an interrupted import picks up at its last checkpoint.
+
+    Raises:
+        InvalidInput: the namespace is malformed.
+        UnknownFormat: the format is ``auto`` and cannot be told from the first record.
+        MalformedRecord: a record is broken (file, line, reason) and ``skip_invalid`` is
+            off; every record before it is committed.
+        StoreUnavailable: Neo4j cannot be reached.
+
+    >>> import_logs(store, "chat.jsonl", ImportOptions(namespace="user:me"))  # doctest: +SKIP
+    ImportSummary(source='chat.jsonl', namespace='user:me', format='jsonl', ...)
+    """
+    importer = Importer(
+        store, options, extractor=extractor, progress=progress, on_reject=on_reject, cancel=cancel
+    )
+    return importer.run(source, name=name)
+
+
+class RejectFile:
+    """Writes rejected records to a JSON Lines file, one ``{source, line, reason, raw}`` each.
+
+    The file is opened on the first reject, so a clean import leaves no file behind.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.count = 0
+        self._file: IO[str] | None = None
+
+    def __call__(self, source: str, reject: Reject) -> None:
+        """Append one reject."""
+        if self._file is None:
+            self._file = self.path.open("a", encoding="utf-8")
+        entry = {"source": source, "line": reject.line, "reason": reject.reason, "raw": reject.raw}
+        self._file.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        self._file.flush()
+        self.count += 1
+
+    def close(self) -> None:
+        """Close the file if it was opened."""
+        if self._file is not None:
+            self._file.close()
+
+
+# -- background jobs -----------------------------------------------------------------------
+
+
+class JobState(StrEnum):
+    """Where an import job is."""
+
+    queued = "queued"
+    running = "running"
+    succeeded = "succeeded"
+    failed = "failed"
+
+
+@dataclass
+class ImportJob:
+    """An import running in a background thread, and what it has done so far."""
+
+    id: str
+    namespace: str
+    format: str
+    state: JobState = JobState.queued
+    summary: ImportSummary | None = None
+    error: dict[str, Any] | None = None
+    rejects: list[dict[str, Any]] = field(default_factory=list)
+    bytes_read: int = 0
+    total_bytes: int | None = None
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    finished_at: datetime | None = None
+
+
+class _JobProgress:
+    def __init__(self, job: ImportJob) -> None:
+        self.job = job
+
+    def update(self, summary: ImportSummary, bytes_read: int, total_bytes: int | None) -> None:
+        self.job.summary = summary
+        self.job.bytes_read = bytes_read
+        self.job.total_bytes = total_bytes
+
+    def close(self, summary: ImportSummary) -> None:
+        self.job.summary = summary
+
+
+class ImportJobs:
+    """Import jobs of this process, each in its own thread.
+
+    Job state lives in memory, in the process that runs the job: it is a view of progress,
+    not a record. The record is in Neo4j — the beliefs, their provenance and the source's
+    checkpoint — so a job lost with its process is finished by submitting the same log
+    again, which resumes at the checkpoint. With several API replicas, ask the replica that
+    took the job (or read the ``Source`` node's checkpoint).
+
+    Args:
+        store: the process's store.
+        max_rejects: rejects kept per job for ``skip_invalid`` (the count is always exact).
+        max_jobs: finished jobs kept before the oldest are forgotten.
+    """
+
+    def __init__(self, store: Store, *, max_rejects: int = 100, max_jobs: int = 1000) -> None:
+        self.store = store
+        self.max_rejects = max_rejects
+        self.max_jobs = max_jobs
+        self._jobs: dict[str, ImportJob] = {}
+        self._lock = threading.Lock()
+        # one import at a time: they all compete for the same two cores and the same model
+        self._run_lock = threading.Lock()
+
+    def submit(
+        self, path: Path, options: ImportOptions, *, remove_after: bool = False
+    ) -> ImportJob:
+        """Start importing the log at ``path`` in a background thread; return the job.
+
+        With ``remove_after`` the file is deleted when the job ends (an uploaded body).
+        """
+        job = ImportJob(id=uuid.uuid4().hex, namespace=options.namespace, format=options.format)
+        with self._lock:
+            self._jobs[job.id] = job
+            self._forget_old()
+        thread = threading.Thread(
+            target=self._run,
+            args=(job, path, options, remove_after),
+            daemon=True,
+            name=f"import-{job.id[:8]}",
+        )
+        thread.start()
+        return job
+
+    def get(self, job_id: str) -> ImportJob | None:
+        """The job with that id, or ``None``."""
+        with self._lock:
+            return self._jobs.get(job_id)
+
+    def _forget_old(self) -> None:
+        finished = [j for j in self._jobs.values() if j.finished_at is not None]
+        for job in sorted(finished, key=lambda j: j.created_at)[
+            : max(0, len(self._jobs) - self.max_jobs)
+        ]:
+            del self._jobs[job.id]
+
+    def _run(self, job: ImportJob, path: Path, options: ImportOptions, remove_after: bool) -> None:
+        def keep_reject(source: str, reject: Reject) -> None:
+            if len(job.rejects) < self.max_rejects:
+                job.rejects.append({"line": reject.line, "reason": reject.reason})
+
+        try:
+            with self._run_lock:
+                job.state = JobState.running
+                job.summary = import_logs(
+                    self.store,
+                    path,
+                    options,
+                    name=f"upload-{job.id[:8]}",
+                    progress=_JobProgress(job),
+                    on_reject=keep_reject,
+                )
+            job.format = job.summary.format
+            job.state = JobState.succeeded
+        except BeliefGraphError as e:
+            job.error = {"type": e.slug, "detail": e.detail}
+            if isinstance(e, MalformedRecord):
+                job.error.update(line=e.line, reason=e.reason)
+            job.state = JobState.failed
+        except Exception as e:  # a job thread must record any failure, never die silently
+            log.exception("import job %s failed", job.id)
+            job.error = {"type": "internal", "detail": f"{type(e).__name__}: {e}"}
+            job.state = JobState.failed
+        finally:
+            job.finished_at = datetime.now(UTC)
+            if remove_after:
+                path.unlink(missing_ok=True)

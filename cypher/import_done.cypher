@@ -1,0 +1,8 @@
+// name: import_done
+// Which extracted statements an import already recorded, and the belief each one asserted
+// (its own id, or the belief the curation gate folded it into).
+// $keys: list<string> (statement keys)
+// Returns: key, target (belief id).
+UNWIND $keys AS key
+MATCH (:Turn)-[a:ASSERTED {key: key}]->(b:Belief)
+RETURN key, b.id AS target
