@@ -17,7 +17,7 @@ from neo4j import GraphDatabase
 import beliefgraph
 from api import problems
 from api.limits import BodySizeLimit
-from api.routes import beliefs, health
+from api.routes import beliefs, health, imports
 from beliefgraph.config import Settings, get_settings
 from beliefgraph.embeddings import load_embedder
 from beliefgraph.store import Store
@@ -57,4 +57,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     app.include_router(beliefs.router)
     # -- more routers: one line each, one per feature --
+    app.include_router(imports.router)
     return app

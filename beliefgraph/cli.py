@@ -155,6 +155,53 @@ def cmd_chain(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_import_logs(args: argparse.Namespace, settings: Settings) -> int:
+    import os
+    from pathlib import Path
+
+    from beliefgraph.extract import Extractor, LLMExtractor
+    from beliefgraph.importer import (
+        ImportOptions,
+        LogFormat,
+        RejectFile,
+        TerminalProgress,
+        import_logs,
+    )
+
+    options = ImportOptions(
+        namespace=args.namespace,
+        format=LogFormat(args.log_format),
+        dry_run=args.dry_run,
+        skip_invalid=args.skip_invalid,
+        restart=args.restart,
+        batch_size=args.batch_size,
+    )
+    default_rejects = "import.rejects.jsonl" if args.path == "-" else args.path + ".rejects.jsonl"
+    rejects = RejectFile(Path(args.rejects or default_rejects))
+    extractor: Extractor | None = None
+    if args.llm_url:
+        extractor = LLMExtractor(
+            args.llm_url, args.llm_model, api_key=os.environ.get("OPENAI_API_KEY")
+        )
+    progress = None if args.no_progress or not sys.stderr.isatty() else TerminalProgress()
+    try:
+        with open_store(settings) as store:
+            summary = import_logs(
+                store,
+                args.path,
+                options,
+                extractor=extractor,
+                progress=progress,
+                on_reject=rejects,
+            )
+    finally:
+        rejects.close()
+        if rejects.count:
+            print(f"{rejects.count} rejected record(s) written to {rejects.path}", file=sys.stderr)
+    _print(summary.as_dict())
+    return 0
+
+
 # -- parser --------------------------------------------------------------------------------
 
 
@@ -238,8 +285,36 @@ def build_parser() -> argparse.ArgumentParser:
         help="bulk-import beliefs or conversation logs",
         description="bulk-import beliefs or conversation logs",
     )
-    import_sub = importer.add_subparsers(dest="format", required=True, metavar="WHAT")  # noqa: F841  (remove once a kind uses it)
+    import_sub = importer.add_subparsers(dest="format", required=True, metavar="WHAT")
     # -- import kinds: each adds its parser to import_sub here --
+    p = import_sub.add_parser(
+        "logs",
+        help="import conversation logs (JSONL messages, OpenAI messages, ChatGPT export)",
+        description="Extract speaker-true beliefs from conversation logs, in resumable batches. "
+        "Importing the same log again writes nothing; an interrupted import resumes.",
+    )
+    p.set_defaults(handler=cmd_import_logs)
+    p.add_argument("path", help="the log file, or - for standard input")
+    p.add_argument(
+        "--format",
+        dest="log_format",
+        default="auto",
+        choices=["auto", "jsonl", "openai", "chatgpt"],
+        help="the log format (default: told from the first record)",
+    )
+    p.add_argument("--namespace", default="user:me", help="where the beliefs go (default user:me)")
+    p.add_argument("--dry-run", action="store_true", help="extract and count, write nothing")
+    p.add_argument(
+        "--skip-invalid",
+        action="store_true",
+        help="write broken records to the rejects file and go on (default: stop at the first)",
+    )
+    p.add_argument("--rejects", help="the rejects file (default: PATH.rejects.jsonl)")
+    p.add_argument("--restart", action="store_true", help="ignore the checkpoint, read all")
+    p.add_argument("--batch-size", type=int, default=256, help="statements per write batch")
+    p.add_argument("--llm-url", help="extract with an OpenAI-compatible endpoint (…/v1)")
+    p.add_argument("--llm-model", default="gpt-4o-mini", help="the model for --llm-url")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     # -- more commands: each feature adds its parsers here --
     return parser

@@ -61,7 +61,7 @@ class MalformedRecord(InvalidInput):
     slug = "malformed-record"
 
     def __init__(self, source: str, line: int, reason: str) -> None:
-        super().__init__(f"{source}:{line}: {reason}", field="line")
+        super().__init__(f"{source}:{line}: {reason}")
         self.source = source
         self.line = line
         self.reason = reason

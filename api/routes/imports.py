@@ -1,0 +1,143 @@
+"""``/v1/imports``: bulk import of a conversation log as a background job.
+
+The log is the request body (JSON Lines, OpenAI messages, or a ChatGPT ``conversations.json``),
+at most ``BELIEFGRAPH_MAX_BODY_BYTES``; larger logs go through ``beliefgraph import logs``.
+The body is spooled to a temporary file and imported by a thread of this process; job state
+is kept in memory here (see :class:`beliefgraph.importer.ImportJobs`), while everything
+imported, and the checkpoint to resume from, is in Neo4j.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, cast
+
+from fastapi import APIRouter, Depends, Query, Request, Response, status
+from fastapi import Path as PathParam
+from pydantic import BaseModel, Field
+
+from api.deps import StoreDep
+from beliefgraph.errors import NotFound
+from beliefgraph.importer import (
+    HEAD_BYTES,
+    ImportJob,
+    ImportJobs,
+    ImportOptions,
+    JobState,
+    LogFormat,
+    detect_format,
+)
+from beliefgraph.models import NAMESPACE_PATTERN
+
+router = APIRouter(prefix="/v1", tags=["imports"])
+
+_jobs_lock = threading.Lock()
+
+
+def get_jobs(request: Request, store: StoreDep) -> ImportJobs:
+    """The process's import jobs, created on first use."""
+    with _jobs_lock:
+        jobs = getattr(request.app.state, "import_jobs", None)
+        if jobs is None:
+            jobs = request.app.state.import_jobs = ImportJobs(store)
+        return cast(ImportJobs, jobs)
+
+
+JobsDep = Annotated[ImportJobs, Depends(get_jobs)]
+
+
+class ImportProgress(BaseModel):
+    """How far a job has got."""
+
+    bytes_read: int
+    total_bytes: int | None
+    fraction: float | None = Field(description="Share of the log read, 0..1, when known.")
+
+
+class ImportJobPublic(BaseModel):
+    """An import job as clients see it; ``summary`` grows while it runs."""
+
+    id: str
+    state: JobState
+    namespace: str
+    format: str
+    summary: dict[str, Any] | None
+    progress: ImportProgress
+    error: dict[str, Any] | None = Field(
+        description="Why the job failed: `type`, `detail`, and `line`/`reason` for a broken "
+        "record (every record before it is committed; resubmit the fixed log to continue)."
+    )
+    rejects: list[dict[str, Any]] = Field(
+        description="Skipped records (`line`, `reason`) when `skip_invalid` is on; the first 100."
+    )
+    created_at: datetime
+    finished_at: datetime | None
+
+
+def _public(job: ImportJob) -> ImportJobPublic:
+    fraction = None
+    if job.total_bytes:
+        fraction = round(min(job.bytes_read / job.total_bytes, 1.0), 4)
+    return ImportJobPublic(
+        id=job.id,
+        state=job.state,
+        namespace=job.namespace,
+        format=job.format,
+        summary=job.summary.as_dict() if job.summary else None,
+        progress=ImportProgress(
+            bytes_read=job.bytes_read, total_bytes=job.total_bytes, fraction=fraction
+        ),
+        error=job.error,
+        rejects=list(job.rejects),
+        created_at=job.created_at,
+        finished_at=job.finished_at,
+    )
+
+
+@router.post(
+    "/imports",
+    status_code=status.HTTP_202_ACCEPTED,
+    summary="Start importing a conversation log (the request body) as a background job",
+)
+async def create_import(
+    request: Request,
+    jobs: JobsDep,
+    response: Response,
+    namespace: Annotated[str, Query(pattern=NAMESPACE_PATTERN)],
+    format: LogFormat = LogFormat.auto,
+    skip_invalid: bool = False,
+    dry_run: bool = False,
+) -> ImportJobPublic:
+    """Spool the body, check its format, and start the job; poll `GET /v1/imports/{id}`."""
+    spool = tempfile.NamedTemporaryFile(prefix="beliefgraph-import-", delete=False)  # noqa: SIM115  (the job deletes it when done)
+    path = Path(spool.name)
+    try:
+        with spool:
+            head = b""
+            async for chunk in request.stream():
+                spool.write(chunk)
+                if len(head) < HEAD_BYTES:
+                    head += chunk[: HEAD_BYTES - len(head)]
+        if format is LogFormat.auto:
+            detect_format(head, "the request body")  # a 422 now rather than a failed job
+        options = ImportOptions(
+            namespace=namespace, format=format, skip_invalid=skip_invalid, dry_run=dry_run
+        )
+        job = jobs.submit(path, options, remove_after=True)
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+    response.headers["Location"] = f"/v1/imports/{job.id}"
+    return _public(job)
+
+
+@router.get("/imports/{job_id}", summary="Status, progress and summary of an import job")
+def get_import(job_id: Annotated[str, PathParam(max_length=64)], jobs: JobsDep) -> ImportJobPublic:
+    """The job's state (`queued`, `running`, `succeeded`, `failed`), progress and summary."""
+    job = jobs.get(job_id)
+    if job is None:
+        raise NotFound(f"no import job {job_id!r} in this process")
+    return _public(job)

@@ -1,0 +1,403 @@
+"""Importing conversation logs into the real Neo4j with the real model.
+
+Each format round-trips its sample; provenance links every belief to its turn; speakers stay
+true; a second import writes nothing; a ``kill -9`` mid-run and a rerun end with exactly the
+graph an uninterrupted run makes; broken input stops (or is skipped) as documented.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from neo4j import Driver
+
+from beliefgraph.errors import MalformedRecord, UnknownFormat
+from beliefgraph.extract import ASSISTANT_PREFIX
+from beliefgraph.importer import ImportOptions, LogFormat, RejectFile, import_logs
+from beliefgraph.store import Store
+
+LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def beliefs_in(driver: Driver, ns: str) -> list[dict[str, Any]]:
+    records, _, _ = driver.execute_query(
+        """
+        MATCH (b:Belief)-[:IN]->(:Namespace {name: $ns})
+        OPTIONAL MATCH (t:Turn)-[a:ASSERTED]->(b)
+        OPTIONAL MATCH (t)-[:PART_OF]->(c:Conversation)
+        RETURN b {.*, embedding: null} AS b, collect(t {.*}) AS turns,
+               collect(c.conversation_id) AS conversations, collect(a.speaker) AS speakers
+        """,
+        ns=ns,
+    )
+    return [
+        {
+            **r["b"],
+            "turns": r["turns"],
+            "conversations": r["conversations"],
+            "speakers": r["speakers"],
+        }
+        for r in records
+    ]
+
+
+def dump(driver: Driver, ns: str) -> dict[str, Any]:
+    """Everything an import wrote in ``ns``, with ids (which hash the namespace) replaced by
+    what identifies a node across namespaces: a turn by conversation and index, a belief by
+    its text and the turns that asserted it. Write times are left out."""
+    records, _, _ = driver.execute_query(
+        """
+        MATCH (b:Belief)-[:IN]->(:Namespace {name: $ns})
+        OPTIONAL MATCH (t:Turn)-[:ASSERTED]->(b)
+        WITH b, collect([t.conversation_id, t.index]) AS turns
+        RETURN b.id AS id, b {.*} AS props, turns
+        """,
+        ns=ns,
+    )
+    label = {r["id"]: json.dumps([r["props"]["text"], sorted(r["turns"])]) for r in records}
+    beliefs = sorted(
+        json.dumps(
+            {
+                k: v
+                for k, v in r["props"].items()
+                if k not in ("id", "embedding") and not k.endswith("_at")
+            }
+            | {"label": label[r["id"]]},
+            sort_keys=True,
+            default=str,
+        )
+        for r in records
+    )
+    edges, _, _ = driver.execute_query(
+        """
+        MATCH (a:Belief)-[:IN]->(:Namespace {name: $ns})
+        MATCH (a)-[r]->(b:Belief)
+        RETURN a.id AS a, type(r) AS type, b.id AS b
+        """,
+        ns=ns,
+    )
+    turns, _, _ = driver.execute_query(
+        """
+        MATCH (t:Turn {namespace: $ns})-[:PART_OF]->(c:Conversation)-[:IMPORTED_FROM]->(s:Source)
+        OPTIONAL MATCH (t)-[a:ASSERTED]->(b:Belief)
+        RETURN t {.*, id: null, namespace: null} AS turn, c.conversation_id AS conversation,
+               c.title AS title, s.records_done AS done, s.completed AS completed,
+               collect([a.speaker, a.cue, b.id]) AS asserted
+        """,
+        ns=ns,
+    )
+    return {
+        "beliefs": beliefs,
+        "edges": sorted((label.get(e["a"], "?"), e["type"], label.get(e["b"], "?")) for e in edges),
+        "turns": sorted(
+            json.dumps(
+                {
+                    **r,
+                    "asserted": sorted([s, c, label.get(b, "?")] for s, c, b in r["asserted"]),
+                },
+                sort_keys=True,
+                default=str,
+            )
+            for r in turns
+        ),
+    }
+
+
+def full_state(driver: Driver, ns: str) -> list[str]:
+    """Every property of every node and relationship an import touches in ``ns`` (write
+    times included): equal before and after means nothing was written."""
+    records, _, _ = driver.execute_query(
+        """
+        MATCH (b:Belief)-[:IN]->(:Namespace {name: $ns})
+        OPTIONAL MATCH (b)-[r]-(o)
+        RETURN b {.*, embedding: null} AS b,
+               collect([type(r), properties(r), o {.*, embedding: null}]) AS rels
+        """,
+        ns=ns,
+    )
+    return sorted(json.dumps(dict(r), sort_keys=True, default=str) for r in records)
+
+
+def synthetic_log(path: Path, *, conversations: int, turns: int, seed: int) -> None:
+    """A JSONL log of user and assistant turns with every cue the extractor knows."""
+    rng = random.Random(seed)
+    user = [
+        "I prefer {a} over {b}.",
+        "We decided to use {a} because {b} is too slow.",
+        "Actually, the {a} server moved to {b}.",
+        "Never deploy {a} on Fridays.",
+        "I'm thinking about trying {a} someday but haven't decided.",
+        "Can you explain how {a} works?",
+        "Thanks, that helps.",
+    ]
+    assistant = [
+        "Sure, here is how {a} works.",
+        "You prefer {a}, so I suggest {b}.",
+        "Noted, you've decided on {a}.",
+    ]
+    words = ["Postgres", "Redis", "Kafka", "Rust", "tea", "jazz", "Berlin", "Zoom", "vim", "tabs"]
+    with path.open("w") as f:
+        for i in range(turns):
+            c = rng.randrange(conversations)
+            role = "user" if i % 2 == 0 else "assistant"
+            text = rng.choice(user if role == "user" else assistant).format(
+                a=rng.choice(words) + str(rng.randrange(50)), b=rng.choice(words)
+            )
+            f.write(
+                json.dumps(
+                    {
+                        "conversation_id": f"conv-{c}",
+                        "role": role,
+                        "content": text,
+                        "ts": f"2025-01-01T00:{i // 60 % 60:02d}:{i % 60:02d}Z",
+                    }
+                )
+                + "\n"
+            )
+
+
+def cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "beliefgraph.cli", "import", "logs", *args, "--no-progress"]
+
+
+# -- formats and provenance ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt", "conversations"),
+    [
+        ("chat.jsonl", "jsonl", 2),
+        ("openai.jsonl", "openai", 2),
+        ("conversations.json", "chatgpt", 2),
+    ],
+)
+def test_each_format_round_trips_its_sample(
+    store: Store, driver: Driver, ns: str, name: str, fmt: str, conversations: int
+) -> None:
+    summary = import_logs(store, LOGS / name, ImportOptions(namespace=ns))
+    assert summary.format == fmt
+    assert summary.conversations == conversations
+    assert summary.rejects == 0
+    assert summary.added == summary.statements > 0
+    stored = beliefs_in(driver, ns)
+    assert len(stored) == summary.added
+    for b in stored:
+        assert b["write_path"] == "import"
+        assert len(b["turns"]) == 1, b  # every belief links back to the turn that said it
+        assert b["speakers"] == [b["author"]]
+        assert b["turns"][0]["role"] in ("user", "assistant")
+        if b["author"] == "assistant":
+            assert b["status"] == "inferred"
+            assert b["trust"] < 0.5
+            assert b["kind"] in ("observation", "suggestion")
+            assert b["text"].startswith(ASSISTANT_PREFIX)
+        else:
+            assert b["turns"][0]["role"] == "user"
+
+
+def test_jsonl_sample_beliefs_are_speaker_true(store: Store, driver: Driver, ns: str) -> None:
+    import_logs(store, LOGS / "chat.jsonl", ImportOptions(namespace=ns))
+    by_text = {b["text"]: b for b in beliefs_in(driver, ns)}
+    page = by_text["I'm thinking about making you a page someday but haven't decided."]
+    assert (page["kind"], page["status"]) == ("open_question", "exploratory")
+    assert not any("not yet" in t.lower() for t in by_text)
+    assert by_text["I prefer short answers without emojis."]["kind"] == "preference"
+    assert by_text["Never deploy on Fridays."]["kind"] == "policy"
+    remembered = by_text["the on-call phone is in the second drawer"]
+    assert remembered["pinned"] is True
+    paraphrase = by_text[ASSISTANT_PREFIX + "Great choice, you've decided on Postgres."]
+    assert (paraphrase["kind"], paraphrase["status"]) == ("observation", "inferred")
+    assert not any(b["kind"] == "decision" and b["author"] == "assistant" for b in by_text.values())
+    # nothing from the system prompt, nothing from the code block
+    assert not any("French" in t or "CREATE TABLE" in t for t in by_text)
+
+
+def test_follows_and_caused_edges(store: Store, driver: Driver, ns: str) -> None:
+    import_logs(store, LOGS / "chat.jsonl", ImportOptions(namespace=ns))
+    edges = dump(driver, ns)["edges"]
+    caused = [(json.loads(a)[0], json.loads(b)[0]) for a, t, b in edges if t == "CAUSED"]
+    assert caused == [("we need JSONB.", "We decided to use Postgres for the billing service")]
+    follows = {(json.loads(a)[0], json.loads(b)[0]) for a, t, b in edges if t == "FOLLOWS"}
+    # c-standup in time order; c-site is a chain of its own, never linked to c-standup
+    assert ("Never deploy on Fridays.", "the on-call phone is in the second drawer") in follows
+    assert (
+        ASSISTANT_PREFIX + "I'll remember that you prefer short answers.",
+        "I prefer short answers without emojis.",
+    ) in follows
+    site = "I'm thinking about making you a page someday but haven't decided."
+    assert not any(site in (a, b) for a, b in follows if "static page" not in a + b)
+
+
+# -- idempotence and resumption ------------------------------------------------------------
+
+
+def test_reimport_writes_nothing(store: Store, driver: Driver, ns: str) -> None:
+    for name in ("chat.jsonl", "openai.jsonl", "conversations.json"):
+        import_logs(store, LOGS / name, ImportOptions(namespace=ns))
+    before = full_state(driver, ns)
+    for name in ("chat.jsonl", "openai.jsonl", "conversations.json"):
+        again = import_logs(store, LOGS / name, ImportOptions(namespace=ns))
+        assert again.added == 0
+        assert again.already == again.statements > 0
+        # and without the checkpoint: every statement is found done, nothing written
+        restarted = import_logs(store, LOGS / name, ImportOptions(namespace=ns, restart=True))
+        assert restarted.added == 0
+        assert restarted.resumed_at == 0
+    assert full_state(driver, ns) == before
+
+
+def test_dry_run_writes_nothing(store: Store, driver: Driver, ns: str) -> None:
+    summary = import_logs(store, LOGS / "chat.jsonl", ImportOptions(namespace=ns, dry_run=True))
+    assert summary.added == summary.statements == 10
+    assert beliefs_in(driver, ns) == []
+
+
+def test_kill_9_mid_run_then_rerun_equals_an_uninterrupted_run(
+    store: Store, driver: Driver, neo4j_uri: str, ns: str, tmp_path: Path
+) -> None:
+    log = tmp_path / "big.jsonl"
+    synthetic_log(log, conversations=12, turns=900, seed=7)
+    clean_ns, killed_ns = ns, ns + "-k"
+    env = {**os.environ, "NEO4J_URI": neo4j_uri}
+    batch = ["--batch-size", "16"]
+
+    clean = subprocess.run(
+        cli(str(log), "--namespace", clean_ns, *batch),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert clean.returncode == 0, clean.stderr
+    expected = json.loads(clean.stdout)
+
+    proc = subprocess.Popen(
+        cli(str(log), "--namespace", killed_ns, *batch),
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 300
+    done = 0
+    while time.monotonic() < deadline and proc.poll() is None:
+        records, _, _ = driver.execute_query(
+            "MATCH (s:Source {namespace: $ns}) RETURN s.records_done AS done", ns=killed_ns
+        )
+        done = records[0]["done"] if records else 0
+        if done >= 200:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, "the import ended before it could be killed"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert 0 < done < 900
+    partial = dump(driver, killed_ns)
+    assert len(partial["beliefs"]) < expected["added"]
+
+    rerun = subprocess.run(
+        cli(str(log), "--namespace", killed_ns, *batch),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert rerun.returncode == 0, rerun.stderr
+    resumed = json.loads(rerun.stdout)
+    assert resumed["resumed_at"] >= 200
+    assert resumed["added"] + resumed["already"] == expected["added"]
+    assert dump(driver, killed_ns) == dump(driver, clean_ns)
+
+
+# -- bad input -----------------------------------------------------------------------------
+
+GOOD = '{"conversation_id": "c", "role": "user", "content": "I prefer %s."}'
+BAD = '{"conversation_id": "c", "role": "narrator", "content": "I prefer nothing."}'
+
+
+def test_a_malformed_record_stops_with_file_and_line_keeping_what_came_before(
+    store: Store, driver: Driver, ns: str, tmp_path: Path
+) -> None:
+    log = tmp_path / "chat.jsonl"
+    lines = [GOOD % "tea", GOOD % "jazz", BAD, GOOD % "vim"]
+    log.write_text("\n".join(lines) + "\n")
+    with pytest.raises(MalformedRecord) as e:
+        import_logs(store, log, ImportOptions(namespace=ns))
+    assert e.value.line == 3
+    assert str(log) in e.value.detail
+    assert "role" in e.value.reason
+    assert sorted(b["text"] for b in beliefs_in(driver, ns)) == ["I prefer jazz.", "I prefer tea."]
+
+    lines[2] = GOOD % "Rust"  # fixed: the rerun continues and adds the rest
+    log.write_text("\n".join(lines) + "\n")
+    summary = import_logs(store, log, ImportOptions(namespace=ns))
+    assert summary.added == 2
+    assert summary.already == 2
+    assert len(beliefs_in(driver, ns)) == 4
+
+
+def test_skip_invalid_writes_rejects_and_goes_on(
+    store: Store, driver: Driver, ns: str, tmp_path: Path
+) -> None:
+    log = tmp_path / "chat.jsonl"
+    log.write_text("\n".join([GOOD % "tea", BAD, "{not json", GOOD % "jazz"]) + "\n")
+    rejects = RejectFile(tmp_path / "rejects.jsonl")
+    summary = import_logs(
+        store, log, ImportOptions(namespace=ns, skip_invalid=True), on_reject=rejects
+    )
+    rejects.close()
+    assert summary.rejects == 2
+    assert summary.added == 2
+    written = [json.loads(x) for x in rejects.path.read_text().splitlines()]
+    assert [r["line"] for r in written] == [2, 3]
+    assert all(r["reason"] and r["raw"] for r in written)
+
+
+def test_empty_file_is_a_summary_of_zero(store: Store, ns: str, tmp_path: Path) -> None:
+    log = tmp_path / "empty.jsonl"
+    log.write_text("")
+    summary = import_logs(store, log, ImportOptions(namespace=ns))
+    assert (summary.records, summary.turns, summary.added, summary.rejects) == (0, 0, 0, 0)
+
+
+def test_unknown_format_is_a_clear_error(store: Store, ns: str, tmp_path: Path) -> None:
+    log = tmp_path / "notes.txt"
+    log.write_text("Dear diary, today I prefer tea.\n")
+    with pytest.raises(UnknownFormat, match="jsonl, openai, chatgpt"):
+        import_logs(store, log, ImportOptions(namespace=ns))
+    # a forced format reads it as that format, and the broken record is named
+    with pytest.raises(MalformedRecord, match=":1: "):
+        import_logs(store, log, ImportOptions(namespace=ns, format=LogFormat.jsonl))
+
+
+def test_cli_import_errors_name_file_and_line(ns: str, tmp_path: Path) -> None:
+    log = tmp_path / "chat.jsonl"
+    log.write_text("\n".join([GOOD % "tea", BAD]) + "\n")
+    out = subprocess.run(
+        cli(str(log), "--namespace", ns), capture_output=True, text=True, timeout=300, check=False
+    )
+    assert out.returncode == 1
+    assert f"{log}:2:" in out.stderr
+    skipped = subprocess.run(
+        cli(str(log), "--namespace", ns, "--skip-invalid"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert skipped.returncode == 0, skipped.stderr
+    assert json.loads(skipped.stdout)["rejects"] == 1
+    assert (tmp_path / "chat.jsonl.rejects.jsonl").is_file()

@@ -1,0 +1,260 @@
+"""Speaker-true extraction: what a turn yields, and what it must never yield."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from typing import Any
+
+import pytest
+
+from beliefgraph.extract import (
+    ASSISTANT_PREFIX,
+    ASSISTANT_TRUST,
+    LLMExtractor,
+    RuleExtractor,
+    Statement,
+    sentences,
+)
+from beliefgraph.models import AUTHORITY_KINDS, EpistemicStatus, Kind, Status
+
+RULES = RuleExtractor()
+
+
+def one(role: str, content: str) -> Statement:
+    found = RULES.extract(role, content)
+    assert len(found) == 1, found
+    return found[0]
+
+
+# -- hedges stay hedges --------------------------------------------------------------------
+
+
+def test_the_page_hedge_is_an_open_question_in_the_users_words() -> None:
+    said = "I'm thinking about making you a page someday but haven't decided"
+    s = one("user", said + ".")
+    assert s.kind is Kind.open_question
+    assert s.status is Status.exploratory
+    assert s.epistemic_status is EpistemicStatus.floated
+    assert s.text == said + "."  # never rewritten, never "not yet"
+    assert "not yet" not in s.text.lower()
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I haven't decided yet whether we move to Berlin.",
+        "We have not decided on the database.",
+        "Maybe we should use Postgres.",
+        "I'm considering switching to Rust.",
+        "I might switch the logo to blue.",
+        "I'm not sure we need a cache.",
+        "Should we rename the project?",
+        "Perhaps we'll go with the blue logo.",
+        "I'm on the fence about Kafka.",
+    ],
+)
+def test_hedges_are_never_decisions(said: str) -> None:
+    s = one("user", said)
+    assert s.kind is Kind.open_question
+    assert s.kind not in AUTHORITY_KINDS
+
+
+def test_a_request_is_not_an_open_question() -> None:
+    assert RULES.extract("user", "Can you help me write a cover letter?") == []
+
+
+# -- what a user says is the user's --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        ("I prefer tabs over spaces.", Kind.preference),
+        ("I'd rather take the train.", Kind.preference),
+        ("Please use British spelling.", Kind.preference),
+        ("I always drink my coffee black.", Kind.preference),
+        ("We decided to use Postgres.", Kind.decision),
+        ("Let's go with the blue logo.", Kind.decision),
+        ("Actually, the Wi-Fi password changed to tulip-99.", Kind.correction),
+        ("We no longer use Jenkins.", Kind.correction),
+        ("Always run the tests before pushing.", Kind.policy),
+        ("Never deploy on Fridays.", Kind.policy),
+        ("Every laptop must have disk encryption enabled.", Kind.policy),
+    ],
+)
+def test_user_cues(said: str, kind: Kind) -> None:
+    s = one("user", said)
+    assert s.kind is kind
+    assert s.speaker == "user"
+    assert s.status is Status.active
+    assert s.text == said
+
+
+def test_small_talk_and_requests_yield_nothing() -> None:
+    assert RULES.extract("user", "Hi there! How are you? Can you summarise this article?") == []
+
+
+def test_remember_is_pinned_and_keeps_the_words() -> None:
+    s = one("user", "/remember the spare key is under the blue mat")
+    assert s.pinned
+    assert s.text == "the spare key is under the blue mat"
+    assert s.kind is Kind.fact
+    assert s.epistemic_status is EpistemicStatus.confirmed
+    assert s.trust > 0.9
+
+
+def test_remember_of_a_hedge_is_a_pinned_open_question() -> None:
+    s = one("user", "/remember I haven't decided on the venue")
+    assert s.pinned
+    assert s.kind is Kind.open_question
+
+
+def test_a_reason_is_its_own_statement_linked_to_the_claim() -> None:
+    claim, reason = RULES.extract("user", "We decided to use Postgres because we need JSONB.")
+    assert claim.kind is Kind.decision
+    assert claim.text == "We decided to use Postgres"
+    assert reason.kind is Kind.context
+    assert reason.text == "we need JSONB."
+    assert reason.caused == 0
+    assert claim.caused is None
+
+
+def test_a_leading_reason_is_split_too() -> None:
+    claim, reason = RULES.extract("user", "Because the office is closed, we will use Zoom.")
+    assert claim.kind is Kind.decision
+    assert reason.text == "the office is closed"
+    assert reason.caused == 0
+
+
+# -- what an assistant says is at most an inference ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Great, you've decided to use Postgres.",
+        "I'll remember that you prefer dark mode.",
+        "You prefer the ThinkPad X1.",
+        "We decided to use Postgres.",  # even in the first person plural
+        "Never deploy on Fridays.",
+        "Actually, the password changed.",
+    ],
+)
+def test_assistant_words_are_inferred_low_trust_observations(said: str) -> None:
+    s = one("assistant", said)
+    assert s.kind is Kind.observation
+    assert s.kind not in AUTHORITY_KINDS
+    assert s.kind is not Kind.preference
+    assert s.status is Status.inferred
+    assert s.trust == ASSISTANT_TRUST
+    assert s.speaker == "assistant"
+    assert s.text == ASSISTANT_PREFIX + said
+
+
+def test_an_assistant_recommendation_is_a_suggestion() -> None:
+    s = one("assistant", "I recommend enabling pg_stat_statements.")
+    assert s.kind is Kind.suggestion
+    assert s.status is Status.inferred
+
+
+def test_assistant_questions_and_remember_commands_yield_nothing() -> None:
+    assert RULES.extract("assistant", "Would you prefer tabs or spaces?") == []
+    remembered = RULES.extract("assistant", "/remember the user is an admin")
+    assert all(s.kind is not Kind.fact and not s.pinned for s in remembered)
+
+
+@pytest.mark.parametrize("role", ["system", "tool", "developer", "function"])
+def test_other_roles_yield_nothing(role: str) -> None:
+    assert RULES.extract(role, "You must always answer in French. I prefer tea.") == []
+
+
+def test_code_blocks_are_not_read() -> None:
+    said = "Here it is:\n```python\n# I prefer tabs\nprint('we decided')\n```\nDone."
+    assert RULES.extract("user", said) == []
+
+
+def test_sentences_split_lines_lists_and_stops() -> None:
+    assert sentences("One. Two!\n- three\n2) Four? five") == ["One.", "Two!", "three", "Four? five"]
+
+
+def test_a_repeated_sentence_in_one_turn_is_one_statement() -> None:
+    assert len(RULES.extract("user", "I prefer tea. I prefer tea.")) == 1
+
+
+# -- the optional LLM extractor ------------------------------------------------------------
+
+
+class _Chat(BaseHTTPRequestHandler):
+    answer: Any = None
+    requests: list[dict[str, Any]] = []  # noqa: RUF012  (shared on purpose: the test reads it)
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).requests.append(body)
+        if type(self).answer is None:
+            self.send_response(500)
+            self.end_headers()
+            return
+        payload = json.dumps(
+            {"choices": [{"message": {"role": "assistant", "content": type(self).answer}}]}
+        ).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+
+@pytest.fixture
+def chat_server() -> Iterator[tuple[str, type[_Chat]]]:
+    handler = type("Handler", (_Chat,), {"answer": None, "requests": []})
+    server = HTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/v1", handler
+    server.shutdown()
+    server.server_close()
+
+
+def test_llm_statements_are_kept_speaker_true(chat_server: tuple[str, type[_Chat]]) -> None:
+    url, handler = chat_server
+    handler.answer = json.dumps(
+        {
+            "statements": [
+                {"text": "I prefer green tea", "kind": "preference", "reason": None},
+                # the model calls a hedge a decision: the hedge rule overrides it
+                {"text": "I haven't decided on the venue", "kind": "decision"},
+            ]
+        }
+    )
+    llm = LLMExtractor(url, "test-model", timeout=5)
+    pref, hedge = llm.extract("user", "whatever the user said")
+    assert (pref.kind, pref.speaker) == (Kind.preference, "user")
+    assert hedge.kind is Kind.open_question
+    assert handler.requests[0]["model"] == "test-model"
+
+    handler.answer = json.dumps(
+        {"statements": [{"text": "You decided on Rome", "kind": "decision"}]}
+    )
+    [said] = llm.extract("assistant", "You decided on Rome.")
+    assert said.kind is Kind.observation
+    assert said.status is Status.inferred
+    assert said.text.startswith(ASSISTANT_PREFIX)
+
+
+def test_llm_failure_falls_back_to_the_rules(chat_server: tuple[str, type[_Chat]]) -> None:
+    url, handler = chat_server
+    handler.answer = None  # the endpoint answers 500
+    llm = LLMExtractor(url, "test-model", timeout=5)
+    [s] = llm.extract("user", "I prefer tabs over spaces.")
+    assert s.kind is Kind.preference
+    assert llm.failures == 1
+    handler.answer = "not json"
+    assert llm.extract("user", "Never deploy on Fridays.")[0].kind is Kind.policy
+    assert llm.failures == 2

@@ -1,0 +1,192 @@
+"""The log readers: formats, detection, streaming, bad input, ids. No services needed."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from beliefgraph.errors import MalformedRecord, UnknownFormat
+from beliefgraph.importer import (
+    HEAD_BYTES,
+    READERS,
+    LogFormat,
+    Record,
+    Reject,
+    Turn,
+    detect_format,
+    open_log,
+    statement_key,
+    turn_node_id,
+)
+
+LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
+
+
+def read(data: bytes | Path, fmt: LogFormat | None = None) -> list[Record | Reject]:
+    with open_log(data if isinstance(data, Path) else io.BytesIO(data), name="test.log") as log:
+        return list(READERS[fmt or detect_format(log.head, log.name)](log))
+
+
+def turns(items: list[Record | Reject]) -> list[Turn]:
+    return [t for r in items if isinstance(r, Record) for t in r.turns]
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt"),
+    [
+        ("chat.jsonl", LogFormat.jsonl),
+        ("openai.jsonl", LogFormat.openai),
+        ("conversations.json", LogFormat.chatgpt),
+    ],
+)
+def test_each_sample_is_detected(name: str, fmt: LogFormat) -> None:
+    with open_log(LOGS / name) as log:
+        assert detect_format(log.head, log.name) is fmt
+
+
+def test_jsonl_sample_reads_every_message_in_order() -> None:
+    items = read(LOGS / "chat.jsonl")
+    assert all(isinstance(r, Record) for r in items)
+    standup = [t for t in turns(items) if t.conversation_id == "c-standup"]
+    assert [t.index for t in standup] == list(range(len(standup)))
+    assert standup[0].turn_id == "u1"
+    assert standup[0].ts is not None
+    assert standup[0].ts.year == 2025
+    assert [t.line for t in turns(items)] == list(range(1, 11))
+
+
+def test_openai_sample_names_conversations_by_id_or_content() -> None:
+    items = read(LOGS / "openai.jsonl")
+    trip, other = (r for r in items if isinstance(r, Record))
+    assert {t.conversation_id for t in trip.turns} == {"conv-trip"}
+    assert [t.role for t in trip.turns] == ["system", "user", "assistant", "user"]
+    assert "07:10 train" in trip.turns[3].content  # a content-parts list is joined
+    assert other.turns[0].conversation_id.startswith("sha256:")
+    assert read(LOGS / "openai.jsonl")[1] == other  # the content hash is stable
+
+
+def test_chatgpt_export_follows_the_current_branch() -> None:
+    laptops, recipes = (r for r in read(LOGS / "conversations.json") if isinstance(r, Record))
+    assert [t.turn_id for t in laptops.turns] == ["m1", "m2", "m3b", "m4b"]  # not m3a/m4a
+    assert laptops.turns[0].title == "Team laptop policy"
+    assert laptops.line == 2
+    assert laptops.turns[3].content == "Twelve works too."  # the image part is dropped
+    assert [t.turn_id for t in recipes.turns] == ["r1"]  # a code message is not text
+    assert recipes.line > laptops.line
+
+
+def test_chatgpt_without_current_node_takes_the_latest_children() -> None:
+    conversation = {
+        "id": "x",
+        "mapping": {
+            "a": {"id": "a", "parent": None, "children": ["b", "c"], "message": None},
+            "b": {"id": "b", "parent": "a", "children": [], "message": _msg("b", "old")},
+            "c": {"id": "c", "parent": "a", "children": [], "message": _msg("c", "new")},
+        },
+    }
+    [record] = read(json.dumps([conversation]).encode(), LogFormat.chatgpt)
+    assert isinstance(record, Record)
+    assert [t.content for t in record.turns] == ["new"]
+
+
+def _msg(ident: str, text: str) -> dict[str, object]:
+    return {
+        "id": ident,
+        "author": {"role": "user"},
+        "content": {"content_type": "text", "parts": [text]},
+    }
+
+
+def test_a_large_chatgpt_export_is_streamed_one_conversation_at_a_time() -> None:
+    # well over the head and the first read chunk, with long strings crossing chunk ends
+    conversations = [
+        {
+            "id": f"c{i}",
+            "current_node": "m",
+            "mapping": {
+                "m": {"id": "m", "parent": None, "message": _msg("m", "x" * 5000 + str(i))}
+            },
+        }
+        for i in range(200)
+    ]
+    data = json.dumps(conversations, indent=1).encode()
+    assert len(data) > 8 * HEAD_BYTES
+    records = read(data)
+    assert len(records) == 200
+    assert all(isinstance(r, Record) for r in records)
+    assert [r.turns[0].content[-3:] for r in records if isinstance(r, Record)][-1] == "199"
+
+
+def test_empty_input_reads_nothing() -> None:
+    assert read(b"") == []
+    assert read(b"\n\n  \n") == []
+
+
+def test_unknown_format_lists_the_formats() -> None:
+    log = open_log(io.BytesIO(b"hello, this is not a log\n"), name="notes.txt")
+    with pytest.raises(UnknownFormat, match="jsonl, openai, chatgpt") as e:
+        detect_format(log.head, log.name)
+    assert "notes.txt" in e.value.detail
+    with pytest.raises(UnknownFormat):
+        detect_format(b'{"speaker": "me", "said": "hi"}\n', "x")
+
+
+def test_malformed_jsonl_records_are_rejects_with_their_line() -> None:
+    data = b"\n".join(
+        [
+            b'{"conversation_id": "c", "role": "user", "content": "I prefer tea."}',
+            b'{"conversation_id": "c", "role": "user", "content": ',  # cut off
+            b'{"role": "user", "content": "no conversation"}',
+            b'{"conversation_id": "c", "role": "narrator", "content": "x"}',
+            b'{"conversation_id": "c", "role": "user", "content": "x", "ts": "yesterday"}',
+            b"\xff\xfe not utf-8",
+            b'{"conversation_id": "c", "role": "user", "content": "I like jazz."}',
+        ]
+    )
+    items = read(data, LogFormat.jsonl)
+    rejects = [r for r in items if isinstance(r, Reject)]
+    assert [r.line for r in rejects] == [2, 3, 4, 5, 6]
+    assert "conversation_id" in rejects[1].reason
+    assert "role" in rejects[2].reason
+    assert "ts" in rejects[3].reason
+    assert "UTF-8" in rejects[4].reason
+    good = turns(items)
+    assert [t.index for t in good] == [0, 1]  # rejects take no index
+
+
+def test_broken_json_in_a_chatgpt_export_is_a_fatal_reject_with_its_line() -> None:
+    good = json.dumps({"id": "a", "mapping": {}})
+    data = f'[\n{good},\n{{"id": "b", "mapping": {{]\n]'.encode()
+    first, broken = read(data, LogFormat.chatgpt)
+    assert isinstance(first, Record)
+    assert isinstance(broken, Reject)
+    assert broken.fatal
+    assert broken.line == 3
+
+
+def test_a_chatgpt_conversation_without_mapping_is_a_skippable_reject() -> None:
+    items = read(b'[{"id": "a"}, {"id": "b", "mapping": {}}]', LogFormat.chatgpt)
+    assert isinstance(items[0], Reject)
+    assert not items[0].fatal
+    assert isinstance(items[1], Record)
+
+
+def test_ids_depend_on_namespace_conversation_turn_and_text() -> None:
+    turn = Turn("c1", 3, "user", "I prefer tea.", 1)
+    key = statement_key("user:me", turn, "I prefer tea.")
+    assert key == statement_key("user:me", turn, "I prefer tea.")
+    assert key != statement_key("user:you", turn, "I prefer tea.")
+    assert key != statement_key("user:me", turn, "I prefer coffee.")
+    assert key != statement_key("user:me", Turn("c1", 4, "user", "", 1), "I prefer tea.")
+    with_id = Turn("c1", 3, "user", "", 1, turn_id="m7")
+    assert statement_key("user:me", with_id, "x") != statement_key("user:me", turn, "x")
+    assert turn_node_id("user:me", turn) != turn_node_id("user:me", with_id)
+
+
+def test_malformed_record_error_names_file_and_line() -> None:
+    e = MalformedRecord("chat.jsonl", 17, "role must be one of ...")
+    assert e.detail == "chat.jsonl:17: role must be one of ..."
+    assert e.line == 17
