@@ -135,10 +135,16 @@ class Reject:
 class _Counted(io.RawIOBase):
     """A raw stream that serves ``head`` first, then ``rest``, counting bytes read."""
 
-    def __init__(self, head: bytes, rest: BinaryIO) -> None:
+    def __init__(self, head: bytes, rest: BinaryIO, *, owns: bool) -> None:
         self._head = head
         self._rest = rest
+        self._owns = owns
         self.consumed = 0
+
+    def close(self) -> None:
+        if self._owns and not self.closed:
+            self._rest.close()
+        super().close()
 
     def readable(self) -> bool:
         return True
@@ -172,22 +178,35 @@ class LogInput:
         """How far the reader has got (for the progress bar's ETA)."""
         return self.counter.consumed
 
+    def close(self) -> None:
+        """Close the stream, and the file under it if :func:`open_log` opened it."""
+        self.stream.close()
+
+    def __enter__(self) -> LogInput:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 def open_log(source: Path | str | BinaryIO, *, name: str | None = None) -> LogInput:
     """Open a log for streaming: a path, ``"-"`` for standard input, or a binary stream.
+
+    Only a file opened here is closed with the returned :class:`LogInput`.
 
     Raises:
         InvalidInput: the path does not exist or is not a file.
     """
     size: int | None = None
     raw: BinaryIO
+    owns = False
     if isinstance(source, str | Path) and str(source) == "-":
         raw, label = sys.stdin.buffer, name or "<stdin>"
     elif isinstance(source, str | Path):
         path = Path(source)
         if not path.is_file():
-            raise MalformedRecord(str(path), 0, "no such file")
-        raw, label, size = path.open("rb"), name or str(path), path.stat().st_size
+            raise InvalidInput(f"{path}: no such file", field="path")
+        raw, label, size, owns = path.open("rb"), name or str(path), path.stat().st_size, True
     else:
         raw, label = source, name or "<stream>"
     head = b""
@@ -196,7 +215,7 @@ def open_log(source: Path | str | BinaryIO, *, name: str | None = None) -> LogIn
         if not chunk:
             break
         head += chunk
-    counter = _Counted(head, raw)
+    counter = _Counted(head, raw, owns=owns)
     return LogInput(label, io.BufferedReader(counter, buffer_size=1 << 16), head, size, counter)
 
 
@@ -691,8 +710,7 @@ class Importer:
             self._run(log, fmt, summary)
         finally:
             summary.seconds = round(time.monotonic() - started, 3)
-            if log.stream is not None and log.name != "<stdin>":
-                log.stream.close()
+            log.close()
             if self.progress is not None:
                 self.progress.close(summary)
         return summary
