@@ -70,6 +70,25 @@ class Settings(BaseSettings):
     #: largest page of ``GET /v1/beliefs``
     max_page_size: int = Field(default=500, gt=0)
 
+    # -- search and context assembly (beliefgraph/search.py, beliefgraph/context.py) --
+    #: most candidates search reads per kind and per source (names, text)
+    search_candidate_budget: int = Field(default=50, gt=0)
+    #: most full-text hits on text words read before the namespace filter
+    search_text_fetch: int = Field(default=2000, gt=0)
+    #: where a user's universal preferences live: the persona prelude reads them
+    context_persona_namespaces: list[str] = Field(default_factory=lambda: ["user:universal"])
+    #: most beliefs per context layer
+    context_persona_limit: int = Field(default=10, gt=0)
+    context_pinned_limit: int = Field(default=20, gt=0)
+    context_questions_limit: int = Field(default=10, gt=0)
+    context_relevant_limit: int = Field(default=10, gt=0)
+    #: read budget per kind among relevant beliefs, so a frequent writer (daily
+    #: observations) cannot push out what the user said; other kinds get the default
+    context_kind_budgets: dict[str, int] = Field(
+        default_factory=lambda: {"observation": 3, "state": 3, "context": 3, "suggestion": 2}
+    )
+    context_default_kind_budget: int = Field(default=5, gt=0)
+
     @property
     def neo4j(self) -> Neo4jSettings:
         """The Neo4j connection, defaults filled in."""

@@ -6,7 +6,8 @@ The hierarchy::
     ├── InvalidInput            a request is well-formed but breaks a rule (422)
     │   ├── TextTooLong         a text field is longer than the configured limit
     │   ├── UnknownFormat       an import's format cannot be told or is not supported
-    │   └── MalformedRecord     a record of an imported log is broken (file, line, reason)
+    │   ├── MalformedRecord     a record of an imported log is broken (file, line, reason)
+    │   └── MalformedDocument   a structured belief document is broken (belief, field)
     ├── Unauthenticated         no API key, or an unknown or revoked one (401)
     ├── Forbidden               the caller's role may not make this change (403)
     ├── NotFound                an id names nothing the caller may see (404)
@@ -65,6 +66,13 @@ class MalformedRecord(InvalidInput):
         self.source = source
         self.line = line
         self.reason = reason
+
+
+class MalformedDocument(InvalidInput):
+    """Raised when an entry of a structured belief document breaks the format; names the
+    belief and the field, and nothing of the document is written."""
+
+    slug = "malformed-document"
 
 
 class Unauthenticated(BeliefGraphError):

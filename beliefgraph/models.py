@@ -31,6 +31,11 @@ BELIEF_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"
 
 NamespaceName = Annotated[str, StringConstraints(pattern=NAMESPACE_PATTERN)]
 BeliefId = Annotated[str, StringConstraints(pattern=BELIEF_ID_PATTERN)]
+#: A user id: letters, digits, ``.``, ``_``, ``:``, ``@``, ``-``; 1 to 128 characters.
+USER_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$"
+UserId = Annotated[str, StringConstraints(pattern=USER_ID_PATTERN)]
+#: A value kept in ``attributes``: a scalar or a list of scalars (Neo4j stores no maps).
+AttributeValue = str | int | float | bool | None | list[str | int | float | bool | None]
 # The hard cap keeps absurd bodies out before any work; the configurable, usually
 # smaller limit (Settings.max_text_length) is enforced by the store.
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100_000)]
@@ -222,6 +227,20 @@ class BeliefCreate(_Strict):
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     author: Term | None = None
+    user: UserId | None = Field(
+        default=None,
+        description="The user the belief belongs to; only that user's context reads it. "
+        "None: nobody's in particular.",
+    )
+    resolved_at: datetime | None = Field(
+        default=None, description="When an open question was answered; it then never surfaces."
+    )
+    last_reinforced_at: datetime | None = None
+    attributes: dict[Term, AttributeValue] = Field(
+        default_factory=dict,
+        max_length=50,
+        description="Metadata that has no field of its own, kept as given.",
+    )
     about: list[EntityRef] = Field(default_factory=list, max_length=100)
     governs: Governs | None = None
     namespaces: list[NamespaceName] = Field(min_length=1, max_length=20)
@@ -287,6 +306,10 @@ class BeliefPublic(BaseModel):
     valid_to: datetime | None
     write_path: WritePath
     author: str | None
+    user: str | None = None
+    resolved_at: datetime | None = None
+    last_reinforced_at: datetime | None = None
+    attributes: dict[str, AttributeValue] = Field(default_factory=dict)
     about: list[str] = Field(description="Keys of the entities the belief is about.")
     governs: Governs | None
     namespaces: list[str]

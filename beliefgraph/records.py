@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
@@ -50,6 +51,10 @@ def belief_from_record(record: Record) -> BeliefPublic:
         valid_to=native_datetime(b.get("valid_to")),
         write_path=b["write_path"],
         author=b.get("author"),
+        user=b.get("user"),
+        resolved_at=native_datetime(b.get("resolved_at")),
+        last_reinforced_at=native_datetime(b.get("last_reinforced_at")),
+        attributes=json.loads(b["attributes_json"]) if b.get("attributes_json") else {},
         about=sorted(record["about"]),
         governs=Governs.model_validate(dict(governs)) if governs else None,
         namespaces=sorted(record["namespaces"]),

@@ -180,6 +180,30 @@ class Store:
         self.write(work)
         return self.get_many(ids)
 
+    def prepare(
+        self,
+        beliefs: Sequence[BeliefCreate],
+        *,
+        write_path: WritePath = WritePath.api,
+        actor: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Validate and embed beliefs into rows for :meth:`create_in` (no database work).
+
+        For writers that create beliefs and more (edges, checkpoints) in one transaction.
+
+        Raises:
+            TextTooLong, DuplicateId: as :meth:`create`.
+        """
+        return self._rows(beliefs, write_path=write_path, actor=actor)
+
+    def create_in(self, tx: ManagedTransaction, rows: list[dict[str, Any]]) -> None:
+        """Create prepared rows inside ``tx``, as part of the caller's transaction.
+
+        Raises:
+            DuplicateId: an id is already stored.
+        """
+        self._create_in(tx, rows)
+
     def retract(self, belief_id: str) -> BeliefPublic:
         """Mark a belief retracted; it is kept, with its history. Idempotent.
 
@@ -420,11 +444,15 @@ def _row(
     actor: str | None,
 ) -> dict[str, Any]:
     props = belief.model_dump(
-        mode="python", exclude={"id", "about", "governs", "namespaces"}, exclude_none=True
+        mode="python",
+        exclude={"id", "about", "governs", "namespaces", "attributes"},
+        exclude_none=True,
     )
     for key, value in props.items():
         if hasattr(value, "value"):  # enums are stored as their string value
             props[key] = value.value
+    if belief.attributes:  # Neo4j stores no maps: the attributes travel as one JSON string
+        props["attributes_json"] = json.dumps(belief.attributes, sort_keys=True)
     props.update(
         id=belief_id,
         aliases_text=" ".join(belief.aliases),

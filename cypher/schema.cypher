@@ -27,4 +27,6 @@ CREATE INDEX belief_status IF NOT EXISTS FOR (b:Belief) ON (b.status);
 CREATE INDEX belief_kind IF NOT EXISTS FOR (b:Belief) ON (b.kind);
 CREATE INDEX belief_created_at IF NOT EXISTS FOR (b:Belief) ON (b.created_at, b.id);
 CREATE INDEX belief_canonical_name IF NOT EXISTS FOR (b:Belief) ON (b.canonical_name);
+CREATE INDEX belief_user IF NOT EXISTS FOR (b:Belief) ON (b.user);
+CREATE INDEX belief_user_pinned IF NOT EXISTS FOR (b:Belief) ON (b.user, b.pinned);
 CREATE INDEX asserted_key IF NOT EXISTS FOR ()-[a:ASSERTED]-() ON (a.key);

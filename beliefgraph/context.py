@@ -1,0 +1,135 @@
+"""Layered context for the start of an agent's turn (DESIGN §4, ``POST /v1/context``).
+
+Given a user, the turn's namespaces and the message, :func:`assemble` returns
+
+- **persona prelude**: the user's universal preferences (``Settings.context_persona_namespaces``),
+  as one text to put first and as the beliefs behind it; ``None`` when there are none;
+- **pinned facts**: the user's pinned beliefs of the turn's scope, and pinned beliefs the
+  user confirmed themselves in any namespace the caller may read (what the user said
+  follows them), most recently reinforced first;
+- **relevant beliefs**: what precision-first search (:mod:`beliefgraph.search`) admits for
+  the message, minus what is already above, each kind within its own read budget so a
+  frequent writer (daily observations) cannot push out what the user said;
+- **open questions**: pinned open questions of the scope, then those the message names.
+
+Every item carries ``why_it_matters``. Superseded, retracted, archived and resolved
+beliefs never appear; another user's beliefs are never read. An unknown user gets empty
+layers, not an error. ``budget`` caps pinned facts plus relevant beliefs (pinned first).
+
+>>> assemble(store, ContextRequest(user="me", namespaces=["domain:code"],   # doctest: +SKIP
+...                                message="what are we using Redis for?"),
+...          caller=DEVELOPMENT_CALLER).relevant_beliefs[0].belief.canonical_name
+'redis_cache'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from beliefgraph.access import Caller
+from beliefgraph.context_models import (
+    BeliefBrief,
+    ContextItem,
+    ContextRequest,
+    ContextResponse,
+    PersonaPrelude,
+)
+from beliefgraph.models import Kind
+from beliefgraph.search import (
+    SURFACING_STATUSES,
+    analyze,
+    brief_from_map,
+    find,
+    reinforced_order,
+)
+
+#: kinds that make up the persona prelude
+PERSONA_KINDS = (Kind.preference.value, Kind.directive.value)
+
+
+def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextResponse:
+    """Build the layered context of one turn.
+
+    Args:
+        store: a :class:`beliefgraph.store.Store` (its settings hold the layer limits).
+        request: who, which namespaces, the message, an optional budget.
+        caller: who asks; namespaces it may not read are dropped before anything is read.
+
+    Returns:
+        The four layers (see the module docstring).
+
+    Raises:
+        StoreUnavailable: Neo4j cannot be reached.
+    """
+    settings = store.settings
+    namespaces = caller.visible(request.namespaces)
+    persona_namespaces = caller.visible(
+        request.persona_namespaces
+        if request.persona_namespaces is not None
+        else settings.context_persona_namespaces
+    )
+    records = store.run_read(
+        "context_layers",
+        user=request.user,
+        namespaces=namespaces,
+        persona_namespaces=persona_namespaces,
+        persona_kinds=list(PERSONA_KINDS),
+        visible=sorted(caller.namespaces) if caller.namespaces is not None else None,
+        statuses=list(SURFACING_STATUSES),
+        persona_limit=settings.context_persona_limit,
+        pinned_limit=settings.context_pinned_limit,
+        questions_limit=settings.context_questions_limit,
+    )
+    layers: dict[str, list[BeliefBrief]] = {"persona": [], "pinned": [], "question": []}
+    for r in records:
+        layers[r["layer"]].append(brief_from_map(dict(r["belief"]), r["namespaces"]))
+
+    persona = layers["persona"]
+    pinned = reinforced_order(layers["pinned"])
+    questions = reinforced_order(layers["question"])
+    if request.budget is not None:
+        pinned = pinned[: request.budget]
+        relevant_slots = request.budget - len(pinned)
+    else:
+        relevant_slots = settings.context_relevant_limit
+
+    seen = {b.id for b in (*persona, *pinned, *questions)}
+    relevant: list[ContextItem] = []
+    query = analyze(request.message)
+    if not query.empty and namespaces:
+        hits = find(
+            store,
+            query,
+            namespaces,
+            user=request.user,
+            # room for hits that turn out to be already shown above
+            limit=relevant_slots + len(seen) + settings.context_questions_limit,
+            kind_budgets=settings.context_kind_budgets,
+            default_kind_budget=settings.context_default_kind_budget,
+            candidate_budget=settings.search_candidate_budget,
+            text_fetch=settings.search_text_fetch,
+        )
+        for hit in hits:
+            if hit.belief.id in seen:
+                continue
+            seen.add(hit.belief.id)
+            if hit.belief.kind == Kind.open_question:
+                if len(questions) < settings.context_questions_limit:
+                    questions.append(hit.belief)
+            elif len(relevant) < relevant_slots:
+                relevant.append(ContextItem(belief=hit.belief, score=hit.score))
+
+    prelude = (
+        PersonaPrelude(
+            text="\n".join(b.text for b in persona),
+            beliefs=[ContextItem(belief=b) for b in persona],
+        )
+        if persona
+        else None
+    )
+    return ContextResponse(
+        persona_prelude=prelude,
+        pinned_facts=[ContextItem(belief=b) for b in pinned],
+        relevant_beliefs=relevant,
+        open_questions=[ContextItem(belief=b) for b in questions],
+    )

@@ -1,0 +1,476 @@
+"""Precision-first retrieval over typed beliefs (``POST /v1/search`` and context assembly).
+
+A vector store returns the nearest beliefs whatever they are; here a belief is returned only
+when the query *names* it, or when its text covers most of what the query says:
+
+1. **Candidates** come from the full-text index ``belief_text`` (names, fuzzy names, text
+   words; snake_case shingles for canonical names), inside the caller's namespaces, for
+   one user when asked, never superseded, retracted, archived or resolved; each kind has
+   its own read budget, so a kind with thousands of matches cannot crowd out the others.
+2. **Admission** (:func:`score`) needs one of
+   - the canonical name as a phrase ("composition over inheritance"; snake_case split),
+   - an alias as a phrase ("CI pipeline", "k8s"), including counter-signal aliases
+     (a rejected alternative's name finds the belief that rejected it),
+   - a name word one edit away (Damerau) behind a two-letter prefix guard and a length
+     floor ("eror" finds "error"; "mango" does not find "mongo", "k9s" not "k8s"),
+   - or text evidence: three quarters of the query's content words, and two of them.
+   ``why_it_matters`` is never matched: it says what a belief is for, not what it is about.
+3. **Ranking**: name evidence first, then partial canonical-name words, text coverage and
+   the embedding's cosine similarity. The embedding only orders what was admitted: it never
+   lets a belief in on its own, which is what keeps noise out.
+
+>>> q = analyze("what's my k8s deploy story?")
+>>> q.significant
+('k8s', 'deploy', 'story')
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from beliefgraph.access import Caller
+from beliefgraph.context_models import (
+    BeliefBrief,
+    ScoreBreakdown,
+    SearchHit,
+    SearchRequest,
+    SearchResponse,
+)
+from beliefgraph.models import Kind, Status
+from beliefgraph.records import native_datetime
+from beliefgraph.text import fold, tokenize, unique
+
+#: statuses that may surface; superseded, archived and retracted beliefs never do
+SURFACING_STATUSES = (
+    Status.active.value,
+    Status.provisional.value,
+    Status.inferred.value,
+    Status.exploratory.value,
+)
+
+# Function words and conversational filler: they never make a belief relevant, and they do
+# not count when measuring how much of a query a text covers.
+_STOPWORD_TEXT = """
+    a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did didn do does doesn doing don dont down
+    during each either else even ever every few for from further get gets getting give got
+    had has have having he her here hers herself him himself his how i if im in into is it
+    its itself just let lets like me might more most much must my myself need needs no nor
+    not now of off ok okay on once one only or other our ours ourselves out over own please
+    quite rather really same say she should so some still such sure than thanks that thats
+    the their theirs them themselves then there these they thing things this those though
+    through to too under until up upon us use using very via want wants was we well were
+    what whats when where whether which while who whom whose why will with would yeah yes
+    yet you your yours yourself yourselves ugh um uh hey hi basically honestly actually
+    maybe kind sort lot bit anything something tell know think thinking thought wondering
+    ive youre weve theyre its
+"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+# Weights of the score parts; the admission rules above, not these numbers, keep noise out.
+CANONICAL_WEIGHT = 10.0
+ALIAS_WEIGHT = 8.0
+FUZZY_PENALTY = 3.0
+PARTIAL_NAME_WEIGHT = 2.0
+CONTENT_WEIGHT = 3.0
+SEMANTIC_WEIGHT = 2.0
+#: text evidence admits a belief when it covers this share of the query's content words ...
+TEXT_COVERAGE = 0.75
+#: ... and at least this many of them (fewer only when the query has fewer)
+TEXT_MIN_WORDS = 2
+#: fuzzy matching: both words this long, the longer one at least FUZZY_MIN_LONGER
+FUZZY_MIN_LENGTH = 4
+FUZZY_MIN_LONGER = 5
+FUZZY_PREFIX = 2
+#: longest canonical name (in words) looked up as a snake_case shingle
+MAX_SHINGLE = 4
+#: most distinct query words sent to the index (a 20k-character message is not 20k clauses)
+MAX_QUERY_WORDS = 48
+
+
+def normalize(token: str) -> str:
+    """A token with a plural ``s`` dropped, so "errors" equals "error" ("class" stays)."""
+    if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
+        return token[:-1]
+    return token
+
+
+def within_one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by exactly one insertion, deletion, substitution or
+    transposition of neighbours (optimal string alignment distance 1)."""
+    if a == b:
+        return False
+    la, lb = len(a), len(b)
+    if abs(la - lb) > 1:
+        return False
+    if la == lb:
+        diff = [i for i in range(la) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long_ = (a, b) if la < lb else (b, a)
+    i = 0
+    while i < len(short) and short[i] == long_[i]:
+        i += 1
+    return short[i:] == long_[i + 1 :]
+
+
+def fuzzy_equal(query_word: str, name_word: str) -> bool:
+    """One edit apart, same first letters, long enough that one edit is a typo, not a new
+    word ("eror"/"error", "mongod"/"mongo"; not "mango"/"mongo", not "k9s"/"k8s")."""
+    if query_word in STOPWORDS or query_word.isdigit() or name_word.isdigit():
+        return False
+    if min(len(query_word), len(name_word)) < FUZZY_MIN_LENGTH:
+        return False
+    if max(len(query_word), len(name_word)) < FUZZY_MIN_LONGER:
+        return False
+    if query_word[:FUZZY_PREFIX] != name_word[:FUZZY_PREFIX]:
+        return False
+    return within_one_edit(query_word, name_word)
+
+
+@dataclass(frozen=True)
+class Query:
+    """A query as search reads it."""
+
+    text: str
+    tokens: tuple[str, ...]
+    normalized: tuple[str, ...]
+    significant: tuple[str, ...]
+
+    @property
+    def empty(self) -> bool:
+        """Whether the query has no words at all."""
+        return not self.tokens
+
+
+def analyze(text: str) -> Query:
+    """Tokenize a query with the shared tokenizer (possessives dropped, "Wi-Fi" = "wifi")."""
+    tokens = tuple(tokenize(text))
+    significant = tuple(unique(t for t in tokens if t not in STOPWORDS))
+    return Query(text, tokens, tuple(normalize(t) for t in tokens), significant)
+
+
+_LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
+_EDGE_PUNCTUATION = re.compile(r"^[^\w]+|[^\w]+$")
+
+
+def _raw_words(text: str) -> list[str]:
+    """The query's words as the index's own analyzer will cut them ("allkeys-lru",
+    "react.js"), escaped for the Lucene query parser: aliases are indexed that way."""
+    out = []
+    for word in fold(text).split():
+        word = _EDGE_PUNCTUATION.sub("", word)
+        if word and not word.isalnum() and any(t not in STOPWORDS for t in tokenize(word)):
+            out.append(_LUCENE_SPECIAL.sub(r"\\\1", word))
+    return out
+
+
+def lucene_queries(query: Query) -> tuple[str, str]:
+    """The two full-text queries: names (canonical name and aliases, with fuzzy terms,
+    snake_case shingles and the raw punctuated words) and text words. Empty strings when
+    there is nothing to ask. Our tokens are ``[a-z0-9]+``, so they need no escaping.
+    """
+    words = list(query.significant[:MAX_QUERY_WORDS])
+    raw = unique(_raw_words(query.text))[:MAX_QUERY_WORDS]
+    name_terms: list[str] = [*raw]
+    for word in words:
+        name_terms.append(word)
+        if len(word) >= FUZZY_MIN_LENGTH and not word.isdigit():
+            name_terms.append(f"{word}~1")
+    tokens = query.tokens[: MAX_QUERY_WORDS * 2]
+    for n in range(2, MAX_SHINGLE + 1):
+        for i in range(len(tokens) - n + 1):
+            shingle = tokens[i : i + n]
+            if shingle[0] in STOPWORDS or shingle[-1] in STOPWORDS:
+                continue
+            name_terms.append("_".join(shingle))  # a snake_case canonical name is one term
+    name_terms = unique(name_terms)
+    joined = " ".join(name_terms)
+    names = f"canonical_name:({joined}) OR aliases_text:({joined})" if name_terms else ""
+    text_terms = unique([*words, *raw])
+    text = f"text:({' '.join(text_terms)})" if text_terms else ""
+    return names, text
+
+
+# -- scoring ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A belief read for scoring, and its cosine similarity to the query when known."""
+
+    belief: BeliefBrief
+    similarity: float | None = None
+
+
+@dataclass(frozen=True)
+class _PhraseMatch:
+    fuzzy: bool
+
+
+def _match_phrase(query: Query, phrase: Sequence[str]) -> _PhraseMatch | None:
+    """Find ``phrase`` (tokens) as a contiguous run of the query, exact words first."""
+    n = len(phrase)
+    if n == 0 or n > len(query.tokens):
+        return None
+    norm_phrase = [normalize(p) for p in phrase]
+    best: _PhraseMatch | None = None
+    for i in range(len(query.tokens) - n + 1):
+        fuzzy = False
+        for j in range(n):
+            if query.normalized[i + j] == norm_phrase[j]:
+                continue
+            if fuzzy_equal(query.tokens[i + j], phrase[j]):
+                fuzzy = True
+                continue
+            break
+        else:
+            if not fuzzy:
+                return _PhraseMatch(fuzzy=False)
+            best = _PhraseMatch(fuzzy=True)
+    return best
+
+
+def score(query: Query, candidate: Candidate) -> SearchHit | None:
+    """Score one candidate; ``None`` when nothing admits it (see the module docstring)."""
+    belief = candidate.belief
+    matched: list[str] = []
+    name = 0.0
+    fuzzy = False
+    admitted_by = ""
+
+    canonical = tokenize(belief.canonical_name or "")
+    if canonical:
+        m = _match_phrase(query, canonical)
+        if m is not None:
+            name = CANONICAL_WEIGHT - (FUZZY_PENALTY if m.fuzzy else 0.0)
+            fuzzy = m.fuzzy
+            admitted_by = "canonical_name"
+            matched.append(belief.canonical_name or "")
+    for alias in belief.aliases:
+        m = _match_phrase(query, tokenize(alias))
+        if m is None:
+            continue
+        value = ALIAS_WEIGHT - (FUZZY_PENALTY if m.fuzzy else 0.0)
+        matched.append(alias)
+        if value > name:
+            name, fuzzy, admitted_by = value, m.fuzzy, "alias"
+
+    significant = {normalize(t) for t in query.significant}
+    partial = 0.0
+    name_words = {normalize(t) for t in canonical if t not in STOPWORDS}
+    if name_words and significant:
+        partial = len(name_words & significant) / len(name_words)
+
+    text_words = {normalize(t) for t in tokenize(belief.text) if t not in STOPWORDS}
+    covered = sorted(significant & text_words)
+    content = len(covered) / len(significant) if significant else 0.0
+    if not admitted_by and (
+        len(covered) >= min(TEXT_MIN_WORDS, len(significant)) and content >= TEXT_COVERAGE
+    ):
+        admitted_by = "text"
+        matched.extend(covered)
+    if not admitted_by:
+        return None
+
+    semantic = candidate.similarity
+    total = (
+        name
+        + PARTIAL_NAME_WEIGHT * partial
+        + CONTENT_WEIGHT * content
+        + SEMANTIC_WEIGHT * max(semantic or 0.0, 0.0)
+    )
+    breakdown = ScoreBreakdown(
+        name=name,
+        fuzzy=fuzzy,
+        partial_name=round(partial, 4),
+        content=round(content, 4),
+        semantic=None if semantic is None else round(semantic, 4),
+        total=round(total, 4),
+        admitted_by=admitted_by,
+        matched=unique(matched),
+    )
+    return SearchHit(belief=belief, score=breakdown.total, breakdown=breakdown)
+
+
+def _order_key(hit: SearchHit) -> tuple[Any, ...]:
+    reinforced = hit.belief.last_reinforced_at
+    return (
+        -hit.score,
+        not hit.belief.pinned,
+        -hit.belief.confidence,
+        -(reinforced.timestamp() if reinforced else 0.0),
+        hit.belief.id,
+    )
+
+
+def rank(
+    query: Query,
+    candidates: Iterable[Candidate],
+    *,
+    limit: int,
+    kind_budgets: Mapping[str, int] | None = None,
+    default_kind_budget: int | None = None,
+) -> list[SearchHit]:
+    """Admitted candidates, best first, at most ``limit``, at most a kind's budget per kind.
+
+    Ties go to pinned beliefs, then confidence, then the most recently reinforced, then id,
+    so the order is deterministic.
+    """
+    hits = [hit for c in candidates if (hit := score(query, c)) is not None]
+    hits.sort(key=_order_key)
+    taken: Counter[str] = Counter()
+    out: list[SearchHit] = []
+    for hit in hits:
+        kind = hit.belief.kind.value
+        cap = (kind_budgets or {}).get(kind, default_kind_budget)
+        if cap is not None and taken[kind] >= cap:
+            continue
+        taken[kind] += 1
+        out.append(hit)
+        if len(out) == limit:
+            break
+    return out
+
+
+# -- the store side ----------------------------------------------------------------------
+
+
+def brief_from_map(b: Mapping[str, Any], namespaces: Sequence[str]) -> BeliefBrief:
+    """Build a :class:`BeliefBrief` from a belief map returned by a search/context query."""
+    return BeliefBrief(
+        id=b["id"],
+        text=b["text"],
+        kind=b["kind"],
+        status=b["status"],
+        epistemic_status=b["epistemic_status"],
+        canonical_name=b.get("canonical_name"),
+        aliases=list(b.get("aliases") or []),
+        why_it_matters=b.get("why_it_matters"),
+        pinned=bool(b.get("pinned", False)),
+        confidence=float(b.get("confidence", 0.0)),
+        user=b.get("user"),
+        namespaces=sorted(namespaces),
+        last_reinforced_at=native_datetime(b.get("last_reinforced_at")),
+    )
+
+
+def find(
+    store: Any,
+    query: Query,
+    namespaces: Sequence[str],
+    *,
+    user: str | None,
+    limit: int,
+    kinds: Sequence[str] | None = None,
+    kind_budgets: Mapping[str, int] | None = None,
+    default_kind_budget: int | None = None,
+    candidate_budget: int = 50,
+    text_fetch: int = 2000,
+    semantic: bool = True,
+) -> list[SearchHit]:
+    """Search the store: read candidates, score them, rank them.
+
+    Args:
+        store: a :class:`beliefgraph.store.Store`.
+        query: the analysed query (:func:`analyze`).
+        namespaces: the only namespaces read (already filtered by what the caller may see).
+        user: only this user's beliefs; ``None`` for any.
+        limit: most hits returned.
+        kinds: only these kinds (``None``: every kind).
+        kind_budgets, default_kind_budget: most hits per kind.
+        candidate_budget: most candidates read per kind and per source (names, text).
+        text_fetch: most full-text hits on text words read before the namespace filter.
+        semantic: order ties by the embedding's cosine similarity (embeds the query once,
+            only when two or more beliefs were admitted).
+
+    Returns:
+        The hits, best first.
+
+    Raises:
+        StoreUnavailable: Neo4j cannot be reached.
+    """
+    if query.empty or not namespaces:
+        return []
+    names, text = lucene_queries(query)
+    records = store.run_read(
+        "search_candidates",
+        names=names,
+        text=text,
+        namespaces=list(namespaces),
+        user=user,
+        kinds=list(kinds) if kinds is not None else None,
+        statuses=list(SURFACING_STATUSES),
+        per_kind=candidate_budget,
+        text_fetch=text_fetch,
+    )
+    candidates = [Candidate(brief_from_map(dict(r["belief"]), r["namespaces"])) for r in records]
+    admitted = [c for c in candidates if score(query, c) is not None]
+    if semantic and len(admitted) > 1:
+        similarities = _similarities(store, query, [c.belief.id for c in admitted])
+        admitted = [Candidate(c.belief, similarities.get(c.belief.id)) for c in admitted]
+    return rank(
+        query,
+        admitted,
+        limit=limit,
+        kind_budgets=kind_budgets,
+        default_kind_budget=default_kind_budget,
+    )
+
+
+def _similarities(store: Any, query: Query, ids: list[str]) -> dict[str, float]:
+    [vector] = store.embedder.embed([query.text])
+    records = store.run_read("search_similarity", ids=ids, vector=vector)
+    return {r["id"]: float(r["similarity"]) for r in records if r["similarity"] is not None}
+
+
+def search(store: Any, request: SearchRequest, *, caller: Caller) -> SearchResponse:
+    """Answer ``POST /v1/search``: ranked beliefs with a score breakdown.
+
+    Namespaces the caller may not read are dropped before anything is read.
+
+    >>> search(store, SearchRequest(query="k8s?", namespaces=["domain:code"]),  # doctest: +SKIP
+    ...        caller=DEVELOPMENT_CALLER).hits[0].belief.canonical_name
+    'kubernetes'
+
+    Raises:
+        StoreUnavailable: Neo4j cannot be reached.
+    """
+    settings = store.settings
+    hits = find(
+        store,
+        analyze(request.query),
+        caller.visible(request.namespaces),
+        user=request.user,
+        limit=request.limit,
+        kinds=[k.value for k in request.kinds] if request.kinds else None,
+        candidate_budget=settings.search_candidate_budget,
+        text_fetch=settings.search_text_fetch,
+    )
+    return SearchResponse(hits=hits)
+
+
+def kinds_except(*excluded: Kind) -> list[str]:
+    """Every kind but ``excluded``, as strings."""
+    return [k.value for k in Kind if k not in excluded]
+
+
+def reinforced_order(beliefs: Iterable[BeliefBrief]) -> list[BeliefBrief]:
+    """Most recently reinforced first, then most confident, then id (deterministic)."""
+
+    def key(b: BeliefBrief) -> tuple[float, float, str]:
+        at: datetime | None = b.last_reinforced_at
+        return (-(at.timestamp() if at else 0.0), -b.confidence, b.id)
+
+    return sorted(beliefs, key=key)

@@ -1,0 +1,45 @@
+// name: context_layers
+// The query-independent layers of one user's context:
+//   persona  - universal preferences ($persona_kinds in $persona_namespaces),
+//   pinned   - pinned beliefs of the turn's scope ($namespaces), plus pinned beliefs the user
+//              confirmed (epistemic_status 'confirmed') in any namespace the caller may
+//              read ($visible, null: all): what the user said themselves follows them;
+//   question - pinned open questions of the turn's scope.
+// Superseded, retracted, archived ($statuses) and resolved beliefs never appear.
+// $user: string; $namespaces, $persona_namespaces, $persona_kinds, $statuses: list<string>;
+// $visible: list<string> or null; $persona_limit, $pinned_limit, $questions_limit: int.
+// Returns: layer, belief (map without embedding), namespaces.
+CALL () {
+  MATCH (b:Belief {user: $user})
+  WHERE b.kind IN $persona_kinds
+    AND b.status IN $statuses AND b.resolved_at IS NULL
+    AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
+  WITH b ORDER BY b.pinned DESC, b.confidence DESC,
+                  coalesce(b.last_reinforced_at, b.created_at) DESC, b.id
+  LIMIT $persona_limit
+  RETURN b, 'persona' AS layer
+  UNION ALL
+  MATCH (b:Belief {user: $user, pinned: true})
+  WHERE b.kind <> 'open_question'
+    AND b.status IN $statuses AND b.resolved_at IS NULL
+    AND NOT EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
+    AND (EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $namespaces }
+         OR (b.epistemic_status = 'confirmed'
+             AND ($visible IS NULL
+                  OR EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $visible })))
+  WITH b ORDER BY coalesce(b.last_reinforced_at, b.created_at) DESC, b.confidence DESC, b.id
+  LIMIT $pinned_limit
+  RETURN b, 'pinned' AS layer
+  UNION ALL
+  MATCH (b:Belief {user: $user, pinned: true})
+  WHERE b.kind = 'open_question'
+    AND b.status IN $statuses AND b.resolved_at IS NULL
+    AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $namespaces }
+  WITH b ORDER BY coalesce(b.last_reinforced_at, b.created_at) DESC, b.confidence DESC, b.id
+  LIMIT $questions_limit
+  RETURN b, 'question' AS layer
+}
+RETURN layer,
+       b {.id, .text, .kind, .status, .epistemic_status, .canonical_name, .aliases,
+          .why_it_matters, .pinned, .confidence, .user, .last_reinforced_at} AS belief,
+       [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces

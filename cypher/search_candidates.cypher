@@ -1,0 +1,34 @@
+// name: search_candidates
+// Candidates for precision-first search: beliefs whose canonical name or aliases match
+// $names, and beliefs whose text matches $text, in $namespaces, of $user (null: any user),
+// of $kinds (null: any kind), with a surfacing status and not resolved. Each source keeps at
+// most $per_kind beliefs per kind (best full-text score first), so one prolific kind cannot
+// push the others out. Scoring and admission happen in beliefgraph/search.py.
+// $names: Lucene query over canonical_name/aliases_text, '' for none.
+// $text: Lucene query over text, '' for none.
+// $namespaces: list<string>; $user: string or null; $kinds: list<string> or null;
+// $statuses: list<string>; $per_kind: int; $text_fetch: int (text hits read before filtering).
+// Returns: belief (map without embedding), namespaces.
+CALL () {
+  WITH 1 AS go WHERE $names <> ''
+  CALL db.index.fulltext.queryNodes('belief_text', $names) YIELD node, score
+  RETURN node AS b, score, 'names' AS source
+  UNION ALL
+  WITH 1 AS go WHERE $text <> ''
+  CALL db.index.fulltext.queryNodes('belief_text', $text, {limit: $text_fetch}) YIELD node, score
+  RETURN node AS b, score, 'text' AS source
+}
+WITH b, score, source
+WHERE b.status IN $statuses
+  AND b.resolved_at IS NULL
+  AND ($user IS NULL OR b.user = $user)
+  AND ($kinds IS NULL OR b.kind IN $kinds)
+  AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $namespaces }
+WITH source, b.kind AS kind, b, score
+ORDER BY score DESC
+WITH source, kind, collect(b)[..$per_kind] AS top
+UNWIND top AS b
+WITH DISTINCT b
+RETURN b {.id, .text, .kind, .status, .epistemic_status, .canonical_name, .aliases,
+          .why_it_matters, .pinned, .confidence, .user, .last_reinforced_at} AS belief,
+       [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces
