@@ -1,0 +1,199 @@
+"""API keys: who may call the service, in which role, over which namespaces (DESIGN §7).
+
+A key is ``bgk_`` followed by 43 random URL-safe characters (256 bits), shown once when it
+is made. Only its sha256 is stored: a random key that long needs no slow password hash,
+and a leaked database does not hand out working keys. Requests present it as
+``Authorization: Bearer <key>``; :func:`authenticate` turns it into a
+:class:`~beliefgraph.access.Caller`. Creating and revoking a key are audited on the
+``system`` chain.
+
+>>> created = create_key(store, KeyCreate(name="ci-agent", role=Role.agent,   # doctest: +SKIP
+...                                       namespaces=["project:demo"]), actor="cli")
+>>> authenticate(store, created.key).role                                      # doctest: +SKIP
+<Role.agent: 'agent'>
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Self
+
+from neo4j import ManagedTransaction
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from beliefgraph import audit
+from beliefgraph.access import Caller, Role
+from beliefgraph.errors import NotFound, Unauthenticated
+from beliefgraph.models import NamespaceName, Term
+from beliefgraph.records import native_datetime
+
+if TYPE_CHECKING:
+    from beliefgraph.store import Store
+
+KEY_PREFIX = "bgk_"
+
+
+class KeyCreate(BaseModel):
+    """A key to make: a name for people, a role, and the namespaces it may touch."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: Term
+    role: Role
+    namespaces: list[NamespaceName] | None = Field(
+        default=None,
+        max_length=100,
+        description="The namespaces the key may touch; None (admins only) means all of them.",
+    )
+
+    @model_validator(mode="after")
+    def _grant_fits_role(self) -> Self:
+        if self.namespaces is None and self.role is not Role.admin:
+            raise ValueError(f"a {self.role.value} key needs at least one namespace")
+        if self.namespaces is not None and not self.namespaces:
+            raise ValueError("namespaces, when given, must name at least one namespace")
+        return self
+
+
+class ApiKeyPublic(BaseModel):
+    """A stored key as listed: never the key itself, never its hash."""
+
+    id: str
+    name: str
+    role: Role
+    namespaces: list[str] | None
+    created_at: datetime
+    created_by: str | None
+    revoked_at: datetime | None
+
+
+class ApiKeyCreated(ApiKeyPublic):
+    """A new key, with the secret shown this once."""
+
+    key: str = Field(description="The bearer token; it cannot be shown again.")
+
+
+def hash_key(token: str) -> str:
+    """The hex sha256 under which a key is stored."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _from_map(key: dict[str, Any]) -> ApiKeyPublic:
+    return ApiKeyPublic(
+        id=key["id"],
+        name=key["name"],
+        role=key["role"],
+        namespaces=list(key["namespaces"]) if key.get("namespaces") is not None else None,
+        created_at=native_datetime(key["created_at"]),
+        created_by=key.get("created_by"),
+        revoked_at=native_datetime(key.get("revoked_at")),
+    )
+
+
+def _grant(namespaces: list[str] | None) -> str:
+    return "every namespace" if namespaces is None else ", ".join(namespaces)
+
+
+def create_key(store: Store, request: KeyCreate, *, actor: str) -> ApiKeyCreated:
+    """Make a key and audit it, in one transaction.
+
+    Returns:
+        The key's record with the bearer token (shown only here).
+    """
+    token = KEY_PREFIX + secrets.token_urlsafe(32)
+    props: dict[str, Any] = {
+        "id": uuid.uuid4().hex[:12],
+        "name": request.name,
+        "role": request.role.value,
+        "hash": hash_key(token),
+        "created_at": datetime.now(UTC),
+        "created_by": actor,
+    }
+    if request.namespaces is not None:
+        props["namespaces"] = sorted(set(request.namespaces))
+
+    def work(tx: ManagedTransaction) -> dict[str, Any]:
+        [record] = store.tx_run(tx, "key_create", props=props)
+        audit.append(
+            store,
+            tx,
+            [
+                audit.AuditEntry(
+                    action=audit.AuditAction.key_create,
+                    beliefs=[],
+                    namespaces=[],
+                    reason=f"key {props['id']} ({request.name}): {request.role.value} over "
+                    f"{_grant(props.get('namespaces'))}",
+                    actor=actor,
+                    write_path="admin",
+                )
+            ],
+        )
+        return dict(record["key"])
+
+    created = _from_map(store.write(work))
+    return ApiKeyCreated(**created.model_dump(), key=token)
+
+
+def list_keys(store: Store) -> list[ApiKeyPublic]:
+    """Every key, revoked ones included, oldest first."""
+    return [_from_map(dict(r["key"])) for r in store.run_read("key_list")]
+
+
+def revoke_key(store: Store, key_id: str, *, actor: str) -> ApiKeyPublic:
+    """Revoke a key at once (it is kept, marked revoked). Idempotent; audited once.
+
+    Raises:
+        NotFound: no key has that id.
+    """
+
+    def work(tx: ManagedTransaction) -> dict[str, Any] | None:
+        found = store.tx_run(tx, "key_revoke", id=key_id, now=datetime.now(UTC))
+        if not found:
+            return None
+        key = dict(found[0]["key"])
+        if found[0]["was_active"]:
+            audit.append(
+                store,
+                tx,
+                [
+                    audit.AuditEntry(
+                        action=audit.AuditAction.key_revoke,
+                        beliefs=[],
+                        namespaces=[],
+                        reason=f"key {key_id} ({key['name']}) revoked",
+                        actor=actor,
+                        write_path="admin",
+                    )
+                ],
+            )
+        return key
+
+    key = store.write(work)
+    if key is None:
+        raise NotFound(f"no API key with id {key_id!r}")
+    return _from_map(key)
+
+
+def authenticate(store: Store, token: str) -> Caller:
+    """The caller a bearer token stands for.
+
+    Raises:
+        Unauthenticated: the token is no key of this service, or the key is revoked.
+    """
+    if not token.startswith(KEY_PREFIX):
+        raise Unauthenticated("the bearer token is not a beliefgraph API key")
+    found = store.run_read("key_lookup", hash=hash_key(token))
+    if not found:
+        raise Unauthenticated("unknown API key")
+    key = _from_map(dict(found[0]["key"]))
+    if key.revoked_at is not None:
+        raise Unauthenticated("this API key has been revoked")
+    return Caller(
+        name=f"key:{key.name}/{key.id}",
+        role=key.role,
+        namespaces=frozenset(key.namespaces) if key.namespaces is not None else None,
+    )

@@ -1,0 +1,18 @@
+// name: audit_list
+// Audit events newest first, filtered, one page at a time (keyset on (at, id)).
+// $action: string or null; $since: datetime or null; $belief: id or null;
+// $allowed: list of namespaces the caller may see, or null for all;
+// $system: whether events that touch no namespace (key changes) are visible;
+// $before_at, $before_id: the cursor (both null for the first page); $limit: int.
+// Returns: event (map of every property).
+MATCH (a:AuditEvent)
+USING INDEX a:AuditEvent(at, id)
+WHERE a.at >= coalesce($since, datetime('1970-01-01T00:00:00Z')) AND a.id IS NOT NULL
+  AND ($action IS NULL OR a.action = $action)
+  AND ($belief IS NULL OR $belief IN a.beliefs)
+  AND (CASE WHEN size(a.namespaces) = 0 THEN $system
+            ELSE $allowed IS NULL OR all(n IN a.namespaces WHERE n IN $allowed) END)
+  AND ($before_at IS NULL OR a.at < $before_at OR (a.at = $before_at AND a.id < $before_id))
+RETURN a {.*} AS event
+ORDER BY a.at DESC, a.id DESC
+LIMIT $limit
