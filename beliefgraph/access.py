@@ -42,3 +42,36 @@ class Caller:
 
 #: the caller of a development server with auth off, and of the local CLI
 DEVELOPMENT_CALLER = Caller(name="development", role=Role.admin, namespaces=None)
+
+
+# -- who may write what (DESIGN §7) -----------------------------------------------------------
+
+#: kinds an agent key may write whatever their status; other non-authority kinds only as
+#: ``inferred`` (an agent's inference), authority kinds never
+AGENT_KINDS = frozenset({"observation"})
+#: kinds that carry authority; kept as strings so this module needs no model import
+AUTHORITY = frozenset({"policy", "credential", "correction", "decision"})
+
+
+def write_refusal(caller: Caller, kind: str, status: str) -> str | None:
+    """Why ``caller`` may not store a belief of this kind and status, or ``None``."""
+    if caller.role is Role.reader:
+        return "a reader key only reads"
+    if caller.role is Role.agent:
+        if kind in AUTHORITY:
+            return f"an agent key cannot write a {kind}: authority beliefs need a curator"
+        if kind not in AGENT_KINDS and status != "inferred":
+            return (
+                f"an agent key writes observations, and other kinds only as inferences "
+                f"(status 'inferred'), not a {status} {kind}"
+            )
+    return None
+
+
+def change_refusal(caller: Caller, kind: str, action: str) -> str | None:
+    """Why ``caller`` may not ``action`` (supersede, retract) a belief of ``kind``, or ``None``."""
+    if caller.role is Role.reader:
+        return "a reader key only reads"
+    if caller.role is Role.agent and kind in AUTHORITY:
+        return f"an agent key cannot {action} a {kind}: authority beliefs need a curator"
+    return None

@@ -89,6 +89,41 @@ class Settings(BaseSettings):
     )
     context_default_kind_budget: int = Field(default=5, gt=0)
 
+    #: ``keys``: every request needs ``Authorization: Bearer <key>``; ``off``: every request
+    #: is an admin over every namespace, allowed only with ``environment=development``
+    auth: Literal["keys", "off"] = "keys"
+
+    # -- the curation gate (DESIGN §5); see beliefgraph/gate.py for how each is used --
+    #: nearest active neighbours compared with each incoming belief
+    gate_neighbours: int = Field(default=10, ge=1, le=100)
+    #: near-identical: same content words and at least this cosine -> ``noop``
+    gate_noop_similarity: float = Field(default=0.90, ge=0.0, le=1.0)
+    #: one text holds all the other's content words, at least this cosine -> ``subsumes``
+    gate_subsume_similarity: float = Field(default=0.80, ge=0.0, le=1.0)
+    #: related enough that the older belief is redundant -> ``compatible``
+    gate_compatible_similarity: float = Field(default=0.80, ge=0.0, le=1.0)
+    #: the same statement with a negation added or removed -> ``contradicts``
+    gate_polarity_similarity: float = Field(default=0.85, ge=0.0, le=1.0)
+    #: same subject and attribute, different value -> ``contradicts`` from this cosine up
+    gate_structure_similarity: float = Field(default=0.30, ge=0.0, le=1.0)
+    #: a write whose trust is below this share of the old belief's cannot supersede it
+    gate_trust_ratio: float = Field(default=0.8, ge=0.0, le=1.0)
+    #: ``compatible``: the older belief's importance is multiplied by (1 - penalty)
+    gate_redundancy_penalty: float = Field(default=0.05, ge=0.0, le=1.0)
+    #: ``contradicts``: the superseded belief's importance is multiplied by this
+    gate_supersede_decay: float = Field(default=0.5, ge=0.0, le=1.0)
+    #: namespaces up to this many beliefs are scanned exactly; larger ones use the index
+    gate_exact_scan_limit: int = Field(default=20_000, ge=0)
+    #: the index is asked for ``gate_neighbours`` x this many nodes before the namespace filter
+    gate_index_overfetch: int = Field(default=20, ge=1)
+    #: an OpenAI-compatible endpoint (``http://host:port/v1``) for the LLM classifier; unset:
+    #: the deterministic classifier decides alone
+    gate_llm_url: str | None = None
+    gate_llm_model: str = "gpt-4o-mini"
+    gate_llm_api_key: SecretStr | None = None
+    #: seconds to wait for the LLM before the deterministic classifier decides instead
+    gate_llm_timeout: float = Field(default=5.0, gt=0.0)
+
     @property
     def neo4j(self) -> Neo4jSettings:
         """The Neo4j connection, defaults filled in."""
@@ -106,6 +141,15 @@ class Settings(BaseSettings):
             raise ValueError(
                 "NEO4J_PASSWORD is empty or a placeholder; set a real password "
                 "or BELIEFGRAPH_ENVIRONMENT=development"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _auth_off_only_in_development(self) -> Settings:
+        if self.auth == "off" and self.environment != "development":
+            raise ValueError(
+                "BELIEFGRAPH_AUTH=off is a development setting; "
+                "it needs BELIEFGRAPH_ENVIRONMENT=development"
             )
         return self
 

@@ -317,10 +317,53 @@ class BeliefPublic(BaseModel):
     superseded_by: str | None = Field(description="Id of the belief that replaced this one.")
 
 
+class Verdict(StrEnum):
+    """What the curation gate decided about an incoming belief (DESIGN §5)."""
+
+    add = "add"
+    noop = "noop"
+    compatible = "compatible"
+    contradicts = "contradicts"
+    subsumes = "subsumes"
+    subsumed = "subsumed"
+
+
+class GateDecision(BaseModel):
+    """The gate's verdict on one incoming belief, and what the store did about it."""
+
+    index: int = Field(description="Position of the belief in the request.")
+    verdict: Verdict
+    belief_id: str = Field(
+        description="The belief the write resulted in: the new one, or for noop/subsumed "
+        "the existing one that was reinforced instead."
+    )
+    target: str | None = Field(description="The existing belief the verdict is about.")
+    similarity: float | None = Field(description="Cosine similarity to the target.")
+    reason: str
+    classifier: str = Field(description="`default`, or `llm:<model>` when the LLM decided.")
+    contested: bool = Field(
+        default=False,
+        description="A contradiction the guards kept from superseding: stored and linked "
+        "CONTRADICTS instead.",
+    )
+    guard: str | None = Field(
+        default=None, description="Why a contradiction was contested: trust, role or namespace."
+    )
+
+
+class GatePreview(BaseModel):
+    """The answer to a dry run: the verdicts, nothing written."""
+
+    decisions: list[GateDecision]
+
+
 class BeliefsCreated(BaseModel):
     """The answer to a batch write."""
 
     beliefs: list[BeliefPublic]
+    decisions: list[GateDecision] = Field(
+        default_factory=list, description="The gate's verdict on each belief, in order."
+    )
 
 
 class BeliefPage(BaseModel):

@@ -25,23 +25,30 @@ from typing import Any
 from neo4j import Driver, ManagedTransaction, RoutingControl
 from neo4j.exceptions import ConstraintError, Neo4jError, ServiceUnavailable, SessionExpired
 
+from beliefgraph import audit
+from beliefgraph.access import DEVELOPMENT_CALLER, Caller, change_refusal
+from beliefgraph.classifier import Classifier, build_classifier
 from beliefgraph.config import Settings
 from beliefgraph.cypher import Queries, load_queries
 from beliefgraph.embeddings import Embedder
 from beliefgraph.errors import (
     DuplicateId,
+    Forbidden,
     InvalidInput,
     NotFound,
     NotSupersedable,
     StoreUnavailable,
     SupersessionCycle,
     TextTooLong,
+    TrustGuarded,
 )
+from beliefgraph.gate import Gate, GateWrite, authorise_writes, incoming_from_rows
 from beliefgraph.models import (
     BeliefCreate,
     BeliefPage,
     BeliefPublic,
     Chain,
+    GateDecision,
     Governs,
     Kind,
     NamespacePublic,
@@ -79,6 +86,7 @@ class Store:
         settings: limits (text length, batch and page size).
         queries: the named Cypher queries (default: ``cypher/``).
         clock: returns "now"; tests may pin it.
+        classifier: the curation gate's classifier (default: as the settings say).
     """
 
     def __init__(
@@ -90,6 +98,7 @@ class Store:
         settings: Settings | None = None,
         queries: Queries | None = None,
         clock: Callable[[], datetime] = _now,
+        classifier: Classifier | None = None,
     ) -> None:
         self.driver = driver
         self.embedder = embedder
@@ -97,6 +106,7 @@ class Store:
         self.settings = settings or Settings()
         self.queries = queries or load_queries()
         self._clock = clock
+        self.gate = Gate(self, self.settings, classifier or build_classifier(self.settings))
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -156,29 +166,83 @@ class Store:
         *,
         write_path: WritePath = WritePath.api,
         actor: str | None = None,
+        caller: Caller | None = None,
     ) -> list[BeliefPublic]:
-        """Store beliefs in one transaction: all of them or, on any error, none.
+        """Store beliefs through the curation gate in one transaction: all or, on error, none.
 
         Returns:
-            The stored beliefs, in the order given.
+            The belief each one resulted in, in the order given: the new belief, or for a
+            ``noop``/``subsumed`` verdict the existing one that was reinforced instead
+            (:meth:`curate` says which).
+
+        Raises:
+            As :meth:`curate`.
+        """
+        decisions = self.curate(beliefs, write_path=write_path, actor=actor, caller=caller)
+        return self.get_many([d.belief_id for d in decisions])
+
+    def curate(
+        self,
+        beliefs: Sequence[BeliefCreate],
+        *,
+        write_path: WritePath = WritePath.api,
+        actor: str | None = None,
+        caller: Caller | None = None,
+        dry_run: bool = False,
+    ) -> list[GateDecision]:
+        """Pass beliefs through the curation gate (``gate.py``) and apply the verdicts.
+
+        Everything — new beliefs, reinforcements, supersessions, archivals, contested links
+        and one audit event per belief — is one transaction. With ``dry_run`` nothing is
+        written, not even an audit event.
+
+        Returns:
+            One decision per belief, in order; ``belief_id`` names the belief it resulted in.
 
         Raises:
             InvalidInput: too many beliefs, or a text over the configured length.
             DuplicateId: an id is repeated in the batch or already stored.
+            NotFound: a namespace outside the caller's grant.
+            Forbidden: the caller's role may not write such a belief (audited).
         """
+        caller = caller or DEVELOPMENT_CALLER
+        actor = actor or caller.name
         if len(beliefs) > self.settings.max_batch_size:
             raise InvalidInput(
                 f"a batch holds at most {self.settings.max_batch_size} beliefs, got {len(beliefs)}",
                 field="beliefs",
             )
+        authorise_writes(
+            self, beliefs, caller, actor=actor, write_path=write_path.value, record=not dry_run
+        )
         rows = self._rows(beliefs, write_path=write_path, actor=actor)
-        ids = [row["props"]["id"] for row in rows]
+        prejudged = None
+        if dry_run or self.gate.prejudges:
+            # the LLM (when configured) is asked before any lock is taken
+            incoming = incoming_from_rows(rows)
+            sizes = self.gate.sizes([ns for row in rows for ns in row["namespaces"]])
+            found = self.gate.candidates(incoming, sizes)
+            prejudged = self.gate.prejudge(incoming, found) if self.gate.prejudges else None
+            if dry_run:
+                ids = [row["props"]["id"] for row in rows]
+                taken = self.run_read("belief_existing_ids", ids=ids)
+                if taken:
+                    raise DuplicateId(f"a belief with id {taken[0]['id']!r} exists", field="id")
+                return self.gate.decide(incoming, found, caller, prejudged)[0]
 
-        def work(tx: ManagedTransaction) -> None:
-            self._create_in(tx, rows)
+        def work(tx: ManagedTransaction) -> list[GateDecision]:
+            return GateWrite(self.gate).run(
+                tx,
+                rows,
+                caller=caller,
+                actor=actor,
+                write_path=write_path.value,
+                now=self._clock(),
+                prejudged=prejudged,
+            )
 
-        self.write(work)
-        return self.get_many(ids)
+        decisions: list[GateDecision] = self.write(work)
+        return decisions
 
     def prepare(
         self,
@@ -196,47 +260,129 @@ class Store:
         """
         return self._rows(beliefs, write_path=write_path, actor=actor)
 
-    def create_in(self, tx: ManagedTransaction, rows: list[dict[str, Any]]) -> None:
-        """Create prepared rows inside ``tx``, as part of the caller's transaction.
+    def create_in(
+        self, tx: ManagedTransaction, rows: list[dict[str, Any]], *, caller: Caller | None = None
+    ) -> list[GateDecision]:
+        """Create prepared rows inside ``tx``, as part of the caller's transaction, through
+        the curation gate (the deterministic classifier: no network call inside a
+        transaction) with their audit events.
+
+        Returns:
+            One gate decision per row; ``belief_id`` is the belief each resulted in.
 
         Raises:
             DuplicateId: an id is already stored.
         """
-        self._create_in(tx, rows)
+        paths = {row["props"]["write_path"] for row in rows}
+        return GateWrite(self.gate).run(
+            tx,
+            rows,
+            caller=caller or DEVELOPMENT_CALLER,
+            actor=next((r["props"].get("author") for r in rows if r["props"].get("author")), None),
+            write_path=paths.pop() if len(paths) == 1 else WritePath.api.value,
+            now=self._clock(),
+        )
 
-    def retract(self, belief_id: str) -> BeliefPublic:
-        """Mark a belief retracted; it is kept, with its history. Idempotent.
+    def retract(
+        self,
+        belief_id: str,
+        *,
+        caller: Caller | None = None,
+        actor: str | None = None,
+        write_path: WritePath = WritePath.api,
+    ) -> BeliefPublic:
+        """Mark a belief retracted; it is kept, with its history. Idempotent; audited once.
 
         Raises:
-            NotFound: no belief has that id.
+            NotFound: no belief has that id, or none the caller may see.
+            Forbidden: the caller's role may not retract it (audited).
         """
+        caller = caller or DEVELOPMENT_CALLER
+        actor = actor or caller.name
+        [target] = self._targets([belief_id], caller)
+        self._authorise_change(target, caller, "retract", actor=actor, write_path=write_path)
 
         def work(tx: ManagedTransaction) -> bool:
-            return bool(self.tx_run(tx, "belief_retract", id=belief_id, now=self._clock()))
+            self.gate.lock(tx, target["namespaces"])
+            [current] = self.tx_run(tx, "gate_targets", ids=[belief_id])
+            if not self.tx_run(tx, "belief_retract", id=belief_id, now=self._clock()):
+                return False
+            if current["status"] != Status.retracted:
+                audit.append(
+                    self,
+                    tx,
+                    [
+                        audit.AuditEntry(
+                            action=audit.AuditAction.retract,
+                            beliefs=[belief_id],
+                            namespaces=sorted(target["namespaces"]),
+                            snapshot=[{"id": belief_id, "text": target["text"]}],
+                            reason=f"retracted (was {current['status']})",
+                            actor=actor,
+                            write_path=write_path.value,
+                        )
+                    ],
+                )
+            return True
 
         if not self.write(work):
             raise NotFound(f"no belief with id {belief_id!r}")
         return self.get(belief_id)
 
     def supersede(
-        self, old_id: str, request: SupersedeRequest, *, actor: str | None = None
+        self,
+        old_id: str,
+        request: SupersedeRequest,
+        *,
+        actor: str | None = None,
+        caller: Caller | None = None,
+        write_path: WritePath = WritePath.api,
     ) -> Chain:
         """Replace ``old_id`` by a new belief or an existing one, in one transaction.
+
+        An explicit supersession is the caller's decision, so the gate's classifier is not
+        asked; its roles and trust guard still apply. The change is audited.
 
         Returns:
             The chain through both beliefs, oldest first.
 
         Raises:
-            NotFound: ``old_id`` or ``request.by_id`` is unknown.
+            NotFound: ``old_id`` or ``request.by_id`` is unknown, or not the caller's to see.
+            Forbidden: the caller's role may not supersede ``old_id`` or write the
+                replacement (audited).
+            TrustGuarded: the replacement's trust is below the guard ratio of the old
+                belief's (audited).
             NotSupersedable: either belief is retracted, ``old_id`` is already superseded, or
                 the replacement already replaces another belief.
             SupersessionCycle: the replacement is ``old_id`` itself or already leads to it.
         """
-        rows = self._rows([request.by], write_path=WritePath.api, actor=actor) if request.by else []
+        caller = caller or DEVELOPMENT_CALLER
+        actor = actor or caller.name
+        [old] = self._targets([old_id], caller)
+        self._authorise_change(old, caller, "supersede", actor=actor, write_path=write_path)
+        if request.by is not None:
+            authorise_writes(self, [request.by], caller, actor=actor, write_path=write_path.value)
+            rows = self._rows([request.by], write_path=write_path, actor=actor)
+            new_text, new_trust = request.by.text, request.by.trust
+            new_namespaces = list(request.by.namespaces)
+        else:
+            rows = []
+            assert request.by_id is not None  # SupersedeRequest guarantees one of by / by_id
+            [by] = self._targets([request.by_id], caller, field="by_id")
+            new_text, new_trust, new_namespaces = by["text"], by["trust"], by["namespaces"]
         new_id = rows[0]["props"]["id"] if rows else request.by_id
-        assert new_id is not None  # SupersedeRequest guarantees exactly one of by / by_id
+        assert new_id is not None
+        ratio = self.settings.gate_trust_ratio
+        if new_trust < ratio * old["trust"]:
+            why = (
+                f"the replacement's trust {new_trust:.2f} is below {ratio:g} x {old_id!r}'s "
+                f"{old['trust']:.2f}; store it with POST /v1/beliefs to record it as contested"
+            )
+            self._refuse(old, why, actor=actor, write_path=write_path)
+            raise TrustGuarded(why, field="trust")
 
         def work(tx: ManagedTransaction) -> None:
+            self.gate.lock(tx, [*old["namespaces"], *new_namespaces])
             self._lock_supersedable(tx, old_id)
             if rows:
                 self._create_in(tx, rows)
@@ -250,20 +396,38 @@ class Store:
                 by=actor,
                 now=self._clock(),
             )
+            audit.append(
+                self,
+                tx,
+                [
+                    audit.AuditEntry(
+                        action=audit.AuditAction.supersede,
+                        beliefs=[new_id, old_id],
+                        namespaces=sorted({*old["namespaces"], *new_namespaces}),
+                        snapshot=[
+                            {"id": new_id, "text": new_text},
+                            {"id": old_id, "text": old["text"]},
+                        ],
+                        reason=request.reason,
+                        actor=actor,
+                        write_path=write_path.value,
+                    )
+                ],
+            )
 
         self.write(work)
-        return self.chain(old_id)
+        return self.chain(old_id, caller=caller)
 
     # -- reads ----------------------------------------------------------------------------
 
-    def get(self, belief_id: str) -> BeliefPublic:
+    def get(self, belief_id: str, *, caller: Caller | None = None) -> BeliefPublic:
         """Return one belief.
 
         Raises:
-            NotFound: no belief has that id.
+            NotFound: no belief has that id, or none the caller may see.
         """
         found = self.get_many([belief_id])
-        if not found:
+        if not found or not _visible(caller, found[0].namespaces):
             raise NotFound(f"no belief with id {belief_id!r}")
         return found[0]
 
@@ -285,8 +449,12 @@ class Store:
         status: Status | None = None,
         cursor: str | None = None,
         limit: int = 50,
+        caller: Caller | None = None,
     ) -> BeliefPage:
         """One page of beliefs in creation order, filtered; ``next_cursor`` continues it.
+
+        Only beliefs the caller may see are listed (a namespace outside its grant lists
+        nothing, as an empty one would).
 
         Raises:
             InvalidInput: the cursor is not one this method returned, or the limit is out of range.
@@ -304,6 +472,7 @@ class Store:
             after_created_at=after_created_at,
             after_id=after_id,
             limit=limit + 1,
+            allowed=_allowed(caller),
         )
         page = records[:limit]
         next_cursor = None
@@ -312,27 +481,34 @@ class Store:
             next_cursor = _encode_cursor(native_datetime(last["created_at"]), last["id"])
         return BeliefPage(items=self.get_many([r["id"] for r in page]), next_cursor=next_cursor)
 
-    def chain(self, belief_id: str) -> Chain:
+    def chain(self, belief_id: str, *, caller: Caller | None = None) -> Chain:
         """The supersession chain through a belief, oldest first, from any member.
 
+        Members the caller may not see are left out, with their links.
+
         Raises:
-            NotFound: no belief has that id.
+            NotFound: no belief has that id, or none the caller may see.
         """
         records = self.run_read("belief_chain", id=belief_id)
         if not records:
             raise NotFound(f"no belief with id {belief_id!r}")
-        ids: list[str] = records[0]["ids"]
+        beliefs = [b for b in self.get_many(records[0]["ids"]) if _visible(caller, b.namespaces)]
+        shown = {b.id for b in beliefs}
+        if belief_id not in shown:
+            raise NotFound(f"no belief with id {belief_id!r}")
+        links = [link_from_map(dict(link)) for link in records[0]["links"]]
         return Chain(
-            beliefs=self.get_many(ids),
-            links=[link_from_map(dict(link)) for link in records[0]["links"]],
-            head=ids[-1],
+            beliefs=beliefs,
+            links=[link for link in links if {link.newer, link.older} <= shown],
+            head=beliefs[-1].id,
         )
 
-    def namespaces(self) -> list[NamespacePublic]:
-        """Every namespace with its belief count."""
+    def namespaces(self, *, caller: Caller | None = None) -> list[NamespacePublic]:
+        """Every namespace (the caller may see) with its belief count."""
         return [
             NamespacePublic(name=r["name"], beliefs=r["beliefs"])
             for r in self.run_read("namespace_list")
+            if _visible(caller, [r["name"]])
         ]
 
     # -- internals ------------------------------------------------------------------------
@@ -362,14 +538,81 @@ class Store:
         ]
 
     def _create_in(self, tx: ManagedTransaction, rows: list[dict[str, Any]]) -> None:
-        ids = [row["props"]["id"] for row in rows]
+        self.check_ids_free(tx, [row["props"]["id"] for row in rows])
+        self.create_rows(tx, rows)
+
+    def check_ids_free(self, tx: ManagedTransaction, ids: list[str]) -> None:
+        """Raise :class:`DuplicateId` if any of ``ids`` is taken (inside ``tx``)."""
         taken = [r["id"] for r in self.tx_run(tx, "belief_existing_ids", ids=ids)]
         if taken:
             raise DuplicateId(f"a belief with id {taken[0]!r} already exists", field="id")
+
+    def create_rows(self, tx: ManagedTransaction, rows: list[dict[str, Any]]) -> None:
+        """Create ``belief_create`` rows in ``tx`` with no gate (the gate calls this).
+
+        Raises:
+            DuplicateId: a concurrent writer took an id between the check and the write.
+        """
         try:
             self.tx_run(tx, "belief_create", rows=rows)
         except ConstraintError as e:  # a concurrent writer took the id between check and write
             raise DuplicateId(f"a belief id already exists: {e.message}", field="id") from e
+
+    def _targets(
+        self, ids: list[str], caller: Caller, *, field: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The beliefs an explicit change touches, as the caller may see them.
+
+        Raises:
+            NotFound: an id is unknown or outside the caller's grant (the same answer, so
+                existence does not leak).
+        """
+        found = {r["id"]: dict(r) for r in self.run_read("gate_targets", ids=ids)}
+        for belief_id in ids:
+            target = found.get(belief_id)
+            if target is None or not _visible(caller, target["namespaces"]):
+                raise NotFound(f"no belief with id {belief_id!r}", field=field)
+        return [found[i] for i in ids]
+
+    def _authorise_change(
+        self,
+        target: dict[str, Any],
+        caller: Caller,
+        action: str,
+        *,
+        actor: str,
+        write_path: WritePath,
+    ) -> None:
+        """Refuse (and audit) a change the caller's role or grant does not allow.
+
+        Raises:
+            Forbidden: the role may not change such a belief, or the belief also lives in
+                namespaces outside the caller's grant.
+        """
+        why = change_refusal(caller, target["kind"], action)
+        outside = [ns for ns in target["namespaces"] if not caller.can_see(ns)]
+        if why is None and outside:
+            why = "the belief also lives in namespaces outside this key's grant"
+        if why is not None:
+            self._refuse(target, f"{action} refused: {why}", actor=actor, write_path=write_path)
+            raise Forbidden(why)
+
+    def _refuse(
+        self, target: dict[str, Any], why: str, *, actor: str, write_path: WritePath
+    ) -> None:
+        """Audit a refused change to ``target`` (in a transaction of its own)."""
+        audit.record_refusal(
+            self,
+            audit.AuditEntry(
+                action=audit.AuditAction.refused,
+                beliefs=[target["id"]],
+                namespaces=sorted(target["namespaces"]),
+                snapshot=[{"id": target["id"], "text": target["text"]}],
+                reason=why,
+                actor=actor,
+                write_path=write_path.value,
+            ),
+        )
 
     def _lock_supersedable(self, tx: ManagedTransaction, old_id: str) -> None:
         locked = self.tx_run(tx, "belief_lock", id=old_id)
@@ -401,6 +644,18 @@ class Store:
             raise NotSupersedable(
                 f"belief {new_id!r} already supersedes {check['new_supersedes']!r}", field="by_id"
             )
+
+
+def _allowed(caller: Caller | None) -> list[str] | None:
+    """The namespaces a caller may read, for queries (``None``: all)."""
+    if caller is None or caller.namespaces is None:
+        return None
+    return sorted(caller.namespaces)
+
+
+def _visible(caller: Caller | None, namespaces: Sequence[str]) -> bool:
+    """Whether a belief in these namespaces is the caller's to see (any one suffices)."""
+    return caller is None or any(caller.can_see(ns) for ns in namespaces)
 
 
 def scope_key(governs: Governs) -> str:

@@ -1,0 +1,403 @@
+"""Classifiers for the curation gate: how an incoming belief relates to an existing one.
+
+A classifier judges *pairs* (incoming, existing) and answers one
+:class:`~beliefgraph.models.Verdict` per pair with a reason. The gate (``gate.py``) picks
+the candidates, applies the hard rules and guards, and acts on the verdicts.
+
+:class:`DefaultClassifier` is deterministic — structure first, similarity second:
+
+1. **Same statement** — the same content words (function words aside) and cosine at least
+   ``gate_noop_similarity``: ``noop``.
+2. **Polarity** — the same content words but for a negation ("deploys go out on Fridays"
+   / "deploys never go out on Fridays"), cosine at least ``gate_polarity_similarity``:
+   ``contradicts``. Embeddings put such pairs at 0.95+, so similarity alone would merge them.
+3. **Same subject, same attribute, different value** — when both beliefs are about a shared
+   entity (``about``) or have the same ``canonical_name``, each text is split at its first
+   copula or change verb ("is", "was", "changed", ":", ...): the words before it, minus
+   the entity's own words, are the attribute ("the office Wi-Fi **password** is ...");
+   the words after it are the value. Same attribute and a different value is
+   ``contradicts`` from a cosine of ``gate_structure_similarity`` up — "the Wi-Fi password
+   is tulip-42" / "the Wi-Fi password changed; IT has the current one" sit at 0.67 with
+   the bundled model. A change verb ("changed", "rotated", ...) always reads as a new
+   value. The same value is ``noop``; a value that adds to the old is ``subsumes``.
+4. **Containment** — one text holds every content word of the other, cosine at least
+   ``gate_subsume_similarity``: the longer one ``subsumes`` the shorter.
+5. **Redundancy** — cosine at least ``gate_compatible_similarity``: ``compatible``.
+6. Otherwise ``add``.
+
+Without an entity or canonical name the default never infers a contradiction from free
+text (two memories about different things can share a sentence shape); give beliefs an
+``about`` or use the LLM classifier for that.
+
+:class:`LLMClassifier` asks any OpenAI-compatible chat endpoint (``POST {url}/chat/
+completions``), all pairs of a write in one request, and keeps each reason verbatim. On a
+failure, a timeout or an answer it cannot read it logs why and the default classifier
+decides the pairs it lacks: a write never fails because the LLM did.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from beliefgraph.config import Settings
+from beliefgraph.models import Verdict
+from beliefgraph.text import tokenize
+
+log = logging.getLogger(__name__)
+
+
+def _words(text: str) -> frozenset[str]:
+    """The whitespace-separated words of ``text`` (keeps long word lists readable)."""
+    return frozenset(text.split())
+
+
+DEFAULT = "default"
+
+#: function words that never make two statements differ; negations are *not* among them
+STOPWORDS = _words(
+    """a an the this that these those of to in on at for from by with as and or but if then so
+    it its is are was were be been being am do does did has have had having i me my mine we us
+    our you your he him his she her they them their there here what which who whom whose when
+    where why how all any both each more most other some such own same than too very can will
+    just should would could may might must shall also about into over under again further once
+    up out off s t now currently still one ones"""
+)
+#: words that flip a statement's polarity
+NEGATIONS = _words(
+    """not no never none nobody nothing neither nor cannot cant dont doesnt didnt isnt arent
+    wasnt werent wont wouldnt shouldnt mustnt hasnt havent hadnt without anymore longer"""
+)
+#: a copula or change verb: what comes before is the subject, what comes after the value
+_PIVOT = re.compile(
+    r"\s*(?::|=|\b(?:is|are|was|were|equals|became|becomes|changed|changes|moved|moves|"
+    r"switched|switches|rotated|replaced|reset|updated)\b)\s*",
+    re.IGNORECASE,
+)
+#: pivots that say the value changed, whatever the new value is
+_CHANGE_VERBS = _words(
+    "became becomes changed changes moved moves switched switches rotated replaced reset updated"
+)
+
+
+@dataclass(frozen=True)
+class BeliefView:
+    """What a classifier may know of a belief: never an evaluation answer key."""
+
+    id: str
+    text: str
+    kind: str
+    trust: float
+    canonical_name: str | None
+    namespaces: tuple[str, ...]
+    #: entity key -> the words of its name, key and aliases
+    entities: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """An incoming belief, an existing one, and the cosine similarity of their texts."""
+
+    new: BeliefView
+    old: BeliefView
+    similarity: float
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A verdict on one pair, with the reason and the classifier that gave it."""
+
+    verdict: Verdict
+    reason: str
+    classifier: str = DEFAULT
+
+
+class Classifier(Protocol):
+    """Judges pairs; one judgement per pair, in order."""
+
+    def judge(self, pairs: Sequence[Pair]) -> list[Judgement]:
+        """One :class:`Judgement` per pair, in order."""
+        ...
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The words of ``text`` that carry content: tokens minus :data:`STOPWORDS`."""
+    return frozenset(t for t in tokenize(text) if t not in STOPWORDS)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A statement split at its pivot: attribute words, value words, and whether it
+    announces a change."""
+
+    attribute: frozenset[str]
+    value: frozenset[str]
+    change: bool
+
+
+def slot(text: str, subject_words: frozenset[str]) -> Slot | None:
+    """Split ``text`` at its first copula or change verb; ``None`` when it has none.
+
+    ``subject_words`` (the entity's own words) are removed from the attribute, so "the
+    office Wi-Fi password" about ``office_wifi`` has the attribute ``{"password"}``.
+    """
+    match = _PIVOT.search(text)
+    if match is None:
+        return None
+    pivot = match.group(0).strip().lower()
+    before, after = text[: match.start()], text[match.end() :]
+    return Slot(
+        attribute=content_words(before) - subject_words,
+        value=content_words(after),
+        change=pivot in _CHANGE_VERBS,
+    )
+
+
+def shared_subject(new: BeliefView, old: BeliefView) -> frozenset[str] | None:
+    """The words of what both beliefs are about (shared entities, same canonical name),
+    or ``None`` when they share no subject."""
+    shared = new.entities.keys() & old.entities.keys()
+    same_name = new.canonical_name is not None and new.canonical_name == old.canonical_name
+    if not shared and not same_name:
+        return None
+    words: set[str] = set()
+    for key in shared:
+        words |= new.entities[key] | old.entities[key]
+    if same_name and new.canonical_name:
+        words |= set(tokenize(new.canonical_name))
+    return frozenset(words)
+
+
+def different_subjects(new: BeliefView, old: BeliefView) -> str | None:
+    """Why two beliefs are about different things (never merged), or ``None``."""
+    if new.entities and old.entities and not (new.entities.keys() & old.entities.keys()):
+        return (
+            f"different entities ({', '.join(sorted(new.entities))} vs "
+            f"{', '.join(sorted(old.entities))}): never merged, however similar the text"
+        )
+    if new.canonical_name and old.canonical_name and new.canonical_name != old.canonical_name:
+        return (
+            f"different canonical names ({new.canonical_name} vs {old.canonical_name}): "
+            "never merged, however similar the text"
+        )
+    return None
+
+
+class DefaultClassifier:
+    """The deterministic classifier: structure first, then similarity thresholds."""
+
+    name = DEFAULT
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def judge(self, pairs: Sequence[Pair]) -> list[Judgement]:
+        """One judgement per pair (see the module docstring for the rules)."""
+        return [self.judge_one(p) for p in pairs]
+
+    def judge_one(self, pair: Pair) -> Judgement:
+        """The verdict on one pair."""
+        s = self.settings
+        new, old, sim = pair.new, pair.old, pair.similarity
+        cos = f"cosine {sim:.2f}"
+        new_words, old_words = content_words(new.text), content_words(old.text)
+        if not new_words and not old_words:  # only function words: compare every token
+            new_words, old_words = frozenset(tokenize(new.text)), frozenset(tokenize(old.text))
+        same_kind = new.kind == old.kind
+
+        if new_words == old_words and sim >= s.gate_noop_similarity:
+            if same_kind:
+                return Judgement(Verdict.noop, f"the same statement as {old.id} ({cos})")
+            return Judgement(
+                Verdict.compatible,
+                f"the same words as {old.id} but a different kind ({old.kind} -> {new.kind})",
+            )
+        flipped = new_words ^ old_words
+        if flipped and flipped <= NEGATIONS and sim >= s.gate_polarity_similarity:
+            return Judgement(
+                Verdict.contradicts,
+                f"negates {old.id}: the same statement with "
+                f"{'/'.join(sorted(flipped))} added or removed ({cos})",
+            )
+
+        subject = shared_subject(new, old)
+        if subject is not None and sim >= s.gate_structure_similarity:
+            judged = self._by_slot(new, old, subject, cos)
+            if judged is not None:
+                return judged
+
+        if same_kind and sim >= s.gate_subsume_similarity:
+            if old_words < new_words:
+                return Judgement(Verdict.subsumes, f"says all {old.id} says, and more ({cos})")
+            if new_words < old_words:
+                return Judgement(Verdict.subsumed, f"{old.id} already says all of it ({cos})")
+        if sim >= s.gate_compatible_similarity:
+            return Judgement(Verdict.compatible, f"close to {old.id} without conflict ({cos})")
+        return Judgement(Verdict.add, f"nothing close enough to merge or replace ({cos})")
+
+    @staticmethod
+    def _by_slot(
+        new: BeliefView, old: BeliefView, subject: frozenset[str], cos: str
+    ) -> Judgement | None:
+        a, b = slot(new.text, subject), slot(old.text, subject)
+        if a is None or b is None or not a.attribute or not b.attribute:
+            return None
+        if not (a.attribute <= b.attribute or b.attribute <= a.attribute):
+            return None
+        attribute = " ".join(sorted(a.attribute & b.attribute or a.attribute))
+        what = f"the same subject and attribute ({attribute!r}) as {old.id}"
+        crossed = bool(a.value - b.value) and bool(b.value - a.value)
+        if a.change or crossed or (a.value and not b.value):
+            shown = " ".join(sorted(a.value)) or "changed"
+            return Judgement(
+                Verdict.contradicts, f"{what} with a different value ({shown!r}; {cos})"
+            )
+        if a.value == b.value:
+            if new.kind == old.kind:
+                return Judgement(Verdict.noop, f"{what} with the same value ({cos})")
+            return None
+        if b.value < a.value and new.kind == old.kind:
+            return Judgement(Verdict.subsumes, f"{what}, adding to its value ({cos})")
+        if a.value < b.value and new.kind == old.kind:
+            return Judgement(Verdict.subsumed, f"{what}; its value already holds this ({cos})")
+        return None
+
+
+_INSTRUCTIONS = """You curate an AI agent's long-term memory. For each numbered pair, say how
+the NEW belief relates to the EXISTING one:
+- "noop": it says the same thing (keep the existing one, reinforced);
+- "compatible": related, both true, a little redundant;
+- "contradicts": they cannot both be true now; the new one replaces the existing one;
+- "subsumes": the new one says everything the existing one says, and more;
+- "subsumed": the existing one already says everything the new one says;
+- "add": unrelated enough to keep both as they are.
+Answer with JSON only: {"verdicts": [{"pair": <number>, "verdict": "<one of the six>",
+"reason": "<one sentence>"}]}, one entry per pair."""
+
+
+class LLMUnavailable(Exception):
+    """The LLM endpoint failed, timed out or answered something unreadable."""
+
+
+class LLMClassifier:
+    """Asks an OpenAI-compatible chat endpoint; falls back to ``fallback`` pair by pair.
+
+    Args:
+        url: the API base, e.g. ``http://127.0.0.1:8080/v1`` (``/chat/completions`` is added).
+        model: the model name sent in the request.
+        timeout: seconds before the request is abandoned.
+        fallback: decides whatever the LLM does not.
+        api_key: sent as ``Authorization: Bearer`` when given.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        model: str,
+        *,
+        timeout: float,
+        fallback: Classifier,
+        api_key: str | None = None,
+    ) -> None:
+        self.url = url.rstrip("/") + "/chat/completions"
+        self.model = model
+        self.timeout = timeout
+        self.fallback = fallback
+        self.api_key = api_key
+        self.name = f"llm:{model}"
+
+    def judge(self, pairs: Sequence[Pair]) -> list[Judgement]:
+        """One judgement per pair: the LLM's where it gave a valid one, else the fallback's."""
+        if not pairs:
+            return []
+        try:
+            answers = self._ask(pairs)
+        except LLMUnavailable as e:
+            log.warning("LLM classifier unavailable, the default decides: %s", e)
+            answers = {}
+        missing = [i for i in range(len(pairs)) if i not in answers]
+        if answers and missing:
+            log.warning("LLM classifier gave no valid verdict for pairs %s", missing)
+        fallen = dict(zip(missing, self.fallback.judge([pairs[i] for i in missing]), strict=True))
+        return [answers.get(i) or fallen[i] for i in range(len(pairs))]
+
+    def _ask(self, pairs: Sequence[Pair]) -> dict[int, Judgement]:
+        listing = [
+            {
+                "pair": i,
+                "new": {"text": p.new.text, "kind": p.new.kind},
+                "existing": {"text": p.old.text, "kind": p.old.kind},
+            }
+            for i, p in enumerate(pairs)
+        ]
+        body = {
+            "model": self.model,
+            "temperature": 0,
+            "response_format": {"type": "json_object"},
+            "messages": [
+                {"role": "system", "content": _INSTRUCTIONS},
+                {"role": "user", "content": json.dumps({"pairs": listing}, ensure_ascii=False)},
+            ],
+        }
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        request = urllib.request.Request(  # noqa: S310  (the URL is the operator's own setting)
+            self.url, data=json.dumps(body).encode(), headers=headers, method="POST"
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310  (as above)
+                reply = json.loads(response.read())
+            content = reply["choices"][0]["message"]["content"]
+            verdicts = json.loads(content)["verdicts"]
+        except (OSError, urllib.error.URLError, TimeoutError) as e:
+            raise LLMUnavailable(f"{self.url}: {e}") from e
+        except (ValueError, KeyError, IndexError, TypeError) as e:
+            raise LLMUnavailable(f"{self.url} answered something unreadable: {e!r}") from e
+        return self._valid(verdicts, len(pairs))
+
+    def _valid(self, verdicts: Any, count: int) -> dict[int, Judgement]:
+        if not isinstance(verdicts, list):
+            raise LLMUnavailable(f"'verdicts' is not a list: {verdicts!r:.200}")
+        answers: dict[int, Judgement] = {}
+        for item in verdicts:
+            if not isinstance(item, dict):
+                log.warning("LLM classifier: ignoring a malformed verdict %r", item)
+                continue
+            index, verdict, reason = item.get("pair"), item.get("verdict"), item.get("reason")
+            valid = (
+                isinstance(index, int)
+                and 0 <= index < count
+                and verdict in Verdict.__members__
+                and isinstance(reason, str)
+                and reason.strip()
+            )
+            if not valid:
+                log.warning("LLM classifier: ignoring a malformed verdict %r", item)
+                continue
+            assert isinstance(index, int)  # narrowed by `valid`, which mypy cannot follow
+            assert isinstance(reason, str)
+            assert isinstance(verdict, str)
+            answers[index] = Judgement(Verdict(verdict), reason, self.name)
+        return answers
+
+
+def build_classifier(settings: Settings) -> Classifier:
+    """The classifier the settings ask for: the LLM's when ``gate_llm_url`` is set."""
+    default = DefaultClassifier(settings)
+    if not settings.gate_llm_url:
+        return default
+    key = settings.gate_llm_api_key.get_secret_value() if settings.gate_llm_api_key else None
+    return LLMClassifier(
+        settings.gate_llm_url,
+        settings.gate_llm_model,
+        timeout=settings.gate_llm_timeout,
+        fallback=default,
+        api_key=key,
+    )

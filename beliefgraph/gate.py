@@ -1,0 +1,649 @@
+"""The curation gate: every write is compared with what is already held (DESIGN §5).
+
+For each incoming belief the gate finds its nearest *live* neighbours in its own namespaces
+(live: active, provisional, inferred, exploratory), plus every live belief that shares an
+entity or the canonical name with it, and decides one :class:`~beliefgraph.models.Verdict`:
+
+=============  ==============================================================================
+``add``        nothing close: stored as it is
+``noop``       near-identical: not stored; the existing belief is reinforced
+               (``reinforcement_count``, ``last_reinforced_at``)
+``compatible`` stored; the older belief's importance takes a small redundancy penalty
+``contradicts`` stored; it supersedes the older one (``SUPERSEDES`` edge with the reason,
+               old status ``superseded``, its importance decays)
+``subsumes``   stored; the older one, which it fully covers, is archived
+``subsumed``   not stored; the older one already says it, and is reinforced
+=============  ==============================================================================
+
+**Hard rules and guards**, whatever the classifier says:
+
+- Beliefs about different entities (both have ``about``, none shared), or with different
+  canonical names, are never merged or replaced: ``add``.
+- **Trust guard**: a belief whose trust is below ``gate_trust_ratio`` (0.8) x the existing
+  belief's trust cannot supersede it. It is stored, marked ``contested`` and linked
+  ``CONTRADICTS`` to the belief it disputes, which keeps governing. The same happens when an
+  agent key's belief contradicts an authority belief (policy, credential, correction,
+  decision), and when the existing belief also lives in namespaces the writer's belief does
+  not (a write never changes what another namespace relies on). ``subsumes`` under the same
+  guards becomes ``compatible``.
+- A near-identical belief with *more* trust than the existing one replaces it
+  (``subsumes``) instead of being dropped, so a user's confirmation is not lost to an
+  agent's earlier guess.
+
+**Finding neighbours.** 5.26's vector index cannot filter by namespace, and the shared
+store may hold millions of beliefs of other namespaces: a global top-k can miss a small
+namespace entirely. So a namespace of up to ``gate_exact_scan_limit`` beliefs is scanned
+exactly (``vector.similarity.cosine`` over its live beliefs), and only larger ones go to the
+index, over-fetching and filtering (``bench/write_latency.py`` measures both).
+
+**Consistency.** Decisions are made inside the write transaction after locking the
+belief's namespaces (sorted, so lock order is fixed), so two writers in one namespace
+decide one after the other and the second sees the first's result: two concurrent
+contradictions of one belief make a chain, never a fork. The LLM classifier is never
+called while locks are held: its verdicts are fetched first, and a pair it did not see (a
+neighbour that appeared meanwhile) is decided by the default classifier.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from neo4j import ManagedTransaction
+
+from beliefgraph import audit
+from beliefgraph.access import Caller, Role, write_refusal
+from beliefgraph.classifier import (
+    BeliefView,
+    Classifier,
+    DefaultClassifier,
+    Judgement,
+    Pair,
+    different_subjects,
+)
+from beliefgraph.config import Settings
+from beliefgraph.errors import Forbidden, NotFound
+from beliefgraph.models import AUTHORITY_KINDS, BeliefCreate, GateDecision, Verdict
+from beliefgraph.text import tokenize
+
+if TYPE_CHECKING:
+    from beliefgraph.store import Store
+
+#: statuses a gate compares with: everything that may still govern or surface
+LIVE_STATUSES = ("active", "provisional", "inferred", "exploratory")
+#: most beliefs sharing an entity or canonical name compared with one incoming belief
+STRUCTURAL_LIMIT = 50
+#: most index nodes fetched for one belief, however large the store
+MAX_INDEX_FETCH = 5000
+
+#: which verdict wins when an incoming belief relates to several neighbours
+_PRECEDENCE = {
+    Verdict.noop: 0,
+    Verdict.subsumed: 1,
+    Verdict.contradicts: 2,
+    Verdict.subsumes: 3,
+    Verdict.compatible: 4,
+    Verdict.add: 5,
+}
+#: verdicts after which the incoming belief is stored
+_STORES = frozenset({Verdict.add, Verdict.compatible, Verdict.contradicts, Verdict.subsumes})
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """One belief being written: its ``belief_create`` row and what the gate compares."""
+
+    index: int
+    row: dict[str, Any]
+    view: BeliefView
+
+    @property
+    def id(self) -> str:
+        """The id it gets if stored."""
+        return str(self.row["props"]["id"])
+
+    @property
+    def embedding(self) -> list[float]:
+        """Its unit-length embedding."""
+        return list(self.row["embedding"])
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A live belief the incoming one is compared with."""
+
+    view: BeliefView
+    similarity: float
+
+
+@dataclass
+class Effects:
+    """What a set of decisions changes, gathered so each kind of change is one query."""
+
+    store: list[int] = field(default_factory=list)
+    reinforce: Counter[str] = field(default_factory=Counter)
+    penalise: dict[str, float] = field(default_factory=dict)
+    supersede: list[dict[str, Any]] = field(default_factory=list)
+    archive: list[dict[str, Any]] = field(default_factory=list)
+    contest: list[dict[str, Any]] = field(default_factory=list)
+
+
+def incoming_from_rows(rows: Sequence[dict[str, Any]]) -> list[Incoming]:
+    """Wrap ``belief_create`` rows (see ``Store._rows``) for the gate."""
+    return [Incoming(i, row, view_from_row(row)) for i, row in enumerate(rows)]
+
+
+def _entity_words(key: str, name: str | None, aliases: Sequence[str] | None) -> frozenset[str]:
+    words = set(tokenize(key.replace("_", " ")))
+    for text in [name or "", *(aliases or [])]:
+        words |= set(tokenize(text))
+    return frozenset(words)
+
+
+def view_from_row(row: dict[str, Any]) -> BeliefView:
+    """The comparable view of a ``belief_create`` row."""
+    props = row["props"]
+    return BeliefView(
+        id=str(props["id"]),
+        text=str(props["text"]),
+        kind=str(props["kind"]),
+        trust=float(props["trust"]),
+        canonical_name=props.get("canonical_name"),
+        namespaces=tuple(row["namespaces"]),
+        entities={e["key"]: _entity_words(e["key"], e["name"], e["aliases"]) for e in row["about"]},
+    )
+
+
+def _candidate(record: Any) -> Candidate:
+    view = BeliefView(
+        id=record["id"],
+        text=record["text"],
+        kind=record["kind"],
+        trust=float(record["trust"]),
+        canonical_name=record["canonical_name"],
+        namespaces=tuple(sorted(record["namespaces"])),
+        entities={
+            e["key"]: _entity_words(e["key"], e.get("name"), e.get("aliases"))
+            for e in record["about"]
+        },
+    )
+    # Neo4j scales cosine to 0..1 as (1 + cos) / 2; the gate's thresholds are plain cosine.
+    return Candidate(view, 2.0 * float(record["score"]) - 1.0)
+
+
+class Gate:
+    """Finds neighbours, decides verdicts and applies them, for one :class:`Store`.
+
+    Args:
+        store: runs the queries.
+        settings: thresholds and limits (``gate_*``).
+        classifier: judges pairs before the write (the LLM's, when configured); inside the
+            write's locks the deterministic classifier judges any pair it did not see.
+    """
+
+    def __init__(self, store: Store, settings: Settings, classifier: Classifier) -> None:
+        self.store = store
+        self.settings = settings
+        self.classifier = classifier
+        self.default = DefaultClassifier(settings)
+
+    @property
+    def prejudges(self) -> bool:
+        """Whether verdicts are fetched before the write (a non-default classifier)."""
+        return not isinstance(self.classifier, DefaultClassifier)
+
+    # -- neighbours --------------------------------------------------------------------------
+
+    def lock(self, tx: ManagedTransaction, namespaces: Sequence[str]) -> dict[str, int]:
+        """Lock these namespaces until ``tx`` ends (sorted order); return their sizes."""
+        records = self.store.tx_run(tx, "gate_lock_namespaces", names=sorted(set(namespaces)))
+        return {r["name"]: int(r["beliefs"]) for r in records}
+
+    def sizes(self, namespaces: Sequence[str]) -> dict[str, int]:
+        """How many beliefs each namespace holds (no locks)."""
+        records = self.store.run_read("gate_namespace_sizes", names=sorted(set(namespaces)))
+        return {r["name"]: int(r["beliefs"]) for r in records}
+
+    def candidates(
+        self,
+        incoming: Sequence[Incoming],
+        sizes: Mapping[str, int],
+        tx: ManagedTransaction | None = None,
+    ) -> dict[int, list[Candidate]]:
+        """The live neighbours of each incoming belief in its namespaces, nearest first."""
+        k = self.settings.gate_neighbours
+        exact: list[tuple[dict[str, Any], int]] = []
+        indexed: list[tuple[dict[str, Any], int]] = []
+        for item in incoming:
+            held = sum(sizes.get(ns, 0) for ns in item.view.namespaces)
+            if held == 0:
+                continue
+            row = {
+                "i": item.index,
+                "embedding": item.embedding,
+                "namespaces": list(item.view.namespaces),
+                "about": sorted(item.view.entities),
+                "canonical_name": item.view.canonical_name,
+            }
+            (exact if held <= self.settings.gate_exact_scan_limit else indexed).append((row, held))
+        records: list[Any] = []
+        if exact:
+            records += self._run(
+                tx,
+                "exact",
+                rows=[r for r, _ in exact],
+                k=k,
+                fetch=0,
+            )
+        if indexed:
+            total = self._total_beliefs(tx)
+            # the rarer the namespace in the store, the more the index must over-fetch
+            smallest = min(held for _, held in indexed)
+            fetch = max(k * self.settings.gate_index_overfetch, k * math.ceil(total / smallest) * 2)
+            records += self._run(
+                tx, "index", rows=[r for r, _ in indexed], k=k, fetch=min(fetch, MAX_INDEX_FETCH)
+            )
+        found: dict[int, dict[str, Candidate]] = {}
+        for record in records:
+            c = _candidate(record)
+            seen = found.setdefault(int(record["i"]), {})
+            if c.view.id not in seen or seen[c.view.id].similarity < c.similarity:
+                seen[c.view.id] = c
+        return {
+            i: sorted(by_id.values(), key=lambda c: (-c.similarity, c.view.id))
+            for i, by_id in found.items()
+        }
+
+    def _run(
+        self,
+        tx: ManagedTransaction | None,
+        strategy: str,
+        *,
+        rows: list[dict[str, Any]],
+        k: int,
+        fetch: int,
+    ) -> list[Any]:
+        live = list(LIVE_STATUSES)
+        limit = STRUCTURAL_LIMIT
+        if strategy == "exact":
+            if tx is None:
+                return self.store.run_read(
+                    "gate_candidates_exact", rows=rows, k=k, structural_limit=limit, live=live
+                )
+            return self.store.tx_run(
+                tx, "gate_candidates_exact", rows=rows, k=k, structural_limit=limit, live=live
+            )
+        if tx is None:
+            return self.store.run_read(
+                "gate_candidates_index",
+                rows=rows,
+                k=k,
+                fetch=fetch,
+                structural_limit=limit,
+                live=live,
+            )
+        return self.store.tx_run(
+            tx,
+            "gate_candidates_index",
+            rows=rows,
+            k=k,
+            fetch=fetch,
+            structural_limit=limit,
+            live=live,
+        )
+
+    def _total_beliefs(self, tx: ManagedTransaction | None) -> int:
+        records = (
+            self.store.run_read("gate_belief_total")
+            if tx is None
+            else self.store.tx_run(tx, "gate_belief_total")
+        )
+        return int(records[0]["total"])
+
+    # -- decisions ---------------------------------------------------------------------------
+
+    def prejudge(
+        self, incoming: Sequence[Incoming], found: Mapping[int, list[Candidate]]
+    ) -> dict[tuple[int, str], Judgement]:
+        """Ask the configured classifier about every pair it may need, in one batch."""
+        keys: list[tuple[int, str]] = []
+        pairs: list[Pair] = []
+        for item in incoming:
+            for c in found.get(item.index, []):
+                if different_subjects(item.view, c.view) is None:
+                    keys.append((item.index, c.view.id))
+                    pairs.append(Pair(item.view, c.view, c.similarity))
+            for other, similarity in self._earlier(incoming, item):
+                keys.append((item.index, other.id))
+                pairs.append(Pair(item.view, other.view, similarity))
+        return dict(zip(keys, self.classifier.judge(pairs), strict=True))
+
+    def _earlier(
+        self, incoming: Sequence[Incoming], item: Incoming
+    ) -> list[tuple[Incoming, float]]:
+        """Earlier beliefs of the same write that share a namespace, nearest first (top k)."""
+        before = [
+            o
+            for o in incoming[: item.index]
+            if set(o.view.namespaces) & set(item.view.namespaces)
+            and different_subjects(item.view, o.view) is None
+        ]
+        if not before:
+            return []
+        sims = np.asarray([o.embedding for o in before]) @ np.asarray(item.embedding)
+        ranked = sorted(zip(before, sims.tolist(), strict=True), key=lambda p: -p[1])
+        return ranked[: self.settings.gate_neighbours]
+
+    def decide(
+        self,
+        incoming: Sequence[Incoming],
+        found: Mapping[int, list[Candidate]],
+        caller: Caller,
+        prejudged: Mapping[tuple[int, str], Judgement] | None = None,
+    ) -> tuple[list[GateDecision], Effects]:
+        """Decide every incoming belief, in order; later ones see earlier ones' effects.
+
+        Returns:
+            One decision per incoming belief, and the effects to apply.
+        """
+        prejudged = prejudged or {}
+        decisions: list[GateDecision] = []
+        effects = Effects()
+        gone: set[str] = set()  # superseded or archived by an earlier decision of this write
+        stored: set[int] = set()
+        for item in incoming:
+            pool = [
+                Candidate(c.view, c.similarity)
+                for c in found.get(item.index, [])
+                if c.view.id not in gone
+            ]
+            pool += [
+                Candidate(o.view, sim)
+                for o, sim in self._earlier(incoming, item)
+                if o.index in stored and o.id not in gone
+            ]
+            decision = self._decide_one(item, pool, caller, prejudged)
+            decisions.append(decision)
+            target = decision.target
+            if decision.verdict in _STORES:
+                effects.store.append(item.index)
+                stored.add(item.index)
+            else:
+                assert target is not None  # noop and subsumed always name the kept belief
+                effects.reinforce[target] += 1
+            if target is None:
+                continue
+            if decision.contested:
+                effects.contest.append(
+                    {"old_id": target, "new_id": item.id, "guard": decision.guard}
+                    | {"reason": decision.reason}
+                )
+            elif decision.verdict is Verdict.contradicts:
+                effects.supersede.append(
+                    {"old_id": target, "new_id": item.id, "reason": decision.reason}
+                )
+                gone.add(target)
+            elif decision.verdict is Verdict.subsumes:
+                effects.archive.append({"old_id": target, "new_id": item.id})
+                gone.add(target)
+            elif decision.verdict is Verdict.compatible:
+                factor = effects.penalise.get(target, 1.0)
+                effects.penalise[target] = factor * (1.0 - self.settings.gate_redundancy_penalty)
+        return decisions, effects
+
+    def _decide_one(
+        self,
+        item: Incoming,
+        pool: Sequence[Candidate],
+        caller: Caller,
+        prejudged: Mapping[tuple[int, str], Judgement],
+    ) -> GateDecision:
+        judged: list[tuple[Candidate, Judgement]] = []
+        unjudged: list[Candidate] = []
+        for c in pool:
+            if different_subjects(item.view, c.view) is not None:
+                continue
+            known = prejudged.get((item.index, c.view.id))
+            if known is not None:
+                judged.append((c, known))
+            else:
+                unjudged.append(c)
+        judgements = self.default.judge([Pair(item.view, c.view, c.similarity) for c in unjudged])
+        judged += zip(unjudged, judgements, strict=True)
+        if not judged or all(j.verdict is Verdict.add for _, j in judged):
+            nearest = max(pool, key=lambda c: c.similarity, default=None)
+            reason = (
+                f"nothing close enough to merge or replace (nearest {nearest.view.id}, "
+                f"cosine {nearest.similarity:.2f})"
+                if nearest
+                else "no live belief in its namespaces to compare with"
+            )
+            classifier = next((j.classifier for _, j in judged), self.default.name)
+            return self._decision(item, Verdict.add, None, reason, classifier)
+        best, judgement = min(
+            judged, key=lambda p: (_PRECEDENCE[p[1].verdict], -p[0].similarity, p[0].view.id)
+        )
+        return self._guarded(item, best, judgement, caller)
+
+    def _guarded(
+        self, item: Incoming, old: Candidate, judgement: Judgement, caller: Caller
+    ) -> GateDecision:
+        verdict, reason = judgement.verdict, judgement.reason
+        new, target = item.view, old.view
+        guard = self._guard(new, target, caller)
+        if verdict is Verdict.noop and new.trust > target.trust and guard is None:
+            verdict = Verdict.subsumes
+            reason += (
+                f"; stated with more trust ({new.trust:.2f} > {target.trust:.2f}), it replaces it"
+            )
+        if verdict is Verdict.contradicts and guard is not None:
+            return self._decision(
+                item,
+                verdict,
+                old,
+                f"{reason}; contested, not superseded: {guard[1]}",
+                judgement.classifier,
+                guard=guard[0],
+            )
+        if verdict is Verdict.subsumes and guard is not None:
+            verdict = Verdict.compatible
+            reason += f"; kept both: {guard[1]}"
+        return self._decision(item, verdict, old, reason, judgement.classifier)
+
+    def _guard(self, new: BeliefView, old: BeliefView, caller: Caller) -> tuple[str, str] | None:
+        """Why ``new`` may not replace ``old`` (guard name, explanation), or ``None``."""
+        outside = sorted(set(old.namespaces) - set(new.namespaces))
+        if outside:
+            return "namespace", f"{old.id} also lives in {', '.join(outside)}"
+        if caller.role is Role.agent and old.kind in AUTHORITY_KINDS:
+            return "role", f"an agent key cannot replace a {old.kind}"
+        ratio = self.settings.gate_trust_ratio
+        if new.trust < ratio * old.trust:
+            return (
+                "trust",
+                f"trust {new.trust:.2f} is below {ratio:g} x {old.id}'s {old.trust:.2f}",
+            )
+        return None
+
+    @staticmethod
+    def _decision(
+        item: Incoming,
+        verdict: Verdict,
+        target: Candidate | None,
+        reason: str,
+        classifier: str,
+        *,
+        guard: str | None = None,
+    ) -> GateDecision:
+        kept = verdict in (Verdict.noop, Verdict.subsumed)
+        return GateDecision(
+            index=item.index,
+            verdict=verdict,
+            belief_id=target.view.id if kept and target else item.id,
+            target=target.view.id if target else None,
+            similarity=round(target.similarity, 4) if target else None,
+            reason=reason,
+            classifier=classifier,
+            contested=guard is not None,
+            guard=guard,
+        )
+
+    # -- effects -----------------------------------------------------------------------------
+
+    def apply(
+        self, tx: ManagedTransaction, effects: Effects, *, actor: str | None, now: Any
+    ) -> None:
+        """Apply the effects of :meth:`decide` in ``tx`` (the new beliefs already created)."""
+        s = self.store
+        if effects.reinforce:
+            rows = [{"id": i, "times": n} for i, n in sorted(effects.reinforce.items())]
+            s.tx_run(tx, "gate_reinforce", rows=rows, now=now)
+        if effects.penalise:
+            rows = [{"id": i, "factor": f} for i, f in sorted(effects.penalise.items())]
+            s.tx_run(tx, "gate_penalise", rows=rows, now=now)
+        if effects.supersede:
+            rows = [r | {"by": actor} for r in effects.supersede]
+            s.tx_run(
+                tx,
+                "gate_supersede",
+                rows=rows,
+                decay=self.settings.gate_supersede_decay,
+                now=now,
+            )
+        if effects.archive:
+            s.tx_run(tx, "gate_archive", rows=effects.archive, now=now)
+        if effects.contest:
+            rows = [r | {"by": actor} for r in effects.contest]
+            s.tx_run(tx, "gate_contest", rows=rows, now=now)
+
+
+def authorise_writes(
+    store: Store,
+    beliefs: Sequence[BeliefCreate],
+    caller: Caller,
+    *,
+    actor: str | None,
+    write_path: str,
+    record: bool = True,
+) -> None:
+    """Check that ``caller`` may write each belief, before any work.
+
+    A namespace outside the caller's grant is reported as not found (existence does not
+    leak); a role's forbidden write is refused, and the refusal is audited (unless
+    ``record`` is false: a dry run writes nothing, not even that).
+
+    Raises:
+        NotFound: a namespace outside the caller's grant.
+        Forbidden: the caller's role may not write such a belief.
+    """
+    many = len(beliefs) > 1
+    for i, belief in enumerate(beliefs):
+        where = f"beliefs[{i}]." if many else ""
+        hidden = [ns for ns in belief.namespaces if not caller.can_see(ns)]
+        if hidden:
+            raise NotFound(f"no namespace {hidden[0]!r}", field=f"{where}namespaces")
+        why = write_refusal(caller, belief.kind.value, belief.status.value)
+        if why is None:
+            continue
+        if record:
+            audit.record_refusal(
+                store,
+                audit.AuditEntry(
+                    action=audit.AuditAction.refused,
+                    beliefs=[],
+                    namespaces=sorted(set(belief.namespaces)),
+                    snapshot=[{"id": belief.id or "(new)", "text": belief.text}],
+                    reason=f"write refused: {why}",
+                    actor=actor,
+                    write_path=write_path,
+                ),
+            )
+        raise Forbidden(why, field=f"{where}kind")
+
+
+class GateWrite:
+    """Runs the gate inside a write transaction: lock, find, decide, store, apply, audit.
+
+    ``Store.curate`` and ``Store.create_in`` (the importer's path) both come here, so no
+    belief enters the graph without a verdict and an audit event.
+    """
+
+    def __init__(self, gate: Gate) -> None:
+        self.gate = gate
+
+    def run(
+        self,
+        tx: ManagedTransaction,
+        rows: list[dict[str, Any]],
+        *,
+        caller: Caller,
+        actor: str | None,
+        write_path: str,
+        now: Any,
+        prejudged: Mapping[tuple[int, str], Judgement] | None = None,
+    ) -> list[GateDecision]:
+        """Gate and write ``rows`` in ``tx``; return one decision per row.
+
+        Raises:
+            DuplicateId: an id is already stored (whatever the verdict would have been).
+        """
+        store = self.gate.store
+        store.check_ids_free(tx, [row["props"]["id"] for row in rows])
+        incoming = incoming_from_rows(rows)
+        sizes = self.gate.lock(tx, [ns for row in rows for ns in row["namespaces"]])
+        found = self.gate.candidates(incoming, sizes, tx)
+        decisions, effects = self.gate.decide(incoming, found, caller, prejudged)
+        if effects.store:
+            store.create_rows(tx, [rows[i] for i in effects.store])
+        self.gate.apply(tx, effects, actor=actor, now=now)
+        texts = {c.view.id: (c.view.text, c.view.namespaces) for cs in found.values() for c in cs}
+        texts |= {i.id: (i.view.text, i.view.namespaces) for i in incoming}
+        audit.append(
+            store,
+            tx,
+            audit_entries(incoming, decisions, texts, actor=actor, write_path=write_path),
+        )
+        return decisions
+
+
+def audit_entries(
+    incoming: Sequence[Incoming],
+    decisions: Sequence[GateDecision],
+    texts: Mapping[str, tuple[str, Sequence[str]]],
+    *,
+    actor: str | None,
+    write_path: str,
+) -> list[audit.AuditEntry]:
+    """One audit entry per decision.
+
+    Args:
+        texts: id -> (text, namespaces) of every target belief.
+    """
+    entries = []
+    for item, d in zip(incoming, decisions, strict=True):
+        snapshot = [{"id": item.id, "text": item.view.text}]
+        namespaces = set(item.view.namespaces)
+        touched = [item.id] if d.belief_id == item.id else []
+        if d.target is not None:
+            text, target_ns = texts[d.target]
+            snapshot.append({"id": d.target, "text": text})
+            namespaces |= set(target_ns)
+            touched.append(d.target)
+        entries.append(
+            audit.AuditEntry(
+                action=audit.AuditAction.contested if d.contested else audit.AuditAction(d.verdict),
+                beliefs=touched,
+                namespaces=sorted(namespaces),
+                snapshot=snapshot,
+                reason=d.reason,
+                similarity=d.similarity,
+                actor=actor,
+                write_path=write_path,
+                classifier=d.classifier,
+            )
+        )
+    return entries
