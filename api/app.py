@@ -11,13 +11,16 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from neo4j import GraphDatabase
 
 import beliefgraph
 from api import problems
+from api.auth import authenticate
 from api.limits import BodySizeLimit
+from api.routes import audit as audit_routes
 from api.routes import beliefs, health, imports
+from api.routes import keys as keys_routes
 from beliefgraph.config import Settings, get_settings
 from beliefgraph.embeddings import load_embedder
 from beliefgraph.store import Store
@@ -41,6 +44,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             embedder = await asyncio.to_thread(load_embedder, settings.cache_dir)
             app.state.store = Store(driver, embedder, database=neo.database, settings=settings)
             log.info("beliefgraph %s serving; Neo4j at %s", beliefgraph.__version__, neo.uri)
+            if settings.auth == "off":
+                log.warning(
+                    "AUTHENTICATION IS OFF (BELIEFGRAPH_AUTH=off, development): every request "
+                    "is an admin over every namespace"
+                )
             yield
         finally:
             driver.close()
@@ -50,6 +58,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=beliefgraph.__version__,
         summary="A graph-backed belief store: which memory is allowed to govern an action.",
         lifespan=lifespan,
+        # every route needs a key (api/auth.py), including routers added later
+        dependencies=[Depends(authenticate)],
     )
     app.state.settings = settings
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
@@ -57,5 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     app.include_router(beliefs.router)
     # -- more routers: one line each, one per feature --
+    app.include_router(audit_routes.router)
+    app.include_router(keys_routes.router)
     app.include_router(imports.router)
     return app

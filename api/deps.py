@@ -6,7 +6,8 @@ from typing import Annotated, cast
 
 from fastapi import Depends, Request
 
-from beliefgraph.access import DEVELOPMENT_CALLER, Caller
+from api.auth import authenticate
+from beliefgraph.access import Caller
 from beliefgraph.config import Settings
 from beliefgraph.store import Store
 
@@ -25,10 +26,8 @@ StoreDep = Annotated[Store, Depends(get_store)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
-def get_caller(request: Request) -> Caller:
-    """Who is asking. Until API keys land (the gate issue), every request is the
-    development caller: an admin over every namespace."""
-    return DEVELOPMENT_CALLER
-
+#: Who is asking: the caller of the request's bearer key (see ``api/auth.py``). The same
+#: callable is installed on the whole app, so FastAPI resolves it once per request.
+get_caller = authenticate
 
 CallerDep = Annotated[Caller, Depends(get_caller)]

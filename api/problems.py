@@ -18,9 +18,11 @@ from beliefgraph.errors import (
     BeliefGraphError,
     Conflict,
     EmbeddingUnavailable,
+    Forbidden,
     InvalidInput,
     NotFound,
     StoreUnavailable,
+    Unauthenticated,
 )
 
 PROBLEM_JSON = "application/problem+json"
@@ -30,6 +32,8 @@ log = logging.getLogger(__name__)
 
 _STATUS: list[tuple[type[BeliefGraphError], int, str]] = [
     (InvalidInput, 422, "Invalid input"),
+    (Unauthenticated, 401, "Unauthenticated"),
+    (Forbidden, 403, "Forbidden"),
     (NotFound, 404, "Not found"),
     (Conflict, 409, "Conflict"),
     (StoreUnavailable, 503, "Store unavailable"),
@@ -93,7 +97,10 @@ async def _on_domain(request: Request, exc: Exception) -> JSONResponse:
     if status == 500:
         log.error("unmapped domain error", exc_info=exc)
     extra = {"field": exc.field} if exc.field else {}
-    return problem(request, status, title, exc.detail, slug=exc.slug, **extra)
+    response = problem(request, status, title, exc.detail, slug=exc.slug, **extra)
+    if status == 401:  # RFC 9110: a 401 names the scheme that would be accepted
+        response.headers["WWW-Authenticate"] = 'Bearer realm="beliefgraph"'
+    return response
 
 
 async def _on_http(request: Request, exc: Exception) -> JSONResponse:

@@ -14,6 +14,7 @@ Errors go to stderr as ``error: ...``; exit status 1 for a refused request, 2 fo
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -22,6 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from beliefgraph.access import Role
 from beliefgraph.config import Settings, get_settings
 from beliefgraph.errors import BeliefGraphError
 from beliefgraph.launcher import LauncherError, Neo4jLauncher
@@ -77,6 +79,10 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     if not args.no_init:
         cmd_init(args, settings)
     print(f"API:     http://{args.host}:{args.port}/  (docs at /docs)", flush=True)
+    if settings.auth == "off":
+        print("auth:    OFF (BELIEFGRAPH_AUTH=off, development only): no key needed", flush=True)
+    else:
+        print("auth:    API keys (Authorization: Bearer; make one: beliefgraph keys create)")
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
     return 0
 
@@ -202,6 +208,59 @@ def cmd_import_logs(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_audit_verify(args: argparse.Namespace, settings: Settings) -> int:
+    from beliefgraph.audit import verify
+
+    with open_store(settings) as store:
+        report = verify(store, args.chain)
+    if args.json:
+        _print(report)
+    elif report.ok:
+        print(f"audit log intact: {report.events} events in {report.chains} chain(s)")
+        for head in report.heads:
+            print(f"  {head.chain}: {head.length} events, head {head.head}")
+    else:
+        first = report.broken[0]
+        print(
+            f"audit log BROKEN: chain {first.chain}, event {first.seq}"
+            + (f" ({first.event_id})" if first.event_id else "")
+            + f": {first.problem}"
+        )
+        for other in report.broken[1:]:
+            print(f"  also chain {other.chain}, event {other.seq}: {other.problem}")
+    return 0 if report.ok else EXIT_REFUSED
+
+
+def cmd_keys_create(args: argparse.Namespace, settings: Settings) -> int:
+    from beliefgraph.keys import KeyCreate, create_key
+
+    request = KeyCreate(name=args.name, role=args.role, namespaces=args.namespace or None)
+    with open_store(settings) as store:
+        created = create_key(store, request, actor=f"cli:{getpass.getuser()}")
+    if args.quiet:
+        print(created.key)
+    else:
+        _print(created)
+        print("keep the key now: it is not stored and cannot be shown again", file=sys.stderr)
+    return 0
+
+
+def cmd_keys_list(args: argparse.Namespace, settings: Settings) -> int:
+    from beliefgraph.keys import list_keys
+
+    with open_store(settings) as store:
+        _print(list_keys(store))  # type: ignore[arg-type]  # a list of models prints as one
+    return 0
+
+
+def cmd_keys_revoke(args: argparse.Namespace, settings: Settings) -> int:
+    from beliefgraph.keys import revoke_key
+
+    with open_store(settings) as store:
+        _print(revoke_key(store, args.id, actor=f"cli:{getpass.getuser()}"))
+    return 0
+
+
 # -- parser --------------------------------------------------------------------------------
 
 
@@ -317,6 +376,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     # -- more commands: each feature adds its parsers here --
+    audit_parser = sub.add_parser(
+        "audit", help="the hash-chained audit log", description="the hash-chained audit log"
+    )
+    audit_sub = audit_parser.add_subparsers(dest="audit_action", required=True, metavar="ACTION")
+    p = audit_sub.add_parser(
+        "verify",
+        help="walk the audit chains and name the first broken link (exit 1 if any)",
+        description="Recompute every event's hash and check every link and chain head; "
+        "print each intact chain's head (keep a copy) or the first broken link.",
+    )
+    p.set_defaults(handler=cmd_audit_verify)
+    p.add_argument("--chain", help="one chain only, e.g. ns:user:me (default: all)")
+    p.add_argument("--json", action="store_true", help="print the whole report as JSON")
+
+    keys_parser = sub.add_parser(
+        "keys", help="API keys and their roles", description="API keys and their roles"
+    )
+    keys_sub = keys_parser.add_subparsers(dest="keys_action", required=True, metavar="ACTION")
+    p = keys_sub.add_parser("create", help="make a key; it is printed once, only its hash kept")
+    p.set_defaults(handler=cmd_keys_create)
+    p.add_argument("--name", required=True, help="who or what the key is for")
+    p.add_argument(
+        "--role", required=True, choices=[r.value for r in Role], help="what the key may do"
+    )
+    p.add_argument(
+        "--namespace",
+        action="append",
+        default=[],
+        help="a namespace the key may touch (repeatable; admins may omit it for all)",
+    )
+    p.add_argument("--quiet", action="store_true", help="print only the key")
+    p = keys_sub.add_parser("list", help="list keys (never their secrets)")
+    p.set_defaults(handler=cmd_keys_list)
+    p = keys_sub.add_parser("revoke", help="revoke a key at once")
+    p.set_defaults(handler=cmd_keys_revoke)
+    p.add_argument("id", help="the key id (from keys list)")
     return parser
 
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Path, Query, Response, status
 
-from api.deps import StoreDep
+from api.deps import CallerDep, StoreDep
 from beliefgraph.models import (
     BELIEF_ID_PATTERN,
     NAMESPACE_PATTERN,
@@ -16,10 +16,12 @@ from beliefgraph.models import (
     BeliefsCreated,
     BeliefWrite,
     Chain,
+    GatePreview,
     Kind,
     NamespacePublic,
     Status,
     SupersedeRequest,
+    Verdict,
 )
 
 router = APIRouter(prefix="/v1", tags=["beliefs"])
@@ -30,23 +32,48 @@ BeliefIdPath = Annotated[str, Path(pattern=BELIEF_ID_PATTERN, description="A bel
 @router.post(
     "/beliefs",
     status_code=status.HTTP_201_CREATED,
-    response_model=BeliefPublic | BeliefsCreated,
-    summary="Store one belief, or a batch of them in one transaction",
+    response_model=BeliefPublic | BeliefsCreated | GatePreview,
+    summary="Store one belief, or a batch of them in one transaction, through the gate",
+    responses={
+        200: {"description": "A noop/subsumed verdict (the existing belief), or a dry run."},
+        403: {"description": "The key's role may not write such a belief."},
+    },
 )
 def create_beliefs(
-    body: Annotated[BeliefWrite, Body()], store: StoreDep, response: Response
-) -> BeliefPublic | BeliefsCreated:
-    """Store a belief (`{...}`) or a batch (`{"beliefs": [...]}`): all or nothing."""
+    body: Annotated[BeliefWrite, Body()],
+    store: StoreDep,
+    caller: CallerDep,
+    response: Response,
+    dry_run: Annotated[
+        bool, Query(description="Return the gate's verdicts without writing anything.")
+    ] = False,
+) -> BeliefPublic | BeliefsCreated | GatePreview:
+    """Store a belief (`{...}`) or a batch (`{"beliefs": [...]}`): all or nothing.
+
+    Every belief passes the curation gate; the `Gate-Verdict` header (single) or
+    `decisions` (batch) says what it decided. A `noop` or `subsumed` belief is not stored:
+    the answer is the existing belief, reinforced, with status 200.
+    """
+    beliefs = body.beliefs if isinstance(body, BeliefBatch) else [body]
+    decisions = store.curate(beliefs, caller=caller, dry_run=dry_run)
+    if dry_run:
+        response.status_code = status.HTTP_200_OK
+        return GatePreview(decisions=decisions)
+    results = store.get_many([d.belief_id for d in decisions])
     if isinstance(body, BeliefBatch):
-        return BeliefsCreated(beliefs=store.create(body.beliefs))
-    [created] = store.create([body])
-    response.headers["Location"] = f"/v1/beliefs/{created.id}"
-    return created
+        return BeliefsCreated(beliefs=results, decisions=decisions)
+    [decision], [result] = decisions, results
+    response.headers["Gate-Verdict"] = decision.verdict.value
+    response.headers["Location"] = f"/v1/beliefs/{result.id}"
+    if decision.verdict in (Verdict.noop, Verdict.subsumed):
+        response.status_code = status.HTTP_200_OK  # nothing new was stored
+    return result
 
 
 @router.get("/beliefs", summary="List beliefs, filtered, one page at a time")
 def list_beliefs(
     store: StoreDep,
+    caller: CallerDep,
     namespace: Annotated[str | None, Query(pattern=NAMESPACE_PATTERN)] = None,
     kind: Kind | None = None,
     status: Status | None = None,
@@ -55,20 +82,20 @@ def list_beliefs(
 ) -> BeliefPage:
     """Beliefs in creation order; pass `next_cursor` back as `cursor` for the next page."""
     return store.list_beliefs(
-        namespace=namespace, kind=kind, status=status, cursor=cursor, limit=limit
+        namespace=namespace, kind=kind, status=status, cursor=cursor, limit=limit, caller=caller
     )
 
 
 @router.get("/beliefs/{belief_id}", summary="Read one belief")
-def get_belief(belief_id: BeliefIdPath, store: StoreDep) -> BeliefPublic:
+def get_belief(belief_id: BeliefIdPath, store: StoreDep, caller: CallerDep) -> BeliefPublic:
     """One belief, whatever its status."""
-    return store.get(belief_id)
+    return store.get(belief_id, caller=caller)
 
 
 @router.delete("/beliefs/{belief_id}", summary="Retract a belief (it is kept, marked retracted)")
-def retract_belief(belief_id: BeliefIdPath, store: StoreDep) -> BeliefPublic:
+def retract_belief(belief_id: BeliefIdPath, store: StoreDep, caller: CallerDep) -> BeliefPublic:
     """Retract: status `retracted`; the belief and its history stay in the graph."""
-    return store.retract(belief_id)
+    return store.retract(belief_id, caller=caller)
 
 
 @router.post(
@@ -76,18 +103,20 @@ def retract_belief(belief_id: BeliefIdPath, store: StoreDep) -> BeliefPublic:
     status_code=status.HTTP_201_CREATED,
     summary="Replace a belief by a new one or an existing one",
 )
-def supersede_belief(belief_id: BeliefIdPath, body: SupersedeRequest, store: StoreDep) -> Chain:
+def supersede_belief(
+    belief_id: BeliefIdPath, body: SupersedeRequest, store: StoreDep, caller: CallerDep
+) -> Chain:
     """Adds a `SUPERSEDES` edge and marks the old belief superseded; returns the chain."""
-    return store.supersede(belief_id, body)
+    return store.supersede(belief_id, body, caller=caller)
 
 
 @router.get("/beliefs/{belief_id}/chain", summary="The supersession chain through a belief")
-def belief_chain(belief_id: BeliefIdPath, store: StoreDep) -> Chain:
+def belief_chain(belief_id: BeliefIdPath, store: StoreDep, caller: CallerDep) -> Chain:
     """The whole chain, oldest first, head last, from any of its members."""
-    return store.chain(belief_id)
+    return store.chain(belief_id, caller=caller)
 
 
 @router.get("/namespaces", summary="Namespaces and their belief counts")
-def list_namespaces(store: StoreDep) -> list[NamespacePublic]:
-    """Every namespace that holds beliefs."""
-    return store.namespaces()
+def list_namespaces(store: StoreDep, caller: CallerDep) -> list[NamespacePublic]:
+    """Every namespace that holds beliefs (that the key may see)."""
+    return store.namespaces(caller=caller)

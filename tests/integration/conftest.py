@@ -33,7 +33,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def settings() -> Settings:
-    return Settings()
+    # The shared `client` runs with auth off (the explicit development setting), so tests
+    # of other features need no key; tests/integration/test_auth*.py build apps with keys.
+    return Settings(auth="off")
 
 
 @pytest.fixture(scope="session")

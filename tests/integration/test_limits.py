@@ -16,7 +16,8 @@ from tests.integration.test_beliefs_api import assert_problem, count_in
 
 @pytest.fixture(scope="module")
 def small_client(store: Store) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(max_body_bytes=2_000, max_text_length=100))) as c:
+    settings = Settings(auth="off", max_body_bytes=2_000, max_text_length=100)
+    with TestClient(create_app(settings)) as c:
         yield c
 
 

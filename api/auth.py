@@ -1,0 +1,52 @@
+"""Bearer-key authentication: who is calling, as a :class:`~beliefgraph.access.Caller`.
+
+Every route needs ``Authorization: Bearer <key>`` except liveness and readiness; the
+dependency is installed on the whole app (``create_app``), so a router added later is
+protected without doing anything. With ``BELIEFGRAPH_AUTH=off`` (development only; the
+server logs it at start) every request is the development caller, an admin over every
+namespace.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, cast
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from beliefgraph import keys
+from beliefgraph.access import DEVELOPMENT_CALLER, Caller, Role
+from beliefgraph.config import Settings
+from beliefgraph.errors import Unauthenticated
+from beliefgraph.store import Store
+
+#: routes that answer without a key (probes must work before anyone has one)
+PUBLIC_PATHS = frozenset({"/healthz", "/readyz"})
+#: the caller of a public route: reads nothing
+ANONYMOUS = Caller(name="anonymous", role=Role.reader, namespaces=frozenset())
+
+_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="ApiKey",
+    description="An API key from `beliefgraph keys create` (or `POST /v1/keys`).",
+)
+
+
+def authenticate(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Caller:
+    """The caller behind this request (resolved once per request, then cached).
+
+    Raises:
+        Unauthenticated: no bearer key, or an unknown or revoked one (401).
+    """
+    settings = cast(Settings, request.app.state.settings)
+    if settings.auth == "off":
+        return DEVELOPMENT_CALLER
+    if request.url.path in PUBLIC_PATHS:
+        return ANONYMOUS
+    if credentials is None:
+        raise Unauthenticated("this request needs an 'Authorization: Bearer <key>' header")
+    store = cast(Store, request.app.state.store)
+    return keys.authenticate(store, credentials.credentials)
