@@ -21,6 +21,7 @@ from api.limits import BodySizeLimit
 from api.routes import audit as audit_routes
 from api.routes import beliefs, health, imports
 from api.routes import keys as keys_routes
+from api.routes import search as search_routes
 from beliefgraph.config import Settings, get_settings
 from beliefgraph.embeddings import load_embedder
 from beliefgraph.store import Store
@@ -70,4 +71,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(audit_routes.router)
     app.include_router(keys_routes.router)
     app.include_router(imports.router)
+    app.include_router(search_routes.router)
     return app

@@ -177,6 +177,7 @@ def cmd_import_logs(args: argparse.Namespace, settings: Settings) -> int:
     options = ImportOptions(
         namespace=args.namespace,
         format=LogFormat(args.log_format),
+        user=args.user,
         dry_run=args.dry_run,
         skip_invalid=args.skip_invalid,
         restart=args.restart,
@@ -205,6 +206,45 @@ def cmd_import_logs(args: argparse.Namespace, settings: Settings) -> int:
         if rejects.count:
             print(f"{rejects.count} rejected record(s) written to {rejects.path}", file=sys.stderr)
     _print(summary.as_dict())
+    return 0
+
+
+def cmd_import_beliefs(args: argparse.Namespace, settings: Settings) -> int:
+    from pathlib import Path
+
+    from beliefgraph.documents import import_documents, load_documents
+
+    docs = load_documents(Path(args.path))  # all validated before anything is written
+    with open_store(settings) as store:
+        report = import_documents(store, docs)
+    _print(
+        {
+            "created": report.created,
+            "already_present": report.already_present,
+            "supersessions": report.supersessions,
+            "merged": report.merged,
+        }
+    )
+    return 0
+
+
+def cmd_eval_precision(args: argparse.Namespace, settings: Settings) -> int:
+    from pathlib import Path
+
+    from beliefgraph.evaluation.precision import render, run
+
+    with open_store(settings) as store:
+        store.init_schema()
+        report = run(
+            store,
+            Path(args.seed),
+            Path(args.cases),
+            Path(args.sessions) if args.sessions else None,
+        )
+    summary = report.summary()
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=2, default=str) + "\n")
+    print(render(summary))
     return 0
 
 
@@ -336,8 +376,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="run an evaluation against the real store",
         description="run an evaluation against the real store",
     )
-    eval_sub = evaluate.add_subparsers(dest="suite", required=True, metavar="SUITE")  # noqa: F841  (remove once a suite uses it)
+    eval_sub = evaluate.add_subparsers(dest="suite", required=True, metavar="SUITE")
     # -- eval suites: each adds its parser to eval_sub here --
+    p = eval_sub.add_parser(
+        "precision",
+        help="PrecisionMemBench typed-belief cases through the /v1/context code path",
+        description="Import the seed under a run-unique prefix, answer every static case and "
+        "session turn with the context assembly of /v1/context, and score the layers.",
+    )
+    p.set_defaults(handler=cmd_eval_precision)
+    p.add_argument("--seed", required=True, help="beliefs.seed.json")
+    p.add_argument("--cases", required=True, help="retrieval.cases.json")
+    p.add_argument("--sessions", help="session-retrieval.cases.json")
+    p.add_argument("--json", help="write the results as JSON to this file")
 
     importer = sub.add_parser(
         "import",
@@ -346,6 +397,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     import_sub = importer.add_subparsers(dest="format", required=True, metavar="WHAT")
     # -- import kinds: each adds its parser to import_sub here --
+    p = import_sub.add_parser(
+        "beliefs",
+        help="import a structured belief document (the beliefs.seed.json format)",
+        description="Import typed beliefs (canonical names, aliases, scopes, supersession) in "
+        "one transaction; a malformed entry is named and nothing of the file is written.",
+    )
+    p.set_defaults(handler=cmd_import_beliefs)
+    p.add_argument("path", help="the JSON document")
     p = import_sub.add_parser(
         "logs",
         help="import conversation logs (JSONL messages, OpenAI messages, ChatGPT export)",
@@ -362,6 +421,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the log format (default: told from the first record)",
     )
     p.add_argument("--namespace", default="user:me", help="where the beliefs go (default user:me)")
+    p.add_argument("--user", help="the user the beliefs belong to (what their context reads)")
     p.add_argument("--dry-run", action="store_true", help="extract and count, write nothing")
     p.add_argument(
         "--skip-invalid",

@@ -60,6 +60,8 @@ from beliefgraph.models import (
 )
 from beliefgraph.text import entity_key
 
+#: gate verdicts under which an incoming belief is not stored
+_NOT_STORED = frozenset({"noop", "subsumed"})
 #: the fields that map onto belief fields; every other field goes to ``attributes``
 _MAPPED = {
     "_id",
@@ -115,10 +117,18 @@ class Isolation:
     """How a document's ids, users and namespaces are renamed on import (default: kept).
 
     The evaluation imports the same seed many times into one database; a run-unique
-    ``prefix`` on ids and users keeps every run apart from the others and from real data.
+    ``prefix`` on ids and users and ``suffix`` on namespace names keeps every run apart from
+    the others and from real data (the curation gate compares a write with its namespace's
+    beliefs: another run's copy of the same belief must not be there).
     """
 
     prefix: str = ""
+    suffix: str = ""
+
+    @classmethod
+    def run(cls, tag: str) -> Isolation:
+        """The isolation of one run: ids and users ``<tag>.<id>``, namespaces ``<ns>.<tag>``."""
+        return cls(prefix=f"{tag}.", suffix=f".{tag}")
 
     def belief_id(self, raw: str) -> str:
         """The stored id of a document's belief id."""
@@ -127,6 +137,10 @@ class Isolation:
     def user(self, raw: str) -> str:
         """The stored user of a document's user id."""
         return f"{self.prefix}{raw}"
+
+    def namespace(self, raw: str) -> str:
+        """The stored namespace of a document's scope."""
+        return f"{raw}{self.suffix}"
 
     def original_id(self, stored: str) -> str:
         """The document's id of a stored belief id (the inverse of :meth:`belief_id`)."""
@@ -140,6 +154,8 @@ class ImportReport:
     created: int
     already_present: int
     supersessions: int
+    #: entries the curation gate found already said by a stored belief (reinforced instead)
+    merged: int = 0
 
 
 def load_documents(path: Path) -> list[BeliefDocument]:
@@ -261,7 +277,7 @@ def to_belief(doc: BeliefDocument, isolation: Isolation = Isolation()) -> Belief
         last_reinforced_at=doc.last_reinforced_at,
         attributes=_attributes(doc),
         about=about,
-        namespaces=list(doc.scope),
+        namespaces=[isolation.namespace(ns) for ns in doc.scope],
     )
 
 
@@ -327,16 +343,25 @@ def import_documents(
     fresh = [b for b in beliefs if b.id not in present]
     rows = store.prepare(fresh, write_path=WritePath.import_, actor=actor) if fresh else []
 
-    def work(tx: ManagedTransaction) -> int:
+    def work(tx: ManagedTransaction) -> tuple[int, int]:
+        merged = 0
         if rows:
-            store.create_in(tx, rows)
+            # Every write passes the curation gate: a near-duplicate of a stored belief is
+            # not created, the stored one is reinforced instead (verdict noop/subsumed).
+            decisions = store.create_in(tx, rows) or []
+            merged = sum(1 for d in decisions if str(d.verdict) in _NOT_STORED)
         if not links:
-            return 0
+            return merged, 0
         done = store.tx_run(tx, "documents_supersede", rows=links, by=actor, now=clock())
-        return int(done[0]["linked"]) if done else 0
+        return merged, int(done[0]["linked"]) if done else 0
 
-    linked = store.write(work)
-    return ImportReport(created=len(fresh), already_present=len(present), supersessions=linked)
+    merged, linked = store.write(work)
+    return ImportReport(
+        created=len(fresh) - merged,
+        already_present=len(present),
+        supersessions=linked,
+        merged=merged,
+    )
 
 
 def add_aliases(

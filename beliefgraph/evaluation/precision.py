@@ -1,9 +1,11 @@
 """``beliefgraph eval precision``: PrecisionMemBench's typed-belief cases on the real store.
 
 The seed is imported into the real Neo4j through :mod:`beliefgraph.documents`, isolated per
-run: every belief id and user id gets a run-unique prefix (``e<8 hex>.``), namespaces stay
-as the seed names them (``domain:code`` ...). Context reads only the asking user's beliefs,
-so neither other runs nor anything else in those namespaces can reach a run.
+run: every belief id and user id gets a run-unique prefix (``e<8 hex>.test-user``) and every
+namespace the same suffix (``domain:code.e<8 hex>``), cases' scopes mapped alike. Context
+reads only the asking user's beliefs in the asked namespaces, and the curation gate compares
+a write only with its own namespaces, so neither other runs nor anything else in the
+database can reach a run.
 
 Every static case and every session turn then goes through :func:`beliefgraph.context.assemble`,
 the code path of ``POST /v1/context``, with the case's user, scope, query and budget. The
@@ -48,6 +50,8 @@ from beliefgraph.errors import InvalidInput
 
 #: the user a case speaks for when it names none (the suite's convention)
 DEFAULT_USER = "test-user"
+#: where the seed keeps universal preferences (the server's default persona namespace)
+PERSONA_NAMESPACES = ("user:universal",)
 LAYERS = ("personaPrelude", "pinnedFacts", "relevantBeliefs", "openQuestions")
 
 
@@ -123,7 +127,7 @@ def run(
         StoreUnavailable: Neo4j cannot be reached.
     """
     run_id = run_id or f"e{uuid.uuid4().hex[:8]}"
-    isolation = Isolation(prefix=f"{run_id}.")
+    isolation = Isolation.run(run_id)
     import_documents(store, load_documents(seed), isolation=isolation, actor="eval")
     report = PrecisionReport(run_id=run_id)
     for case in _read_json(cases):
@@ -152,9 +156,10 @@ def _ask(
     budget = (case.get("budget") or {}).get("maxBeliefs")
     request = ContextRequest(
         user=isolation.user(case.get("userId") or DEFAULT_USER),
-        namespaces=list(case["scope"]),
+        namespaces=[isolation.namespace(ns) for ns in case["scope"]],
         message=message,
         budget=budget,
+        persona_namespaces=[isolation.namespace(ns) for ns in PERSONA_NAMESPACES],
     )
     return assemble(store, request, caller=caller)
 

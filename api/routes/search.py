@@ -1,0 +1,31 @@
+"""``/v1/search`` and ``/v1/context``: precision-first retrieval and layered context."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from api.deps import CallerDep, StoreDep
+from beliefgraph.context import assemble
+from beliefgraph.context_models import (
+    ContextRequest,
+    ContextResponse,
+    SearchRequest,
+    SearchResponse,
+)
+from beliefgraph.search import search
+
+router = APIRouter(prefix="/v1", tags=["context"])
+
+
+@router.post("/search", summary="Beliefs a query names, ranked, with a score breakdown")
+def search_beliefs(body: SearchRequest, store: StoreDep, caller: CallerDep) -> SearchResponse:
+    """Only beliefs the query names (canonical name, alias, a one-edit typo) or whose text
+    covers most of it; never superseded, retracted, archived or resolved ones."""
+    return search(store, body, caller=caller)
+
+
+@router.post("/context", summary="Layered context for the start of an agent's turn")
+def turn_context(body: ContextRequest, store: StoreDep, caller: CallerDep) -> ContextResponse:
+    """Persona prelude, pinned facts, relevant beliefs and open questions of one user, each
+    with `why_it_matters`; per-kind budgets; an unknown user gets empty layers."""
+    return assemble(store, body, caller=caller)

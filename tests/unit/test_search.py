@@ -1,0 +1,234 @@
+"""Precision-first scoring: what admits a belief, what never does, and how hits are ordered."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from beliefgraph.context_models import BeliefBrief
+from beliefgraph.models import EpistemicStatus, Kind, Status
+from beliefgraph.search import (
+    Candidate,
+    analyze,
+    fuzzy_equal,
+    lucene_queries,
+    normalize,
+    rank,
+    score,
+    within_one_edit,
+)
+
+
+def brief(
+    id_: str,
+    text: str,
+    *,
+    canonical: str | None = None,
+    aliases: list[str] | None = None,
+    kind: Kind = Kind.preference,
+    why: str | None = None,
+    pinned: bool = False,
+    confidence: float = 0.9,
+    reinforced: datetime | None = None,
+) -> BeliefBrief:
+    return BeliefBrief(
+        id=id_,
+        text=text,
+        kind=kind,
+        status=Status.active,
+        epistemic_status=EpistemicStatus.reported,
+        canonical_name=canonical,
+        aliases=aliases or [],
+        why_it_matters=why,
+        pinned=pinned,
+        confidence=confidence,
+        user="u",
+        namespaces=["domain:code"],
+        last_reinforced_at=reinforced,
+    )
+
+
+MONGO = brief(
+    "mongo",
+    "Uses the MongoDB raw driver with explicit Collection types.",
+    canonical="mongodb_raw_driver",
+    aliases=["MongoDB", "Mongo", "moongoose"],
+    why="prevents ORM suggestions such as Mongoose or Prisma",
+)
+ERRORS = brief(
+    "errors",
+    "Go-style explicit error returns. Error tuples or Result<T> types.",
+    canonical="error_handling_explicit",
+    aliases=["error handling", "exceptions", "error"],
+)
+COMPOSITION = brief(
+    "composition",
+    "Prefers composition over inheritance. Factory functions, not class hierarchies.",
+    canonical="composition_over_inheritance",
+    aliases=["base class", "class hierarchies"],
+)
+TS = brief(
+    "ts",
+    "Writes TypeScript with strict mode and no implicit any.",
+    canonical="language_typescript",
+    aliases=["TypeScript", "TS"],
+)
+K8S = brief(
+    "k8s",
+    "Deploys services to a Kubernetes cluster on EKS.",
+    canonical="kubernetes",
+    aliases=["k8s", "kube"],
+    kind=Kind.entity,
+)
+REACT = brief(
+    "react",
+    "Frontend is React 18 with TanStack Query and Tailwind.",
+    canonical="react",
+    aliases=["ReactJS", "react.js"],
+    why="assume React rather than Vue or Svelte",
+    kind=Kind.entity,
+)
+PIPE = brief(
+    "pipe",
+    "Uses functional composition patterns with pipe() instead of imperative loops.",
+    canonical="functional_pipeline",
+    aliases=["pipe", "compose", "fp"],
+)
+
+
+def admitted(query: str, *beliefs: BeliefBrief) -> list[str]:
+    q = analyze(query)
+    return [b.id for b in beliefs if score(q, Candidate(b)) is not None]
+
+
+ALL = (MONGO, ERRORS, COMPOSITION, TS, K8S, REACT, PIPE)
+
+
+def test_analyze_drops_function_words_and_possessives() -> None:
+    q = analyze("tell me about Mara's backstory with her father")
+    assert q.significant == ("mara", "backstory", "father")
+    assert analyze("   ").empty
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("eror", "error", True),  # deletion
+        ("reedis", "redis", True),  # insertion
+        ("typsecript", "typescript", True),  # neighbours swapped
+        ("allkeyslfu", "allkeyslru", True),  # substitution
+        ("mongo", "mongo", False),  # equal is not an edit
+        ("typscrpt", "typescript", False),  # two edits
+    ],
+)
+def test_within_one_edit(a: str, b: str, expected: bool) -> None:
+    assert within_one_edit(a, b) is expected
+    assert within_one_edit(b, a) is expected
+
+
+@pytest.mark.parametrize(
+    ("query_word", "name_word", "expected"),
+    [
+        ("eror", "error", True),
+        ("mongod", "mongo", True),
+        ("mango", "mongo", False),  # the prefix guard: "ma" is not "mo"
+        ("k9s", "k8s", False),  # too short for a typo to be told from another name
+        ("mara", "mark", False),  # two four-letter words: a different word, not a typo
+        ("would", "world", False),  # function words never match fuzzily
+    ],
+)
+def test_fuzzy_guards(query_word: str, name_word: str, expected: bool) -> None:
+    assert fuzzy_equal(query_word, name_word) is expected
+
+
+def test_plural_s_is_the_same_word_but_class_stays() -> None:
+    assert normalize("errors") == "error"
+    assert normalize("class") == "class"
+    assert normalize("k8s") == "k8s"
+
+
+def test_aliases_and_counter_signal_aliases_admit() -> None:
+    assert admitted("what's my k8s deploy story?", *ALL) == ["k8s"]
+    assert admitted("how should I structure my REACTJS components", *ALL) == ["react"]
+    # "moongoose" is the counter-signal alias: the rejected ORM finds the raw-driver belief
+    assert admitted("suggest a good Mongoose schema for my user model", *ALL) == ["mongo"]
+
+
+def test_canonical_name_is_a_phrase_not_a_bag_of_words() -> None:
+    assert admitted("composition over inheritance, what's our pattern?", *ALL) == ["composition"]
+    # one word of a canonical name is not a name: "language", "pipeline", "composition"
+    assert admitted("what language do I write in?", *ALL) == []
+    assert admitted("how does our data pipeline handle secrets?", *ALL) == []
+    assert "composition" not in admitted("use the composition pattern with pipe()", *ALL)
+    assert admitted("functional pipeline transforms", *ALL) == ["pipe"]
+
+
+def test_fuzzy_names_behind_the_prefix_guard() -> None:
+    assert admitted("eror handling patterns", *ALL) == ["errors"]
+    assert admitted("typsecript compilation config", *ALL) == ["ts"]
+    assert admitted("mongod", *ALL) == ["mongo"]
+    assert admitted("mango connection pooling", *ALL) == []
+    assert admitted("k9s pod scheduling", *ALL) == []
+
+
+def test_why_it_matters_is_never_matched() -> None:
+    assert admitted("Vue component architecture", *ALL) == []
+    assert admitted("Prisma migrations", *ALL) == []
+
+
+def test_text_alone_needs_most_of_the_query() -> None:
+    wifi = brief("wifi", "The office Wi-Fi password is tulip-42.", kind=Kind.credential)
+    assert admitted("office wifi password?", wifi) == ["wifi"]
+    assert admitted("wifi", wifi) == ["wifi"]
+    # one word of three is a coincidence, not a match
+    assert admitted("what's the guest network password policy?", wifi) == []
+
+
+def test_breakdown_says_what_admitted_and_what_matched() -> None:
+    hit = score(analyze("how do kube pods restart?"), Candidate(K8S, similarity=0.5))
+    assert hit is not None
+    assert hit.breakdown.admitted_by == "alias"
+    assert hit.breakdown.matched == ["kube"]
+    assert hit.breakdown.semantic == 0.5
+    assert hit.score == hit.breakdown.total > hit.breakdown.name
+
+
+def test_the_embedding_orders_but_never_admits() -> None:
+    q = analyze("observability dashboards")
+    assert score(q, Candidate(K8S, similarity=0.99)) is None
+
+
+def test_rank_orders_by_score_then_deterministically() -> None:
+    newer = datetime(2026, 10, 5, tzinfo=UTC)
+    older = datetime(2026, 9, 1, tzinfo=UTC)
+    a = brief("a", "note", aliases=["tabs"], reinforced=older)
+    b = brief("b", "note", aliases=["tabs"], reinforced=newer)
+    c = brief("c", "note", aliases=["tabs"], pinned=True, reinforced=older)
+    hits = rank(analyze("tabs"), [Candidate(a), Candidate(b), Candidate(c)], limit=10)
+    assert [h.belief.id for h in hits] == ["c", "b", "a"]
+
+
+def test_each_kind_has_its_own_budget() -> None:
+    observations = [
+        brief(f"o{i}", f"used tabs in file {i}", aliases=["tabs"], kind=Kind.observation)
+        for i in range(40)
+    ]
+    preference = brief("pref", "prefers tabs", aliases=["tabs"], confidence=0.1)
+    hits = rank(
+        analyze("tabs"),
+        [*(Candidate(o) for o in observations), Candidate(preference)],
+        limit=5,
+        kind_budgets={"observation": 3},
+    )
+    assert len([h for h in hits if h.belief.kind == Kind.observation]) == 3
+    assert "pref" in [h.belief.id for h in hits]
+
+
+def test_lucene_queries_escape_and_shingle() -> None:
+    names, text = lucene_queries(analyze("switch to allkeys-lru for the error handling (now)"))
+    assert "allkeys\\-lru" in names  # the index cuts "allkeys-lru" like this
+    assert "error_handling" in names  # a snake_case canonical name is one index term
+    assert "error~1" in names
+    assert text.startswith("text:(")
+    assert lucene_queries(analyze("   ")) == ("", "")
