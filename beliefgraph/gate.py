@@ -462,7 +462,7 @@ class Gate:
         if caller.role is Role.agent and old.kind in AUTHORITY_KINDS:
             return "role", f"an agent key cannot replace a {old.kind}"
         ratio = self.settings.gate_trust_ratio
-        if new.trust < ratio * old.trust:
+        if trust_too_low(new.trust, old.trust, ratio):
             return (
                 "trust",
                 f"trust {new.trust:.2f} is below {ratio:g} x {old.id}'s {old.trust:.2f}",
@@ -519,6 +519,15 @@ class Gate:
         if effects.contest:
             rows = [r | {"by": actor} for r in effects.contest]
             s.tx_run(tx, "gate_contest", rows=rows, now=now)
+
+
+def trust_too_low(new: float, old: float, ratio: float) -> bool:
+    """The trust guard: whether a belief of trust ``new`` may not replace one of ``old``.
+
+    At exactly ``ratio`` x ``old`` it may (the tolerance absorbs float rounding, so that
+    0.72 against 0.8 x 0.9 is not refused).
+    """
+    return new + 1e-9 < ratio * old
 
 
 def authorise_writes(

@@ -42,7 +42,13 @@ from beliefgraph.errors import (
     TextTooLong,
     TrustGuarded,
 )
-from beliefgraph.gate import Gate, GateWrite, authorise_writes, incoming_from_rows
+from beliefgraph.gate import (
+    Gate,
+    GateWrite,
+    authorise_writes,
+    incoming_from_rows,
+    trust_too_low,
+)
 from beliefgraph.models import (
     BeliefCreate,
     BeliefPage,
@@ -373,7 +379,7 @@ class Store:
         new_id = rows[0]["props"]["id"] if rows else request.by_id
         assert new_id is not None
         ratio = self.settings.gate_trust_ratio
-        if new_trust < ratio * old["trust"]:
+        if trust_too_low(new_trust, old["trust"], ratio):
             why = (
                 f"the replacement's trust {new_trust:.2f} is below {ratio:g} x {old_id!r}'s "
                 f"{old['trust']:.2f}; store it with POST /v1/beliefs to record it as contested"

@@ -1,0 +1,306 @@
+"""The gate's classifiers: the deterministic rules, and the LLM path against a loopback
+OpenAI-protocol server (a real HTTP server in a thread; no network beyond 127.0.0.1)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from beliefgraph.classifier import (
+    BeliefView,
+    DefaultClassifier,
+    LLMClassifier,
+    Pair,
+    build_classifier,
+    content_words,
+    different_subjects,
+    slot,
+)
+from beliefgraph.config import Settings
+from beliefgraph.models import Verdict
+
+SETTINGS = Settings()
+DEFAULT = DefaultClassifier(SETTINGS)
+
+
+def view(
+    text: str,
+    *,
+    id: str = "b",
+    kind: str = "fact",
+    trust: float = 0.8,
+    about: dict[str, set[str]] | None = None,
+    canonical_name: str | None = None,
+) -> BeliefView:
+    return BeliefView(
+        id=id,
+        text=text,
+        kind=kind,
+        trust=trust,
+        canonical_name=canonical_name,
+        namespaces=("user:me",),
+        entities={k: frozenset(v) for k, v in (about or {}).items()},
+    )
+
+
+WIFI = {"office_wifi": {"office", "wifi"}}
+
+
+def judge(new: BeliefView, old: BeliefView, similarity: float) -> tuple[Verdict, str]:
+    j = DEFAULT.judge_one(Pair(new, old, similarity))
+    return j.verdict, j.reason
+
+
+def test_content_words_keep_negations_and_values() -> None:
+    assert content_words("The user does NOT deploy on Fridays") == {
+        "user",
+        "deploy",
+        "fridays",
+        "not",
+    }
+    assert "tulip42" in content_words("the password is tulip-42")
+
+
+def test_slot_splits_at_the_first_copula_or_change_verb() -> None:
+    s = slot("The office Wi-Fi password is tulip-42.", frozenset({"office", "wifi"}))
+    assert s is not None
+    assert (s.attribute, s.value, s.change) == ({"password"}, {"tulip42"}, False)
+    changed = slot("The Wi-Fi password changed; IT has the current one.", frozenset({"wifi"}))
+    assert changed is not None
+    assert changed.attribute == {"password"}
+    assert changed.change
+    assert slot("Router firmware updates need a reboot", frozenset()) is None
+
+
+def test_a_repeated_statement_is_noop() -> None:
+    verdict, reason = judge(
+        view("User prefers dark mode"), view("The user prefers dark mode.", id="old"), 0.96
+    )
+    assert verdict is Verdict.noop
+    assert "old" in reason
+
+
+def test_the_same_words_of_another_kind_are_compatible_not_merged() -> None:
+    verdict, _ = judge(
+        view("Deploys need approval", kind="policy"), view("Deploys need approval"), 0.99
+    )
+    assert verdict is Verdict.compatible
+
+
+def test_a_negation_contradicts_even_though_embeddings_call_it_identical() -> None:
+    verdict, reason = judge(
+        view("Deploys never go out on Fridays"), view("Deploys go out on Fridays"), 0.965
+    )
+    assert verdict is Verdict.contradicts
+    assert "never" in reason
+
+
+def test_same_entity_and_attribute_with_a_new_value_contradicts_at_modest_cosine() -> None:
+    old = view("The office Wi-Fi password is tulip-42.", id="w1", kind="credential", about=WIFI)
+    new = view("The Wi-Fi password changed; IT has the current one.", kind="correction", about=WIFI)
+    verdict, reason = judge(new, old, 0.67)
+    assert verdict is Verdict.contradicts
+    assert "'password'" in reason
+
+
+def test_a_different_value_for_the_same_attribute_contradicts() -> None:
+    old = view("The project's database is PostgreSQL.", about={"project": {"project"}})
+    new = view("The project's database is MongoDB.", about={"project": {"project"}})
+    assert judge(new, old, 0.75)[0] is Verdict.contradicts
+
+
+def test_the_same_value_again_is_noop_and_more_of_it_subsumes() -> None:
+    about = {"project": {"project"}}
+    old = view("The project's database is PostgreSQL.", about=about)
+    again = view("Project database is PostgreSQL", about=about)
+    more = view("The project's database is PostgreSQL 16 on RDS.", about=about)
+    assert judge(again, old, 0.95)[0] is Verdict.noop
+    assert judge(more, old, 0.8)[0] is Verdict.subsumes
+
+
+def test_structure_needs_a_shared_subject() -> None:
+    # no entity, no canonical name: free text never infers a contradiction
+    old = view("The office Wi-Fi password is tulip-42.")
+    new = view("the office wifi password is maple-77")
+    assert judge(new, old, 0.85)[0] is Verdict.compatible
+    assert judge(new, old, 0.6)[0] is Verdict.add
+
+
+def test_a_shared_canonical_name_is_a_shared_subject() -> None:
+    old = view("Linter: TSLint.", canonical_name="linting")
+    new = view("Linter: Biome.", canonical_name="linting")
+    assert judge(new, old, 0.5)[0] is Verdict.contradicts
+
+
+def test_different_entities_are_never_merged() -> None:
+    alice = view("Alice's favourite colour is blue", about={"alice": {"alice"}})
+    bob = view("Bob's favourite colour is blue", about={"bob": {"bob"}})
+    assert different_subjects(bob, alice) is not None
+    assert different_subjects(alice, view("no entity")) is None
+    named = view("x", canonical_name="a")
+    assert different_subjects(named, view("x", canonical_name="b")) is not None
+
+
+def test_containment_subsumes_and_is_subsumed() -> None:
+    short = view("The user prefers dark mode.", kind="preference")
+    long = view("The user prefers dark mode in the editor and terminal.", kind="preference")
+    assert judge(long, short, 0.87)[0] is Verdict.subsumes
+    assert judge(short, long, 0.87)[0] is Verdict.subsumed
+    assert judge(long, short, 0.7)[0] is Verdict.add
+
+
+def test_similar_but_different_is_compatible_then_add() -> None:
+    a, b = view("Router firmware updates need a reboot."), view("The router runs firmware 1.2.")
+    assert judge(a, b, 0.82)[0] is Verdict.compatible
+    assert judge(a, b, 0.70)[0] is Verdict.add
+
+
+# -- the LLM classifier, against a real HTTP server on loopback --------------------------------
+
+Reply = Callable[[dict[str, Any]], tuple[int, Any]]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    reply: Reply
+    seen: list[dict[str, Any]]
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).seen.append(
+            {"path": self.path, "body": body, "auth": self.headers["Authorization"]}
+        )
+        status, payload = type(self).reply(body)
+        data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
+        return
+
+
+@pytest.fixture
+def llm_server() -> Iterator[tuple[str, type[_Handler]]]:
+    handler = type("Handler", (_Handler,), {"seen": [], "reply": staticmethod(lambda b: (500, {}))})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1", handler
+    server.shutdown()
+    server.server_close()
+
+
+def chat(content: str) -> dict[str, Any]:
+    return {"choices": [{"message": {"role": "assistant", "content": content}}]}
+
+
+PAIRS = [
+    Pair(view("The office moved to Berlin."), view("The office is in Paris.", id="o1"), 0.7),
+    Pair(view("Coffee is free on Fridays."), view("The office is in Paris.", id="o2"), 0.1),
+]
+
+
+def llm(url: str, timeout: float = 2.0) -> LLMClassifier:
+    return LLMClassifier(url, "test-model", timeout=timeout, fallback=DEFAULT, api_key="sk-test")
+
+
+def test_the_llm_decides_in_one_batched_request_and_its_reasons_are_kept_verbatim(
+    llm_server: tuple[str, type[_Handler]],
+) -> None:
+    url, handler = llm_server
+    verdicts = [
+        {"pair": 0, "verdict": "contradicts", "reason": "Berlin replaces Paris."},
+        {"pair": 1, "verdict": "add", "reason": "Unrelated facts."},
+    ]
+    handler.reply = staticmethod(lambda body: (200, chat(json.dumps({"verdicts": verdicts}))))
+    out = llm(url).judge(PAIRS)
+    assert [(j.verdict, j.reason, j.classifier) for j in out] == [
+        (Verdict.contradicts, "Berlin replaces Paris.", "llm:test-model"),
+        (Verdict.add, "Unrelated facts.", "llm:test-model"),
+    ]
+    [request] = handler.seen
+    assert request["path"] == "/v1/chat/completions"
+    assert request["auth"] == "Bearer sk-test"
+    assert request["body"]["model"] == "test-model"
+    sent = json.loads(request["body"]["messages"][-1]["content"])
+    assert [p["existing"]["text"] for p in sent["pairs"]] == ["The office is in Paris."] * 2
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        (500, {"error": "overloaded"}),
+        (200, b"not json at all"),
+        (200, chat("I think they contradict.")),
+        (200, chat(json.dumps({"verdicts": "contradicts"}))),
+        (200, {"choices": []}),
+    ],
+    ids=["http-500", "not-json", "prose", "verdicts-not-a-list", "no-choices"],
+)
+def test_a_failing_or_malformed_llm_falls_back_to_the_default_and_logs_it(
+    llm_server: tuple[str, type[_Handler]],
+    reply: tuple[int, Any],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    url, handler = llm_server
+    handler.reply = staticmethod(lambda body: reply)
+    with caplog.at_level(logging.WARNING, logger="beliefgraph.classifier"):
+        out = llm(url).judge(PAIRS)
+    assert out == DEFAULT.judge(PAIRS)
+    assert all(j.classifier == "default" for j in out)
+    assert "the default decides" in caplog.text
+
+
+def test_invalid_entries_fall_back_pair_by_pair(
+    llm_server: tuple[str, type[_Handler]], caplog: pytest.LogCaptureFixture
+) -> None:
+    url, handler = llm_server
+    verdicts = [
+        {"pair": 0, "verdict": "obliterates", "reason": "not a verdict"},
+        {"pair": 1, "verdict": "add", "reason": "Unrelated."},
+        {"pair": 7, "verdict": "add", "reason": "no such pair"},
+    ]
+    handler.reply = staticmethod(lambda body: (200, chat(json.dumps({"verdicts": verdicts}))))
+    with caplog.at_level(logging.WARNING, logger="beliefgraph.classifier"):
+        first, second = llm(url).judge(PAIRS)
+    assert first.classifier == "default"
+    assert (second.verdict, second.classifier) == (Verdict.add, "llm:test-model")
+    assert "malformed verdict" in caplog.text
+
+
+def test_a_slow_llm_times_out_and_the_default_decides(
+    llm_server: tuple[str, type[_Handler]],
+) -> None:
+    url, handler = llm_server
+
+    def slow(body: dict[str, Any]) -> tuple[int, Any]:
+        time.sleep(1.5)
+        return 200, chat(json.dumps({"verdicts": []}))
+
+    handler.reply = staticmethod(slow)
+    started = time.perf_counter()
+    out = llm(url, timeout=0.3).judge(PAIRS)
+    assert time.perf_counter() - started < 1.4
+    assert out == DEFAULT.judge(PAIRS)
+
+
+def test_an_endpoint_that_is_down_falls_back() -> None:
+    # a port nothing listens on: connection refused at once
+    out = llm("http://127.0.0.1:9/v1", timeout=1.0).judge(PAIRS)
+    assert out == DEFAULT.judge(PAIRS)
+
+
+def test_the_settings_choose_the_classifier() -> None:
+    assert isinstance(build_classifier(Settings()), DefaultClassifier)
+    chosen = build_classifier(Settings(gate_llm_url="http://127.0.0.1:1/v1", gate_llm_model="m"))
+    assert isinstance(chosen, LLMClassifier)
+    assert chosen.name == "llm:m"
