@@ -53,6 +53,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -61,9 +62,10 @@ from typing import IO, Any, BinaryIO, Protocol
 
 from neo4j import ManagedTransaction
 
+from beliefgraph.access import Caller
 from beliefgraph.errors import BeliefGraphError, InvalidInput, MalformedRecord, UnknownFormat
 from beliefgraph.extract import Extractor, RuleExtractor, Statement
-from beliefgraph.models import NAMESPACE_PATTERN, BeliefCreate, WritePath
+from beliefgraph.models import NAMESPACE_PATTERN, BeliefCreate, GateDecision, WritePath
 from beliefgraph.store import Store
 
 log = logging.getLogger(__name__)
@@ -544,6 +546,8 @@ class ImportOptions:
 
     namespace: str
     format: LogFormat = LogFormat.auto
+    #: the user the beliefs belong to (what ``/v1/context`` reads for that user)
+    user: str | None = None
     dry_run: bool = False
     #: write broken records to the reject sink and go on, instead of stopping
     skip_invalid: bool = False
@@ -658,13 +662,32 @@ class _Batch:
     planned: list[_Planned] = field(default_factory=list)
     records: int = 0
     last_record: int = 0  # ordinal (1-based) of the batch's last record
+    completed: bool = False  # the last batch of the log
+
+
+@dataclass
+class _Prepared:
+    """A batch made ready to commit: what is left to write, embedded (no writes yet)."""
+
+    batch: _Batch
+    todo: list[_Planned]
+    done: dict[str, str]  # statement key -> belief, for statements an earlier run wrote
+    rows: list[dict[str, Any]]  # prepared belief rows, in the order of ``row_keys``
+    row_keys: list[str]
 
 
 RejectSink = Callable[[str, Reject], None]
 
 
 class Importer:
-    """Runs one import; see :func:`import_logs`."""
+    """Runs one import; see :func:`import_logs`.
+
+    Batches move through two stages: *prepare* (which statements are new, and embedding
+    them: reads and CPU only) and *commit* (one write transaction: the beliefs through the
+    store's gate, their provenance and the checkpoint). A worker thread prepares batch N+1
+    while batch N commits; commits stay strictly in order, so the gate sees every batch
+    after the ones before it, as in a run without the overlap.
+    """
 
     def __init__(
         self,
@@ -675,6 +698,7 @@ class Importer:
         progress: Progress | None = None,
         on_reject: RejectSink | None = None,
         cancel: threading.Event | None = None,
+        caller: Caller | None = None,
     ) -> None:
         if not re.fullmatch(NAMESPACE_PATTERN, options.namespace):
             raise InvalidInput(
@@ -687,8 +711,12 @@ class Importer:
         self.progress = progress
         self.on_reject = on_reject
         self.cancel = cancel
+        self.caller = caller
         self.limit = store.settings.max_text_length
         self.batch_size = max(1, min(options.batch_size, store.settings.max_batch_size))
+        self._pool: ThreadPoolExecutor | None = None
+        self._pending: Future[_Prepared] | None = None
+        self._source: dict[str, str] = {}
 
     def run(self, source: Path | str | BinaryIO, *, name: str | None = None) -> ImportSummary:
         """Import one log; return its summary.
@@ -702,6 +730,7 @@ class Importer:
         log = open_log(source, name=name)
         summary = ImportSummary(source=log.name, namespace=self.options.namespace)
         summary.dry_run = self.options.dry_run
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="import-prepare")
         try:
             fmt = self.options.format
             if fmt is LogFormat.auto:
@@ -709,6 +738,10 @@ class Importer:
             summary.format = fmt.value
             self._run(log, fmt, summary)
         finally:
+            if self._pending is not None:  # an error left a prepared batch: drop it
+                self._pending.cancel()
+                self._pending = None
+            self._pool.shutdown(wait=True)
             summary.seconds = round(time.monotonic() - started, 3)
             log.close()
             if self.progress is not None:
@@ -723,7 +756,7 @@ class Importer:
             found = self.store.run_read("import_checkpoint_get", key=source_key)
             done_before = max(int(found[0]["records_done"]), 0) if found else 0
         summary.resumed_at = done_before
-        source = {"key": source_key, "namespace": ns, "name": log.name, "format": fmt.value}
+        self._source = {"key": source_key, "namespace": ns, "name": log.name, "format": fmt.value}
         last_key: dict[str, str] = {}  # conversation -> its latest statement's key
         seen_conversations: set[str] = set()
         batch = _Batch()
@@ -735,7 +768,8 @@ class Importer:
                 if ordinal <= done_before:
                     continue
                 if not self.options.skip_invalid or item.fatal:
-                    self._flush(batch, source, summary, completed=False)
+                    self._submit(batch, summary)
+                    self._drain(summary)
                     if self.options.skip_invalid and self.on_reject is not None:
                         self.on_reject(log.name, item)
                     raise MalformedRecord(log.name, item.line, item.reason)
@@ -754,21 +788,23 @@ class Importer:
                 else:
                     batch.planned.extend(planned)
             summary.conversations = len(seen_conversations)
-            if ordinal <= done_before:
-                continue
-            batch.records += 1
-            batch.last_record = ordinal
-            if len(batch.planned) >= self.batch_size or batch.records >= (
-                self.options.max_batch_records
-            ):
-                self._flush(batch, source, summary, completed=False)
-                batch = _Batch()
-                if self.cancel is not None and self.cancel.is_set():
-                    return
+            if ordinal > done_before:
+                batch.records += 1
+                batch.last_record = ordinal
+                if len(batch.planned) >= self.batch_size or batch.records >= (
+                    self.options.max_batch_records
+                ):
+                    self._submit(batch, summary)
+                    batch = _Batch()
+                    if self.cancel is not None and self.cancel.is_set():
+                        self._drain(summary)
+                        return
             if self.progress is not None:
                 self.progress.update(summary, log.bytes_read, log.size)
         batch.last_record = max(batch.last_record, ordinal)
-        self._flush(batch, source, summary, completed=True)
+        batch.completed = True
+        self._submit(batch, summary)
+        self._drain(summary)
 
     def _plan(self, turn: Turn, last_key: dict[str, str], summary: ImportSummary) -> list[_Planned]:
         statements = self.extractor.extract(turn.role, turn.content)
@@ -785,49 +821,84 @@ class Importer:
             last_key[turn.conversation_id] = key
         return out
 
-    # -- writes ----------------------------------------------------------------------------
+    # -- the pipeline ----------------------------------------------------------------------
 
-    def _flush(
-        self, batch: _Batch, source: dict[str, str], summary: ImportSummary, *, completed: bool
-    ) -> None:
-        if batch.records == 0 and not batch.planned and not completed:
+    def _submit(self, batch: _Batch, summary: ImportSummary) -> None:
+        """Start preparing ``batch``; commit the batch prepared before it meanwhile."""
+        if batch.records == 0 and not batch.planned and not batch.completed:
             return
-        summary.batches += 1 if batch.records else 0
+        assert self._pool is not None
+        upcoming = self._pool.submit(self._prepare, batch)
+        self._drain(summary)
+        self._pending = upcoming
+
+    def _drain(self, summary: ImportSummary) -> None:
+        """Commit the prepared batch waiting, if any."""
+        if self._pending is None:
+            return
+        prepared = self._pending.result()
+        self._pending = None
+        self._commit(prepared, summary)
+
+    def _prepare(self, batch: _Batch) -> _Prepared:
+        """Find which statements are new, and embed them (runs in the worker thread)."""
         keys = list(dict.fromkeys(p.key for p in batch.planned))
         done = {r["key"]: r["target"] for r in self.store.run_read("import_done", keys=keys)}
         todo = [p for p in batch.planned if p.key not in done]
+        if self.options.dry_run or not todo:
+            return _Prepared(batch, todo, done, [], [])
+        # a belief with a statement's id but no ASSERTED edge comes from outside this
+        # importer's transactions (ids are hashes, so only a deliberate copy): link, don't write
+        stored = {
+            r["id"] for r in self.store.run_read("belief_existing_ids", ids=[p.key for p in todo])
+        }
+        done.update({key: key for key in stored})
+        creates = [p for p in todo if p.key not in stored]
+        beliefs = [_belief(p, self.options) for p in creates]
+        rows = self.store.prepare(beliefs, write_path=WritePath.import_, actor="import")
+        return _Prepared(batch, todo, done, rows, [p.key for p in creates])
+
+    def _commit(self, prepared: _Prepared, summary: ImportSummary) -> None:
+        """Write one prepared batch in one transaction: beliefs, provenance, checkpoint."""
+        batch, todo = prepared.batch, prepared.todo
         summary.already += len(batch.planned) - len(todo)
+        summary.batches += 1 if batch.records else 0
         if self.options.dry_run:
             summary.added += len(todo)
             return
-        targets = dict(done)
-        targets.update(self._write_beliefs(todo, summary))
-        self._write_provenance(todo, targets, source, batch, completed=completed)
+        rows = self._provenance_rows(todo)
+        decisions: list[GateDecision] = []
 
-    def _write_beliefs(self, todo: list[_Planned], summary: ImportSummary) -> dict[str, str]:
-        """Create the beliefs not stored yet (an earlier run may have stored some before it
-        died); return statement key -> the belief that now holds it."""
-        ns = self.options.namespace
-        keys = [p.key for p in todo]
-        existing = {r["id"] for r in self.store.run_read("belief_existing_ids", ids=keys)}
-        creates = [_belief(p, ns) for p in todo if p.key not in existing]
-        created = self.store.create(creates, write_path=WritePath.import_, actor="import")
-        summary.added += len(created)
-        summary.noop += len(creates) - len(created)
-        stored = existing | {b.id for b in created}
-        return {key: key for key in keys if key in stored}
+        def work(tx: ManagedTransaction) -> None:
+            decisions.clear()
+            targets = dict(prepared.done)
+            if prepared.rows:
+                decisions.extend(self.store.create_in(tx, prepared.rows, caller=self.caller))
+                targets.update(
+                    zip(prepared.row_keys, (d.belief_id for d in decisions), strict=True)
+                )
+            wanted = sorted(
+                {k for p in todo for k in (p.follows_key, p.caused_key) if k and k not in targets}
+            )
+            if wanted:  # statements of earlier batches that these follow or explain
+                found = self.store.tx_run(tx, "import_done", keys=wanted)
+                targets.update({r["key"]: r["target"] for r in found})
+            self._write_provenance(tx, todo, targets, rows, batch)
 
-    def _write_provenance(
-        self,
-        todo: list[_Planned],
-        targets: dict[str, str],
-        source: dict[str, str],
-        batch: _Batch,
-        *,
-        completed: bool,
-    ) -> None:
+        self.store.write(work)
+        for d in decisions:
+            verdict = str(d.verdict)
+            if verdict in ("noop", "subsumed"):
+                summary.noop += 1
+            else:
+                summary.added += 1
+            if d.contested:
+                summary.contested += 1
+            elif verdict == "contradicts":
+                summary.superseded += 1
+
+    def _provenance_rows(self, todo: list[_Planned]) -> dict[str, list[dict[str, Any]]]:
         ns = self.options.namespace
-        rows = [p for p in todo if p.key in targets]
         conversations = {
             p.turn.conversation_id: {
                 "id": conversation_node_id(ns, p.turn.conversation_id),
@@ -835,7 +906,7 @@ class Importer:
                 "namespace": ns,
                 "title": p.turn.title,
             }
-            for p in rows
+            for p in todo
         }
         turns = {
             turn_node_id(ns, p.turn): {
@@ -849,8 +920,33 @@ class Importer:
                 "line": p.turn.line,
                 "namespace": ns,
             }
-            for p in rows
+            for p in todo
         }
+        return {"conversations": list(conversations.values()), "turns": list(turns.values())}
+
+    def _write_provenance(
+        self,
+        tx: ManagedTransaction,
+        todo: list[_Planned],
+        targets: dict[str, str],
+        rows: dict[str, list[dict[str, Any]]],
+        batch: _Batch,
+    ) -> None:
+        source = self._source
+        ns = self.options.namespace
+        self.store.tx_run(
+            tx,
+            "import_checkpoint",
+            key=source["key"],
+            namespace=source["namespace"],
+            source_name=source["name"],
+            format=source["format"],
+            records_done=batch.last_record,
+            completed=batch.completed,
+            now=datetime.now(UTC),
+        )
+        if not todo:
+            return
         asserted = [
             {
                 "turn": turn_node_id(ns, p.turn),
@@ -859,51 +955,23 @@ class Importer:
                 "speaker": p.statement.speaker,
                 "cue": p.statement.cue,
             }
-            for p in rows
+            for p in todo
         ]
-        self._resolve_earlier(rows, targets)
-        follows = _edges((targets.get(p.key), targets.get(p.follows_key or "")) for p in rows)
-        caused = _edges((targets.get(p.key), targets.get(p.caused_key or "")) for p in rows)
-
-        def work(tx: ManagedTransaction) -> None:
+        follows = _edges((targets.get(p.key), targets.get(p.follows_key or "")) for p in todo)
+        caused = _edges((targets.get(p.key), targets.get(p.caused_key or "")) for p in todo)
+        self.store.tx_run(
+            tx, "import_conversations", source=source["key"], rows=rows["conversations"]
+        )
+        self.store.tx_run(tx, "import_turns", rows=rows["turns"])
+        self.store.tx_run(tx, "import_asserted", rows=asserted)
+        if follows:
             self.store.tx_run(
-                tx,
-                "import_checkpoint",
-                key=source["key"],
-                namespace=source["namespace"],
-                source_name=source["name"],
-                format=source["format"],
-                records_done=batch.last_record,
-                completed=completed,
-                now=datetime.now(UTC),
+                tx, "import_follows", rows=[{"later": a, "earlier": b} for a, b in follows]
             )
-            if conversations:
-                self.store.tx_run(
-                    tx,
-                    "import_conversations",
-                    source=source["key"],
-                    rows=list(conversations.values()),
-                )
-                self.store.tx_run(tx, "import_turns", rows=list(turns.values()))
-                self.store.tx_run(tx, "import_asserted", rows=asserted)
-            if follows:
-                self.store.tx_run(
-                    tx, "import_follows", rows=[{"later": a, "earlier": b} for a, b in follows]
-                )
-            if caused:
-                self.store.tx_run(
-                    tx, "import_caused", rows=[{"reason": a, "claim": b} for a, b in caused]
-                )
-
-        self.store.write(work)
-
-    def _resolve_earlier(self, rows: list[_Planned], targets: dict[str, str]) -> None:
-        """Add to ``targets`` the beliefs of statements from earlier batches or runs that this
-        batch's statements follow or explain (one read for all of them)."""
-        wanted = {k for p in rows for k in (p.follows_key, p.caused_key) if k and k not in targets}
-        if wanted:
-            found = self.store.run_read("import_done", keys=sorted(wanted))
-            targets.update({r["key"]: r["target"] for r in found})
+        if caused:
+            self.store.tx_run(
+                tx, "import_caused", rows=[{"reason": a, "claim": b} for a, b in caused]
+            )
 
 
 def _edges(pairs: Iterable[tuple[str | None, str | None]]) -> list[tuple[str, str]]:
@@ -915,7 +983,7 @@ def _edges(pairs: Iterable[tuple[str | None, str | None]]) -> list[tuple[str, st
     return list(out)
 
 
-def _belief(p: _Planned, namespace: str) -> BeliefCreate:
+def _belief(p: _Planned, options: ImportOptions) -> BeliefCreate:
     s = p.statement
     return BeliefCreate(
         id=p.key,
@@ -931,7 +999,8 @@ def _belief(p: _Planned, namespace: str) -> BeliefCreate:
         why_it_matters=s.why_it_matters,
         valid_from=p.turn.ts,
         author=s.speaker,
-        namespaces=[namespace],
+        user=options.user,
+        namespaces=[options.namespace],
     )
 
 
@@ -945,6 +1014,7 @@ def import_logs(
     progress: Progress | None = None,
     on_reject: RejectSink | None = None,
     cancel: threading.Event | None = None,
+    caller: Caller | None = None,
 ) -> ImportSummary:
     """Import a conversation log into ``options.namespace``; return what was done.
 
@@ -962,7 +1032,13 @@ def import_logs(
     ImportSummary(source='chat.jsonl', namespace='user:me', format='jsonl', ...)
     """
     importer = Importer(
-        store, options, extractor=extractor, progress=progress, on_reject=on_reject, cancel=cancel
+        store,
+        options,
+        extractor=extractor,
+        progress=progress,
+        on_reject=on_reject,
+        cancel=cancel,
+        caller=caller,
     )
     return importer.run(source, name=name)
 
@@ -1060,7 +1136,12 @@ class ImportJobs:
         self._run_lock = threading.Lock()
 
     def submit(
-        self, path: Path, options: ImportOptions, *, remove_after: bool = False
+        self,
+        path: Path,
+        options: ImportOptions,
+        *,
+        remove_after: bool = False,
+        caller: Caller | None = None,
     ) -> ImportJob:
         """Start importing the log at ``path`` in a background thread; return the job.
 
@@ -1072,7 +1153,7 @@ class ImportJobs:
             self._forget_old()
         thread = threading.Thread(
             target=self._run,
-            args=(job, path, options, remove_after),
+            args=(job, path, options, remove_after, caller),
             daemon=True,
             name=f"import-{job.id[:8]}",
         )
@@ -1091,7 +1172,14 @@ class ImportJobs:
         ]:
             del self._jobs[job.id]
 
-    def _run(self, job: ImportJob, path: Path, options: ImportOptions, remove_after: bool) -> None:
+    def _run(
+        self,
+        job: ImportJob,
+        path: Path,
+        options: ImportOptions,
+        remove_after: bool,
+        caller: Caller | None,
+    ) -> None:
         def keep_reject(source: str, reject: Reject) -> None:
             if len(job.rejects) < self.max_rejects:
                 job.rejects.append({"line": reject.line, "reason": reject.reason})
@@ -1106,6 +1194,7 @@ class ImportJobs:
                     name=f"upload-{job.id[:8]}",
                     progress=_JobProgress(job),
                     on_reject=keep_reject,
+                    caller=caller,
                 )
             job.format = job.summary.format
             job.state = JobState.succeeded

@@ -19,8 +19,9 @@ from fastapi import APIRouter, Depends, Query, Request, Response, status
 from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
-from api.deps import StoreDep
-from beliefgraph.errors import NotFound
+from api.deps import CallerDep, StoreDep
+from beliefgraph.access import Role
+from beliefgraph.errors import Forbidden, NotFound
 from beliefgraph.importer import (
     HEAD_BYTES,
     ImportJob,
@@ -30,7 +31,7 @@ from beliefgraph.importer import (
     LogFormat,
     detect_format,
 )
-from beliefgraph.models import NAMESPACE_PATTERN
+from beliefgraph.models import NAMESPACE_PATTERN, USER_ID_PATTERN
 
 router = APIRouter(prefix="/v1", tags=["imports"])
 
@@ -105,13 +106,20 @@ def _public(job: ImportJob) -> ImportJobPublic:
 async def create_import(
     request: Request,
     jobs: JobsDep,
+    caller: CallerDep,
     response: Response,
     namespace: Annotated[str, Query(pattern=NAMESPACE_PATTERN)],
     format: LogFormat = LogFormat.auto,
+    user: Annotated[str | None, Query(pattern=USER_ID_PATTERN)] = None,
     skip_invalid: bool = False,
     dry_run: bool = False,
 ) -> ImportJobPublic:
     """Spool the body, check its format, and start the job; poll `GET /v1/imports/{id}`."""
+    if not caller.can_see(namespace):
+        raise NotFound(f"no namespace {namespace!r}", field="namespace")
+    if caller.role not in (Role.curator, Role.admin):
+        # a log holds the user's decisions and rules: authority an agent key may not write
+        raise Forbidden(f"a {caller.role.value} key may not import logs; a curator key may")
     spool = tempfile.NamedTemporaryFile(prefix="beliefgraph-import-", delete=False)  # noqa: SIM115  (the job deletes it when done)
     path = Path(spool.name)
     try:
@@ -124,9 +132,13 @@ async def create_import(
         if format is LogFormat.auto:
             detect_format(head, "the request body")  # a 422 now rather than a failed job
         options = ImportOptions(
-            namespace=namespace, format=format, skip_invalid=skip_invalid, dry_run=dry_run
+            namespace=namespace,
+            format=format,
+            user=user,
+            skip_invalid=skip_invalid,
+            dry_run=dry_run,
         )
-        job = jobs.submit(path, options, remove_after=True)
+        job = jobs.submit(path, options, remove_after=True, caller=caller)
     except BaseException:
         path.unlink(missing_ok=True)
         raise

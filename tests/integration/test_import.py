@@ -318,7 +318,10 @@ def test_kill_9_mid_run_then_rerun_equals_an_uninterrupted_run(
     assert rerun.returncode == 0, rerun.stderr
     resumed = json.loads(rerun.stdout)
     assert resumed["resumed_at"] >= 200
-    assert resumed["added"] + resumed["already"] == expected["added"]
+    written = ("added", "noop")  # the gate may fold a repeated statement into an earlier one
+    assert resumed["already"] + sum(resumed[k] for k in written) == sum(
+        expected[k] for k in written
+    )
     assert dump(driver, killed_ns) == dump(driver, clean_ns)
 
 
