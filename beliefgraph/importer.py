@@ -14,7 +14,7 @@ Three formats, told apart by their first record when ``format="auto"``:
 
 Files are streamed, never loaded whole (a ChatGPT export is cut into its conversations as
 it is read). Each record is extracted (:mod:`beliefgraph.extract`) and the statements are
-written in batches through :meth:`Store.create` with ``write_path=import``, so whatever
+written in batches through the store's create path with ``write_path=import``, so whatever
 the store does on a write (the curation gate, the audit log) applies to imports too.
 
 Idempotent and resumable:
@@ -28,11 +28,12 @@ Idempotent and resumable:
   fully in. A rerun reads and extracts the records before it again (cheap, and it rebuilds
   the per-conversation order that ``FOLLOWS`` needs) but writes none of them.
 
-Provenance (``Conversation``, ``Turn``, ``ASSERTED``, ``FOLLOWS``, ``CAUSED``) and the
-checkpoint are written in one transaction right after the batch's beliefs. That keeps the
-store's create path the one way beliefs are written; a crash between the two transactions
-leaves beliefs without provenance, and the rerun finds them by id and writes only the
-missing provenance, ending with the graph an uninterrupted run makes.
+Each batch is one transaction: the beliefs through :meth:`Store.create_in` (the store's
+create path, curation gate and audit included; the embedding is done before, by
+:meth:`Store.prepare`), their provenance (``Conversation``, ``Turn``, ``ASSERTED``,
+``FOLLOWS``, ``CAUSED``) and the checkpoint. A batch is therefore in whole or not at all: a
+``kill -9`` loses at most the batch in flight, which the rerun writes as the first run
+would have — with the same gate verdicts, since batches are cut at the same records.
 
 >>> summary = import_logs(store, Path("conversations.json"),   # doctest: +SKIP
 ...                       ImportOptions(namespace="user:me"))
