@@ -111,13 +111,18 @@ class ActionType(StrEnum):
 
 
 class ActionClass(StrEnum):
-    """What the agent may do, most protective first: block > verify_first > warn > answer."""
+    """What the agent may do, most protective first: block > verify_first > warn > answer.
+
+    ``archive_only`` stands apart from that order: the governing belief is archived history
+    that must not steer current behaviour (the evaluation packets use it).
+    """
 
     block = "block"
     verify_first = "verify_first"
     warn = "warn"
     answer = "answer"
     answer_context = "answer_context"
+    archive_only = "archive_only"
 
 
 class Sensitivity(StrEnum):

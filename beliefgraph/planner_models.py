@@ -1,0 +1,123 @@
+"""Models of the query planner: the request, the result and the trace a person can read.
+
+``QueryRequest`` comes in (``POST /v1/query``, ``beliefgraph query``); ``QueryResult`` goes
+out: the governing belief, the action class, and a :class:`QueryTrace` listing every
+candidate with how it was found, its lane, its scope match and why it lost.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from beliefgraph.models import ActionClass, ActionType, BeliefPublic, ChainLink, NamespaceName
+
+#: the longest query accepted (characters); longer is a 422, not a slow request
+MAX_QUERY_LENGTH = 2000
+
+QueryText = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUERY_LENGTH)
+]
+
+
+class QueryRequest(BaseModel):
+    """Which stored belief governs this request, and what may the agent do?"""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    query: QueryText = Field(description="The request, as the user or agent put it.")
+    namespaces: list[NamespaceName] = Field(
+        min_length=1, max_length=20, description="Where to look; only these are ever read."
+    )
+    action_type: ActionType | None = Field(
+        default=None,
+        description="What the request would do; inferred from the query when absent.",
+    )
+
+
+#: how a candidate was found
+FoundBy = Literal["vector", "fulltext", "alias", "scope_walk", "entity_walk", "supersession"]
+#: the lane a candidate ended up in
+Lane = Literal["authority", "evidence", "history", "none"]
+
+
+class ScopeTrace(BaseModel):
+    """How the request fell inside or outside one candidate's jurisdiction."""
+
+    source: Literal["governs", "derived", "none"] = Field(
+        description="An explicit governs scope, one derived from text and entities, or none."
+    )
+    matched: list[str] = Field(default_factory=list, description="Terms the request matched.")
+    specificity: float = Field(0.0, description="Weighted overlap with the scope's terms.")
+    strong: bool = Field(False, description="Specificity at or above the strong threshold.")
+    excluded_by: str | None = None
+    missing_all_terms: list[str] = Field(default_factory=list)
+    action_types: list[ActionType] = Field(
+        default_factory=list, description="Acts the scope governs; empty means every act."
+    )
+    action_type_match: bool = True
+    note: str | None = None
+
+
+class CandidateTrace(BaseModel):
+    """One belief the planner considered."""
+
+    id: str
+    text: str
+    kind: str
+    status: str
+    priority: str
+    found_by: list[FoundBy]
+    similarity: float | None = Field(None, description="Cosine similarity to the query.")
+    relevance: float = Field(0.0, description="Similarity plus lexical overlap (evidence lane).")
+    authority: bool = Field(description="Policy-like kind, or text that states a rule.")
+    directive: str | None = Field(None, description="The rule the text states, if any.")
+    lane: Lane
+    scope: ScopeTrace
+    head: str | None = Field(None, description="Head of its supersession chain, if superseded.")
+    outcome: Literal["governs", "lost", "excluded"]
+    why: str
+
+
+class Edge(BaseModel):
+    """One relationship the planner walked."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: str = Field(description="Id of the start node (a belief, scope or entity:<key>).")
+    type: str
+    target: str
+
+
+class NamespaceReport(BaseModel):
+    """Which of the requested namespaces were searched, and why others were not."""
+
+    searched: list[str]
+    not_visible: list[str] = Field(description="Requested, but the caller may not read them.")
+    unknown: list[str] = Field(description="Requested, but they hold no beliefs.")
+
+
+class QueryTrace(BaseModel):
+    """Everything the planner did, in the order it did it."""
+
+    namespaces: NamespaceReport
+    action_types: list[ActionType]
+    action_types_source: Literal["given", "inferred"]
+    terms: list[str] = Field(description="The query's words as every match sees them.")
+    discovery: str = Field(description="How candidates were found: exact scan or index.")
+    candidates: list[CandidateTrace]
+    edges: list[Edge]
+    chain: list[str] = Field(description="The winner's supersession chain, oldest first.")
+    chain_links: list[ChainLink]
+    steps: list[str] = Field(description="The decision, step by step.")
+
+
+class QueryResult(BaseModel):
+    """The governing belief (or none), the action class, and why."""
+
+    governing: BeliefPublic | None
+    action: ActionClass
+    reason: str
+    trace: QueryTrace
+    timings: dict[str, float] = Field(description="Milliseconds per stage, and in total.")

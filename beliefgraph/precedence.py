@@ -1,0 +1,421 @@
+"""The planner's decision, as a pure function of the candidates the graph walk found.
+
+:func:`decide` takes the request and the candidate beliefs (with their scopes, supersession
+heads and the ``OVERRIDES`` / ``NARROWS`` edges between them) and returns who governs, the
+action class, and a line per candidate saying why it won or lost. No database, no model:
+:mod:`beliefgraph.planner` does the discovery and the walk, then calls this.
+
+The rules (DESIGN §3), in order:
+
+1. **Lanes.** A candidate holds *jurisdiction* when it has an explicit ``governs`` scope, or
+   has authority (a policy-like kind, or text that states a rule) and so gets a scope derived
+   from its text and entities. Holders whose scope the request falls into, with standing
+   (status active; not floated, contested or unverified), enter the **authority lane**; an
+   archived holder enters the **history lane**. Everything else current is **evidence**.
+   A holder whose scope the request misses, or that excludes it, never governs - an
+   out-of-scope authority never blocks.
+2. **Action types.** A scope that names acts (read/write/execute) and misses the request's
+   acts still applies when the match is strong - a read of a credential is governed by the
+   rule on sharing it - but it ranks below scopes whose acts match; a weak match with the
+   wrong acts is out.
+3. **Precedence** among the lane: ``OVERRIDES`` edges, then ``NARROWS`` (the narrower
+   scope), then current before history, strong before weak match, matching acts before not,
+   priority, specificity, trust, recency, and finally the id, so ties break the same way
+   every time.
+4. **Supersession.** A superseded candidate never governs: its head takes its place.
+5. **Fallback.** With an empty lane, the most relevant current evidence answers; statements
+   come before rules that lack standing (an unverified policy is no evidence of fact).
+6. **Action.** From the governing belief: its hint, raised by the rule its text states and
+   by ``verification_required``; history is ``archive_only``; a write/execute request under a
+   write/execute scope never gets a bare ``answer``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from beliefgraph.models import (
+    ActionClass,
+    ActionType,
+    EpistemicStatus,
+    Governs,
+    Kind,
+    Priority,
+    Status,
+)
+from beliefgraph.scoping import (
+    STRONG,
+    Directive,
+    ScopeMatch,
+    Terms,
+    explicit_scope_is_about,
+    governed_action_types,
+    match_derived,
+    match_governs,
+    read_directive,
+)
+
+#: kinds that speak with authority when they govern (DESIGN §3); ``directive`` is an
+#: instruction by definition, so it joins the kinds of models.AUTHORITY_KINDS here
+PLANNER_AUTHORITY_KINDS = frozenset(
+    {Kind.policy, Kind.credential, Kind.correction, Kind.decision, Kind.directive}
+)
+#: statuses that describe the present
+CURRENT = frozenset({Status.active, Status.provisional, Status.inferred, Status.exploratory})
+#: epistemic states too weak to govern anything (they remain evidence)
+WITHOUT_STANDING = frozenset(
+    {EpistemicStatus.floated, EpistemicStatus.contested, EpistemicStatus.unverified}
+)
+#: the protection order of DESIGN §3, most protective first
+PROTECTION = (
+    ActionClass.block,
+    ActionClass.verify_first,
+    ActionClass.warn,
+    ActionClass.answer,
+    ActionClass.answer_context,
+)
+_PRIORITY_RANK = {Priority.critical: 3, Priority.high: 2, Priority.normal: 1, Priority.low: 0}
+#: lexical overlap counts this much next to cosine similarity in the evidence lane
+LEXICAL_WEIGHT = 0.1
+
+
+def more_protective(a: ActionClass, b: ActionClass) -> ActionClass:
+    """The more protective of two action classes (``archive_only`` is never compared)."""
+    return a if PROTECTION.index(a) <= PROTECTION.index(b) else b
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A belief as the planner sees it: what it says, its standing, and how it was found."""
+
+    id: str
+    text: str
+    kind: Kind
+    status: Status
+    epistemic_status: EpistemicStatus
+    priority: Priority
+    verification_required: bool
+    allowed_action: ActionClass | None
+    trust: float
+    recency: datetime
+    names: tuple[str, ...] = ()
+    governs: Governs | None = None
+    scope_key: str | None = None
+    similarity: float | None = None
+    found_by: frozenset[str] = frozenset()
+    head: str | None = None
+
+    @property
+    def current(self) -> bool:
+        """Whether the belief describes the present (not superseded, retracted, archived)."""
+        return self.status in CURRENT
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """What the planner concluded about one candidate."""
+
+    candidate: Candidate
+    directive: Directive
+    authority: bool
+    scope: ScopeMatch | None
+    scope_note: str | None
+    type_match: bool
+    lane: str  # authority / history / evidence / none
+    relevance: float
+    outcome: str = "lost"  # governs / lost / excluded
+    why: str = ""
+
+    @property
+    def strong(self) -> bool:
+        """Whether the scope match is strong."""
+        return self.scope is not None and self.scope.weight >= STRONG
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The planner's answer: who governs, the action, and the reasoning."""
+
+    governing: str | None
+    action: ActionClass
+    reason: str
+    assessments: tuple[Assessment, ...]
+    steps: tuple[str, ...]
+    edges: tuple[tuple[str, str, str], ...] = field(default_factory=tuple)
+
+
+def _scope_of(
+    c: Candidate, request: Terms, directive: Directive, authority: bool
+) -> tuple[ScopeMatch | None, str | None]:
+    """The candidate's scope match, and a note when the explicit scope was set aside."""
+    # Only a rule names the acts it governs; a statement's verbs are events ("was paid").
+    described = governed_action_types(c.text) if directive.is_rule else frozenset()
+    if c.governs is not None:
+        g = c.governs
+        if explicit_scope_is_about(
+            any_terms=g.any_terms, all_terms=g.all_terms, text=c.text, names=c.names
+        ):
+            return (
+                match_governs(
+                    request,
+                    any_terms=g.any_terms,
+                    all_terms=g.all_terms,
+                    excluded_terms=g.excluded_terms,
+                    action_types=g.action_types or described,
+                ),
+                None if g.action_types else "action types read from the text",
+            )
+        note = "governs names nothing this belief says or is about; scope derived instead"
+        derived = match_derived(
+            request, text=c.text, names=c.names, action_types=g.action_types or described
+        )
+        # The explicit exclusions still stand: they say where the belief must never reach.
+        for term in g.excluded_terms:
+            if request.has(term):
+                return replace(derived, excluded_by=term), note
+        return derived, note
+    if authority:
+        return match_derived(request, text=c.text, names=c.names, action_types=described), None
+    return None, None
+
+
+def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) -> Assessment:
+    """Place one candidate in a lane (before precedence) and say why."""
+    directive = read_directive(c.text)
+    authority = c.kind in PLANNER_AUTHORITY_KINDS or directive.is_rule
+    scope, note = _scope_of(c, request, directive, authority)
+    lexical = match_derived(request, text=c.text, names=c.names, action_types=(), topics_only=False)
+    relevance = (c.similarity or 0.0) + LEXICAL_WEIGHT * lexical.weight
+    type_match = scope is None or not scope.action_types or bool(scope.action_types & action_types)
+
+    def result(lane: str, why: str, outcome: str = "lost") -> Assessment:
+        return Assessment(
+            c, directive, authority, scope, note, type_match, lane, relevance, outcome, why
+        )
+
+    if c.status in (Status.superseded, Status.retracted) and c.head is None:
+        return result("none", f"{c.status.value}, with no current head", "excluded")
+    if scope is None:
+        if c.status == Status.archived:
+            return result("none", "archived, and holds no jurisdiction", "excluded")
+        return result("evidence", "evidence: holds no jurisdiction")
+    if not scope.in_scope:
+        if scope.excluded_by:
+            why = f"out of scope: the request mentions excluded term {scope.excluded_by!r}"
+        elif scope.missing_all:
+            why = f"out of scope: missing required term(s) {', '.join(scope.missing_all)}"
+        else:
+            why = "out of scope: the request matches none of its terms"
+        return result("none", why, "excluded")
+    if not type_match and scope.weight < STRONG:
+        kinds = ", ".join(sorted(a.value for a in scope.action_types))
+        return result("none", f"weak match, and it governs only {kinds}", "excluded")
+    if c.epistemic_status in WITHOUT_STANDING or c.status not in (
+        Status.active,
+        Status.archived,
+        Status.superseded,
+    ):
+        return result(
+            "evidence",
+            f"no standing to govern ({c.status.value}, {c.epistemic_status.value}); evidence only",
+        )
+    if c.status == Status.archived:
+        return result("history", "in scope, but archived: history")
+    return result("authority", "in scope")
+
+
+def _rank(a: Assessment, heads: Mapping[str, Candidate]) -> tuple[object, ...]:
+    """Precedence key of a lane member (bigger wins), judged on its governor's standing."""
+    gov = heads.get(a.candidate.id, a.candidate)
+    assert a.scope is not None
+    return (
+        gov.current,
+        a.strong,
+        a.type_match,
+        _PRIORITY_RANK[gov.priority],
+        a.scope.weight,
+        gov.trust,
+        gov.recency,
+    )
+
+
+def action_for(
+    governor: Candidate,
+    assessment: Assessment,
+    action_types: frozenset[ActionType],
+) -> tuple[ActionClass, list[str]]:
+    """The action class a governing belief allows, and the steps that set it."""
+    steps: list[str] = []
+    action: ActionClass
+    if governor.status == Status.archived:
+        return ActionClass.archive_only, [f"{governor.id} is archived: history only"]
+    directive = read_directive(governor.text)
+    if governor.allowed_action is not None and governor.allowed_action != ActionClass.archive_only:
+        action = governor.allowed_action
+        steps.append(f"its action hint is {action.value}")
+    elif directive.action is not None:
+        action = directive.action
+        steps.append(f"its text says {directive.cue!r}: {action.value}")
+    else:
+        action = ActionClass.answer
+        steps.append("a plain statement: answer")
+    if directive.is_rule and directive.action is not None:
+        raised = more_protective(action, directive.action)
+        if raised != action:
+            steps.append(f"its text says {directive.cue!r}: raised to {raised.value}")
+            action = raised
+    if governor.verification_required and more_protective(action, ActionClass.verify_first) != (
+        action
+    ):
+        action = ActionClass.verify_first
+        steps.append("it requires verification: verify_first")
+    weak = governor.status != Status.active or governor.epistemic_status in WITHOUT_STANDING
+    if weak and action in (ActionClass.answer, ActionClass.answer_context):
+        action = ActionClass.warn
+        steps.append(f"it is {governor.status.value}/{governor.epistemic_status.value}: warn")
+    scope = assessment.scope
+    acts = {ActionType.write, ActionType.execute}
+    if (
+        scope is not None
+        and action_types & acts
+        and scope.action_types & acts
+        and action in (ActionClass.answer, ActionClass.answer_context)
+    ):
+        action = ActionClass.verify_first
+        steps.append("a write/execute request under a write/execute scope: verify_first")
+    return action, steps
+
+
+def decide(
+    query: str,
+    action_types: Iterable[ActionType],
+    candidates: Sequence[Candidate],
+    *,
+    overrides: Iterable[tuple[str, str]] = (),
+    narrows: Iterable[tuple[str, str]] = (),
+) -> Decision:
+    """Decide which candidate governs ``query`` and what the agent may do.
+
+    Args:
+        query: the request text.
+        action_types: what the request would do (given, or inferred by the caller).
+        candidates: every belief discovery and the graph walk found, including the heads of
+            superseded candidates (``Candidate.head`` names them).
+        overrides: ``(winner_id, loser_id)`` pairs of ``OVERRIDES`` edges.
+        narrows: ``(narrow_scope_key, broad_scope_key)`` pairs of ``NARROWS`` edges.
+
+    Returns:
+        The :class:`Decision`; ``governing`` is ``None`` when nothing applies.
+    """
+    request = Terms.of(query)
+    kinds = frozenset(action_types)
+    by_id = {c.id: c for c in candidates}
+    assessed = {c.id: assess(c, request, kinds) for c in candidates}
+    steps: list[str] = []
+
+    # A superseded candidate's jurisdiction passes to the head of its chain.
+    heads: dict[str, Candidate] = {}
+    for a in assessed.values():
+        c = a.candidate
+        if c.status == Status.superseded and c.head in by_id:
+            heads[c.id] = by_id[c.head]
+    lane = [a for a in assessed.values() if a.lane in ("authority", "history")]
+    lane = [a for a in lane if heads.get(a.candidate.id, a.candidate).status != Status.retracted]
+
+    losers: dict[str, str] = {}
+    lane_ids = {a.candidate.id for a in lane}
+    for stronger, weaker in overrides:
+        if stronger in lane_ids and weaker in lane_ids:
+            losers[weaker] = f"overridden by {stronger} (OVERRIDES)"
+    scope_holder = {a.candidate.scope_key: a.candidate.id for a in lane if a.candidate.scope_key}
+    for narrow, broad in narrows:
+        if narrow in scope_holder and broad in scope_holder:
+            broad_id = scope_holder[broad]
+            losers.setdefault(
+                broad_id, f"{scope_holder[narrow]} governs a narrower scope (NARROWS)"
+            )
+    contenders = [a for a in lane if a.candidate.id not in losers]
+    contenders.sort(key=lambda a: a.candidate.id)  # the final tie-break: smallest id wins
+    contenders.sort(key=lambda a: _rank(a, heads), reverse=True)
+
+    winner: Assessment | None = contenders[0] if contenders else None
+    if winner is not None:
+        steps.append(
+            f"authority lane: {len(contenders)} in scope; {winner.candidate.id} ranks first"
+        )
+    else:
+        evidence = [
+            a
+            for a in assessed.values()
+            if a.lane == "evidence" and (a.candidate.current or a.candidate.id in heads)
+        ]
+        # Statements answer; a rule without standing (an unverified policy, a floated
+        # decision) is no evidence of fact and answers only when nothing else is relevant.
+        evidence.sort(key=lambda a: a.candidate.id)
+        evidence.sort(key=lambda a: (not a.authority, a.relevance), reverse=True)
+        winner = evidence[0] if evidence else None
+        if winner is not None:
+            steps.append(
+                f"no authority in scope; the most relevant evidence is {winner.candidate.id}"
+            )
+
+    final: dict[str, Assessment] = {}
+    governor: Candidate | None = None
+    if winner is not None:
+        governor = heads.get(winner.candidate.id, winner.candidate)
+        if governor.id != winner.candidate.id:
+            steps.append(f"{winner.candidate.id} is superseded; its head {governor.id} governs")
+    for cid, a in assessed.items():
+        if governor is not None and cid == governor.id:
+            final[cid] = replace(a, outcome="governs", why=_win_reason(a, winner))
+        elif winner is not None and cid == winner.candidate.id:
+            final[cid] = replace(a, why=f"superseded by {governor.id if governor else '?'}")
+        elif cid in losers:
+            final[cid] = replace(a, why=losers[cid])
+        elif a.outcome == "excluded":
+            final[cid] = a
+        elif winner is not None and a.lane in ("authority", "history"):
+            final[cid] = replace(a, why=_loss_reason(a, winner, heads))
+        elif winner is not None and winner.lane in ("authority", "history"):
+            final[cid] = replace(a, why=f"{a.why}; the authority lane decides")
+        elif winner is not None:
+            final[cid] = replace(
+                a, why=f"{a.why}; less relevant ({a.relevance:.3f} < {winner.relevance:.3f})"
+            )
+        else:
+            final[cid] = a
+
+    if governor is None:
+        steps.append("nothing in the requested namespaces applies: answer_context")
+        return Decision(
+            None,
+            ActionClass.answer_context,
+            "no stored belief applies to this request",
+            tuple(final.values()),
+            tuple(steps),
+        )
+    assert winner is not None
+    action, action_steps = action_for(governor, winner, kinds)
+    steps.extend(action_steps)
+    lane_name = "authority" if winner.lane == "authority" else winner.lane
+    reason = f"{governor.id} governs ({lane_name} lane): {action.value}"
+    return Decision(governor.id, action, reason, tuple(final.values()), tuple(steps))
+
+
+def _win_reason(a: Assessment, winner: Assessment | None) -> str:
+    if a.lane in ("authority", "history") and a.scope is not None:
+        return f"governs: in scope ({', '.join(a.scope.matched)}), first by precedence"
+    if winner is not None and winner.candidate.id != a.candidate.id:
+        return f"governs as the head of {winner.candidate.id}'s chain"
+    return "governs: the most relevant evidence, with no authority in scope"
+
+
+def _loss_reason(a: Assessment, winner: Assessment, heads: Mapping[str, Candidate]) -> str:
+    mine, theirs = _rank(a, heads), _rank(winner, heads)
+    labels = ("current", "strong match", "action types match", "priority", "specificity", "trust")
+    for label, x, y in zip(labels, mine, theirs, strict=False):
+        if x != y:
+            return f"in scope, but {winner.candidate.id} wins on {label}"
+    return f"in scope, but {winner.candidate.id} wins the tie (recency, then id)"

@@ -1,0 +1,470 @@
+"""Reading requests and beliefs for the planner: action types, directives, scopes.
+
+Everything here is a pure function of text (no database, no model), so the rules can be
+read, unit-tested and reasoned about on their own:
+
+* :func:`infer_action_types` - what a request would *do* (read / write / execute), and, for
+  a belief, which acts it talks about;
+* :func:`read_directive` - whether a belief's text is a rule (a requirement, a prohibition,
+  a permission) and how protective it is;
+* :class:`Terms` and :func:`match_governs` / :func:`match_derived` - whether a request
+  falls inside a belief's jurisdiction, for an explicit ``governs`` scope and for the scope
+  derived from what a belief says and is about.
+
+All word comparisons go through :func:`beliefgraph.text.tokenize` (so "Wi-Fi" is "wifi")
+plus a light plural folding (:func:`fold_plural`), applied to both sides alike.
+
+>>> sorted(infer_action_types("Remind me the dose so I can fill the pillbox"))
+['execute', 'read']
+>>> read_directive("Any dose must be confirmed against the label before use.").action
+<ActionClass.verify_first: 'verify_first'>
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from beliefgraph.models import ActionClass, ActionType
+from beliefgraph.text import fold, tokenize, unique
+
+# -- words -----------------------------------------------------------------------------------
+
+# Plural folding only: stemming past tenses or gerunds ("paid", "reconciling") would make a
+# past event look like a request to act, and scopes are written in base forms anyway.
+_PLURAL_KEEP = frozenset({"access", "process", "business", "status", "analysis", "address", "this"})
+
+
+def fold_plural(token: str) -> str:
+    """``token`` without a regular English plural ending ("policies" -> "policy")."""
+    if len(token) <= 3 or token in _PLURAL_KEEP or token.endswith(("ss", "us", "is")):
+        return token
+    if token.endswith("ies") and len(token) > 4:
+        return token[:-3] + "y"
+    if token.endswith(("ches", "shes", "xes", "zes", "sses")):
+        return token[:-2]
+    if token.endswith("s"):
+        return token[:-1]
+    return token
+
+
+def words(text: str) -> list[str]:
+    """The tokens of ``text`` with plurals folded, in order (the unit every match uses)."""
+    return [fold_plural(t) for t in tokenize(text)]
+
+
+#: words that say nothing about *what* a belief governs: function words, question words,
+#: modal and directive words (they are read by :func:`read_directive` instead), and a few
+#: words so general that sharing them means nothing ("any", "current", "new").
+def _wordset(text: str) -> frozenset[str]:
+    # Word lists read better as prose than as 200 quoted strings.
+    return frozenset(text.split())
+
+
+STOPWORDS = _wordset(
+    """
+    a about above after again against all also am an and any anyone anything are around as at
+    be been before being below between both but by can cannot could did do does doing done dont
+    down during each either else even ever every few for from further get gets getting got had
+    has have having he her here hers herself him himself his how i if im in into is it its itself
+    just let like ll me might mine more most much must my myself need needs no nor not now of
+    off on once one only or other our ours ourselves out over own per please re really same
+    say said saying shall she should so some such than that the their theirs them themselves
+    then there these they this those though through to too under until up upon us use used
+    using ve very via want was we were what whatever when where whether which while who whom
+    whose why will with within without would yet you your yours yourself yourselves
+    already actually always generally usually normally probably currently ago last next today
+    tonight tomorrow yesterday time times week weeks day days month months year years quarter
+    new old current thing things way part parts lot bit kind sort someone something somebody
+    anybody everyone everything nothing may might ok okay sure fine
+    required require requires requiring never allowed blocked block only unless except
+    """
+)
+
+
+def content_words(text: str) -> list[str]:
+    """The words of ``text`` that can carry a topic: no stop words, no bare numbers."""
+    return [w for w in words(text) if w not in STOPWORDS and not w.isdigit() and len(w) > 1]
+
+
+# -- terms and phrases -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Terms:
+    """A request, read once: its words (plural-folded) for phrase matching.
+
+    A term matches when its words occur contiguously in the request, or when the request
+    writes the same words run together or apart ("door to door" / "door-to-door";
+    "wi fi" / "Wi-Fi").
+    """
+
+    text: str
+    tokens: tuple[str, ...]
+
+    @classmethod
+    def of(cls, text: str) -> Terms:
+        """Read ``text``."""
+        return cls(text, tuple(words(text)))
+
+    def find(self, term: str) -> tuple[int, int] | None:
+        """Where ``term`` occurs as ``(start, end)`` token positions, or ``None``."""
+        phrase = words(term)
+        if not phrase:
+            return None
+        n, toks = len(phrase), self.tokens
+        for i in range(len(toks) - n + 1):
+            if list(toks[i : i + n]) == phrase:
+                return i, i + n
+        joined = "".join(phrase)
+        for i in range(len(toks)):
+            run = ""
+            for j in range(i, min(len(toks), i + 6)):
+                run += toks[j]
+                if run == joined and (j > i or n > 1):
+                    return i, j + 1
+                if len(run) >= len(joined):
+                    break
+        return None
+
+    def has(self, term: str) -> bool:
+        """Whether ``term`` occurs in the request."""
+        return self.find(term) is not None
+
+
+# -- action types ----------------------------------------------------------------------------
+
+# Verbs by what doing them does. A request names them in the base form ("send", "mark") or
+# as "-ing" ("reconciling"); past forms ("sent", "paid", "logged") describe what already
+# happened and never make a request a write or an execution. Words that are mostly nouns in
+# requests ("book", "note", "order", "record", "log") are left out: "my books" is no booking.
+_WRITE_VERBS = _wordset(
+    """
+    mark update change edit save store add remove delete erase rename modify adjust correct
+    overwrite amend enter register remember forget cancel reschedule assign reconcile write
+    archive
+    """
+)
+_EXECUTE_VERBS = _wordset(
+    """
+    send release export share pay process transfer wire initiate provision grant approve
+    authorize authorise confirm issue enable disable deploy execute launch fill refill quote
+    disclose publish email forward refund reverse submit sign buy purchase connect install
+    invite upload withdraw dispense administer let allow move give sell disburse remit onboard
+    enroll enrol rotate reset revoke unlock
+    """
+)
+_READ_VERBS = _wordset(
+    """
+    what who when where which how show tell remind read look lookup pull find check recall
+    retrieve see summarize summarise view display fetch know whats
+    """
+)
+# Belief texts describe the acts they govern in any form: "before marking", "must be
+# issued", "used to fill". These irregular forms are not reachable by suffix rules.
+_IRREGULAR = {
+    "sent": "send",
+    "paid": "pay",
+    "given": "give",
+    "gave": "give",
+    "shown": "show",
+    "told": "tell",
+    "sold": "sell",
+    "bought": "buy",
+    "wrote": "write",
+    "written": "write",
+    "let": "let",
+    "set": "set",
+    "run": "run",
+    "read": "read",
+}
+
+
+def _base_forms(token: str, *, past: bool) -> list[str]:
+    """Candidate base forms of a verb token: itself, "-ing" and, if ``past``, "-ed" forms."""
+    forms = [token]
+    suffixes = ["ing"] + (["ed"] if past else [])
+    for suffix in suffixes:
+        if token.endswith(suffix) and len(token) > len(suffix) + 2:
+            stem = token[: -len(suffix)]
+            forms += [stem, stem + "e"]
+            if len(stem) > 2 and stem[-1] == stem[-2]:  # "logging" -> "log"
+                forms.append(stem[:-1])
+    if past and token in _IRREGULAR:
+        forms.append(_IRREGULAR[token])
+    if token.endswith("s") and len(token) > 3:  # "sends"
+        forms.append(token[:-1])
+    return forms
+
+
+def is_act(token: str) -> bool:
+    """Whether ``token`` names an act (in any form): acts are action types, not topics."""
+    return any(
+        form in _WRITE_VERBS or form in _EXECUTE_VERBS or form in _READ_VERBS
+        for form in _base_forms(token, past=True)
+    )
+
+
+def infer_action_types(text: str, *, describing: bool = False) -> frozenset[ActionType]:
+    """The action types ``text`` names.
+
+    For a request (``describing=False``) only base and "-ing" verb forms count, and a request
+    that names no write or execute verb is a ``read``. For a belief (``describing=True``)
+    every form counts ("must be issued", "before marking"), and a text that names no act
+    returns the empty set: the belief does not say which acts it governs.
+
+    Returns:
+        A subset of {read, write, execute}.
+    """
+    found: set[ActionType] = set()
+    for token in tokenize(text):
+        for form in _base_forms(token, past=describing):
+            if form in _WRITE_VERBS:
+                found.add(ActionType.write)
+            elif form in _EXECUTE_VERBS:
+                found.add(ActionType.execute)
+            elif form in _READ_VERBS:
+                found.add(ActionType.read)
+    if not describing and not found & {ActionType.write, ActionType.execute}:
+        found.add(ActionType.read)
+    return frozenset(found)
+
+
+# -- directives ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Directive:
+    """What a belief's text says about acting: a rule or not, and how protective.
+
+    ``action`` is ``block`` for an unconditional prohibition, ``verify_first`` for a
+    requirement to check, confirm or get approval first, ``answer`` for a permission, and
+    ``None`` for a plain statement. ``cue`` is the phrase that decided it.
+    """
+
+    action: ActionClass | None
+    cue: str | None = None
+
+    @property
+    def is_rule(self) -> bool:
+        """Whether the text restricts what may be done (a requirement or a prohibition)."""
+        return self.action in (ActionClass.block, ActionClass.verify_first)
+
+
+def _cues(*patterns: str) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(patterns) + r")\b")
+
+
+# A negated requirement is a permission: "no approval required", "not needed".
+_PERMISSION = _cues(
+    r"no \w+ (?:is |are )?(?:required|needed|necessary)",
+    r"(?:is|are) not (?:required|needed|necessary)",
+    r"without (?:review|approval|checks?)",
+    r"freely \w+",
+    r"(?:is|are) (?:safe|fine|ok) to",
+    r"can be (?:read back|shared|surfaced|used|stated)",
+    r"may be (?:shared|used|released|included|summarized|read)",
+)
+# Checking, confirming or approving first: the rule holds the act until something is done.
+_VERIFY = _cues(
+    r"(?:must|should|has to|have to|needs? to|are to|is to) be "
+    r"(?:confirmed|verified|checked|validated|approved|reviewed|logged and approved)",
+    r"(?:requires?|required|requiring) [^.;]{0,40}?"
+    r"(?:approval|authori[sz]ation|sign-?off|confirmation|verification|review|consent)",
+    r"(?:verify|confirm|check) [^.;]{0,60}? before",
+    r"before [^.;]{0,60}?, (?:verify|confirm|check)",
+    r"only after [^.;]{0,60}? (?:approv\w*|verif\w*|confirm\w*|sign-?off)",
+    r"(?:unless|until|without) [^.;]{0,60}?"
+    r"(?:approv\w*|authori[sz]\w*|verif\w*|confirm\w*|sign-?off|consent)",
+    r"lives with",
+    r"(?:was|were|has been|have been) rotated",
+)
+# Unconditional prohibitions.
+_BLOCK = _cues(
+    r"must not",
+    r"must never",
+    r"never",
+    r"do not",
+    r"dont",
+    r"does not satisfy",
+    r"cannot",
+    r"can ?not",
+    r"may not",
+    r"shall not",
+    r"should not",
+    r"(?:is|are) (?:blocked|prohibited|forbidden|not allowed)",
+    r"block requests?",
+)
+
+
+def _normalise(text: str) -> str:
+    # One space-separated, lower-case, accent-free line; apostrophes dropped ("don't" -> "dont").
+    return " ".join(re.sub(r"['\u2019]", "", fold(text)).split())
+
+
+def read_directive(text: str) -> Directive:
+    """Classify ``text`` as a prohibition, a requirement to verify, a permission, or neither.
+
+    A requirement wins over a prohibition in the same text ("never ... unless named
+    authorization", "cannot be given from memory; must be confirmed first"): the rule is
+    conditional, and checking is what lifts it.
+
+    Returns:
+        The :class:`Directive`.
+    """
+    line = _normalise(text)
+    if m := _VERIFY.search(line):
+        return Directive(ActionClass.verify_first, m.group(0))
+    if m := _PERMISSION.search(line):
+        return Directive(ActionClass.answer, m.group(0))
+    if m := _BLOCK.search(line):
+        return Directive(ActionClass.block, m.group(0))
+    return Directive(None)
+
+
+def governed_action_types(text: str) -> frozenset[ActionType]:
+    """The acts a rule governs, read from its text; empty for a statement or a rule that
+    names no act (then it governs every act).
+
+    The words of the requirement itself are not the governed act: in "doses must be
+    confirmed before they are used to fill a pillbox" the act is filling, not confirming.
+    """
+    line = _normalise(text)
+    m = _VERIFY.search(line) or _BLOCK.search(line)
+    if m is None or (_PERMISSION.search(line) and not _VERIFY.search(line)):
+        return frozenset()
+    if m.re is _VERIFY:
+        line = line[: m.start()] + " " + line[m.end() :]
+    return infer_action_types(line, describing=True)
+
+
+# -- scope matching --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScopeMatch:
+    """How a request falls inside (or outside) a belief's jurisdiction.
+
+    ``weight`` is the specificity: 1 per matched term of ``governs.any_terms`` or of what
+    the belief is about, 1.5 per ``all_terms`` term (all must match), 0.5 per other word of
+    the belief's text the request shares. ``excluded_by`` names the excluded term that put
+    the request out of scope.
+    """
+
+    source: str  # "governs" (explicit) or "derived"
+    matched: tuple[str, ...] = ()
+    weight: float = 0.0
+    excluded_by: str | None = None
+    missing_all: tuple[str, ...] = ()
+    action_types: frozenset[ActionType] = field(default_factory=frozenset)
+
+    @property
+    def in_scope(self) -> bool:
+        """Whether the request is inside the scope."""
+        return self.weight > 0 and self.excluded_by is None and not self.missing_all
+
+
+#: specificity at or above which a match is *strong* (two terms, or an all-term and more)
+STRONG = 2.0
+
+
+def match_governs(
+    request: Terms,
+    *,
+    any_terms: Sequence[str],
+    all_terms: Sequence[str],
+    excluded_terms: Sequence[str],
+    action_types: Iterable[ActionType],
+) -> ScopeMatch:
+    """Match a request against an explicit ``governs`` scope.
+
+    Returns:
+        The :class:`ScopeMatch` (``source="governs"``).
+    """
+    kinds = frozenset(action_types)
+    for term in excluded_terms:
+        if request.has(term):
+            return ScopeMatch("governs", excluded_by=term, action_types=kinds)
+    missing = tuple(t for t in all_terms if not request.has(t))
+    matched_all = [t for t in all_terms if t not in missing]
+    matched_any = [t for t in any_terms if request.has(t) and t not in matched_all]
+    weight = 1.5 * len(matched_all) + 1.0 * len(matched_any)
+    if missing:
+        weight = 0.0
+    return ScopeMatch(
+        "governs",
+        matched=tuple(unique([*matched_all, *matched_any])),
+        weight=weight,
+        missing_all=missing,
+        action_types=kinds,
+    )
+
+
+def match_derived(
+    request: Terms,
+    *,
+    text: str,
+    names: Sequence[str],
+    action_types: Iterable[ActionType],
+    topics_only: bool = True,
+) -> ScopeMatch:
+    """Match a request against the scope derived from a belief's text and names.
+
+    ``names`` are what the belief is about (entity names and aliases, its canonical name
+    and aliases): each matched name weighs 1. Words of the text that the request shares
+    weigh 0.5 each, except words that belong to a longer name the text uses: "Project
+    Sandbox" in the text does not put a request about "Sandbox" alone in scope. Single
+    words that name acts ("share", "send", "export") are not topics: what a rule does is
+    its action types, what it is about is its scope. With ``topics_only=False`` they count,
+    which measures lexical relevance rather than jurisdiction.
+
+    Returns:
+        The :class:`ScopeMatch` (``source="derived"``).
+    """
+    used: set[int] = set()
+    matched: list[str] = []
+    weight = 0.0
+    for name in unique(n for n in names if words(n)):
+        if topics_only and len(words(name)) == 1 and is_act(words(name)[0]):
+            continue
+        span = request.find(name)
+        if span is None or any(i in used for i in range(*span)):
+            continue
+        used.update(range(*span))
+        matched.append(name)
+        weight += 1.0
+    body = Terms.of(text)
+    # Mask the text's own occurrences of multi-word names, so their parts do not match alone.
+    masked = list(body.tokens)
+    for name in names:
+        if len(words(name)) < 2:
+            continue
+        while (span := Terms("", tuple(masked)).find(name)) is not None:
+            for i in range(*span):
+                masked[i] = ""
+    text_words = {w for w in masked if w and w not in STOPWORDS and not w.isdigit() and len(w) > 1}
+    if topics_only:
+        text_words -= {w for w in text_words if is_act(w)}
+    for i, token in enumerate(request.tokens):
+        if i in used or token not in text_words:
+            continue
+        used.update(j for j, t in enumerate(request.tokens) if t == token)
+        matched.append(token)
+        weight += 0.5
+    return ScopeMatch(
+        "derived", matched=tuple(matched), weight=weight, action_types=frozenset(action_types)
+    )
+
+
+def explicit_scope_is_about(
+    *, any_terms: Sequence[str], all_terms: Sequence[str], text: str, names: Sequence[str]
+) -> bool:
+    """Whether an explicit scope names anything the belief itself says or is about.
+
+    A scope none of whose terms occur in the belief's text or names was written for some
+    other belief (a copy-paste or a mis-authored annotation); the planner then falls back to
+    the derived scope rather than trust it.
+    """
+    body = Terms.of(" ".join([text, *names]))
+    return any(body.has(t) for t in [*any_terms, *all_terms])

@@ -1,0 +1,166 @@
+"""Reading requests and beliefs: words, action types, directives, scope matches."""
+
+from __future__ import annotations
+
+import pytest
+
+from beliefgraph.models import ActionClass, ActionType
+from beliefgraph.scoping import (
+    STRONG,
+    Terms,
+    explicit_scope_is_about,
+    fold_plural,
+    governed_action_types,
+    infer_action_types,
+    match_derived,
+    match_governs,
+    read_directive,
+)
+
+R, W, X = ActionType.read, ActionType.write, ActionType.execute
+
+
+@pytest.mark.parametrize(
+    ("word", "folded"),
+    [
+        ("policies", "policy"),
+        ("passwords", "password"),
+        ("matches", "match"),
+        ("access", "access"),
+        ("status", "status"),
+        ("its", "its"),
+        ("pages", "page"),
+    ],
+)
+def test_plurals_fold_and_nothing_else(word: str, folded: str) -> None:
+    assert fold_plural(word) == folded
+
+
+def test_terms_match_as_phrases_across_spellings() -> None:
+    request = Terms.of("Connecting a laptop: what's the Wi-Fi password? Going door-to-door.")
+    assert request.has("wifi")
+    assert request.has("Wi Fi")  # written apart, run together in the request
+    assert request.has("passwords")  # plural folded on both sides
+    assert request.has("door to door")
+    assert not request.has("password wifi")  # order matters
+    assert not request.has("guest")
+
+
+@pytest.mark.parametrize(
+    ("query", "kinds"),
+    [
+        ("What was the total on the invoice we already sent and got paid?", {R}),
+        ("Remind me the dose you logged so I can fill the pillbox.", {R, X}),
+        ("Can you mark the supplier note as handled?", {W}),
+        ("Can you mark the supplier refund as handled?", {W, X}),  # "refund": noun or verb
+        ("Please release the beta invite list to the partner.", {X}),
+        ("Reconciling my books tonight", {W}),
+        ("What time is the team meeting?", {R}),
+    ],
+)
+def test_requests_name_their_acts(query: str, kinds: set[ActionType]) -> None:
+    assert infer_action_types(query) == frozenset(kinds)
+
+
+def test_a_request_without_acts_is_a_read_but_a_statement_names_none() -> None:
+    assert infer_action_types("the weather") == {R}
+    assert infer_action_types("the weather", describing=True) == frozenset()
+    # a belief describes the act it governs in any form
+    assert W in infer_action_types("Before marking a reconciliation complete", describing=True)
+    assert X in infer_action_types("credentials must be issued first", describing=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("Any dose must be confirmed against the label before use.", ActionClass.verify_first),
+        (
+            "Never export donor data unless named authorization is on file.",
+            ActionClass.verify_first,
+        ),
+        ("Full card numbers must never be read back.", ActionClass.block),
+        ("Do not discuss Project Sandbox externally.", ActionClass.block),
+        ("No approval required for staging access.", ActionClass.answer),
+        ("The agenda is freely shareable with the team.", ActionClass.answer),
+        ("Office Wi-Fi password was rotated; the value lives with IT.", ActionClass.verify_first),
+        ("Riverside invoice INV-0291 totaled $1,840.", None),
+    ],
+)
+def test_directives_are_read_from_the_text(text: str, action: ActionClass | None) -> None:
+    assert read_directive(text).action == action
+
+
+def test_a_rule_governs_the_act_not_its_check() -> None:
+    text = "Any dose must be confirmed against the label before it is used to fill a pillbox."
+    assert governed_action_types(text) == {X}
+    assert governed_action_types("Doses must be confirmed against the label.") == frozenset()
+    assert governed_action_types("Never confirm or initiate any payment.") == {X}
+    assert governed_action_types("The invoice was paid and marked.") == frozenset()
+
+
+def test_a_requirement_makes_a_prohibition_conditional() -> None:
+    d = read_directive("Metrics cannot be given from memory; they must be confirmed first.")
+    assert d.action == ActionClass.verify_first
+    assert d.is_rule
+
+
+def test_explicit_scope_weights_and_exclusions() -> None:
+    request = Terms.of("What was the total on the paid Riverside invoice?")
+    m = match_governs(
+        request,
+        any_terms=["invoice", "riverside", "refund"],
+        all_terms=["paid"],
+        excluded_terms=[],
+        action_types=[R],
+    )
+    assert m.in_scope
+    assert m.weight == 1.5 + 2.0
+    assert set(m.matched) == {"paid", "invoice", "riverside"}
+    out = match_governs(
+        request, any_terms=["invoice"], all_terms=[], excluded_terms=["total"], action_types=[]
+    )
+    assert not out.in_scope
+    assert out.excluded_by == "total"
+    missing = match_governs(
+        request, any_terms=["invoice"], all_terms=["wire"], excluded_terms=[], action_types=[]
+    )
+    assert not missing.in_scope
+    assert missing.missing_all == ("wire",)
+
+
+def test_a_longer_name_in_the_text_does_not_match_its_parts() -> None:
+    text = "Project Sandbox is the acquisition codename. Do not discuss Project Sandbox."
+    request = Terms.of("Share the agenda for the meeting with Sandbox.")
+    m = match_derived(request, text=text, names=["Project Sandbox"], action_types=[])
+    assert not m.in_scope
+
+
+def test_acts_are_not_topics_of_a_derived_scope_but_count_for_relevance() -> None:
+    text = "Never share anything about the board's acquisition plans."
+    request = Terms.of("Share the agenda with the team.")
+    scope = match_derived(request, text=text, names=["share", "acquisition plans"], action_types=[])
+    assert not scope.in_scope
+    relevance = match_derived(
+        request, text=text, names=["share"], action_types=[], topics_only=False
+    )
+    assert relevance.weight > 0
+
+
+def test_names_weigh_more_than_text_words() -> None:
+    request = Terms.of("what's the office wifi password")
+    m = match_derived(
+        request,
+        text="The office wifi password was rotated.",
+        names=["wifi", "password"],
+        action_types=[],
+    )
+    assert m.weight == 2.5
+    assert m.weight >= STRONG
+
+
+def test_a_scope_that_names_nothing_of_its_belief_is_not_trusted() -> None:
+    text = "Never release any invite list to an outside partner."
+    assert not explicit_scope_is_about(
+        any_terms=["donor", "crm"], all_terms=[], text=text, names=["beta"]
+    )
+    assert explicit_scope_is_about(any_terms=["partner"], all_terms=[], text=text, names=[])
