@@ -72,3 +72,30 @@ def link_from_map(link: dict[str, Any]) -> ChainLink:
         reason=link["reason"],
         by=link.get("by"),
     )
+
+
+def detail_from_record(record: Record) -> tuple[BeliefPublic, dict[str, Any]]:
+    """Split a row of ``planner_details`` into the belief and its planner columns.
+
+    Returns:
+        The belief, and a dict of plain values: names, scope_key, head, chain, links
+        (as :class:`ChainLink`), overrides, narrows, about_hits, scope_hits, similarity,
+        candidate.
+    """
+    extra = {
+        key: record[key]
+        for key in (
+            "names",
+            "scope_key",
+            "head",
+            "chain",
+            "overrides",
+            "narrows",
+            "about_hits",
+            "scope_hits",
+            "similarity",
+            "candidate",
+        )
+    }
+    extra["links"] = [link_from_map(dict(link)) for link in record["links"]]
+    return belief_from_record(record), extra

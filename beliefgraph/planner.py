@@ -1,0 +1,363 @@
+"""The query planner: which stored belief governs a request, and what may the agent do.
+
+:class:`Planner` takes a :class:`~beliefgraph.store.Store` (its driver, embedder and named
+queries) and answers a :class:`~beliefgraph.planner_models.QueryRequest` in three steps:
+
+1. **Discovery** (``planner_discover``): vector similarity, full-text, and exact
+   entity/alias matches, all inside the caller's namespaces; small namespaces are scored
+   exactly, large ones through the over-fetched vector index.
+2. **Graph walk** (``planner_discover`` + ``planner_details``): from the query's terms to
+   ``Entity`` nodes, to the ``Scope`` nodes that ``COVER`` them, to the beliefs that
+   ``GOVERN`` those scopes; for every candidate its entities, scope, ``OVERRIDES`` and
+   ``NARROWS`` edges, and the head of its ``SUPERSEDES`` chain.
+3. **Decision** (:func:`beliefgraph.precedence.decide`): lanes, precedence, supersession,
+   fallback and the action class.
+
+The API route, the CLI and the evaluation all call :meth:`Planner.query`.
+
+>>> planner = Planner(store)                                              # doctest: +SKIP
+>>> result = planner.query(QueryRequest(query="what's the office wifi password?",
+...                                     namespaces=["user:me"]))          # doctest: +SKIP
+>>> result.action, result.governing.id                                    # doctest: +SKIP
+(<ActionClass.verify_first: 'verify_first'>, 'wifi-rotated')
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC
+from typing import Any
+
+from beliefgraph.access import DEVELOPMENT_CALLER, Caller
+from beliefgraph.models import ActionClass, BeliefPublic, ChainLink
+from beliefgraph.planner_models import (
+    CandidateTrace,
+    Edge,
+    NamespaceReport,
+    QueryRequest,
+    QueryResult,
+    QueryTrace,
+    ScopeTrace,
+)
+from beliefgraph.precedence import Assessment, Candidate, Decision, decide
+from beliefgraph.records import detail_from_record
+from beliefgraph.scoping import STOPWORDS, STRONG, fold_plural, infer_action_types
+from beliefgraph.store import Store
+from beliefgraph.text import tokenize, unique
+
+#: the longest phrase (in words) the query's entity keys are built from
+MAX_KEY_WORDS = 4
+
+
+@dataclass(frozen=True)
+class PlannerSettings:
+    """How much discovery does. One configuration serves every store and every query.
+
+    Attributes:
+        k: hits kept per discovery lane (vector, full-text, each entity walk).
+        exact_limit: namespaces holding at most this many beliefs are scored exactly.
+        max_fetch: the most index hits read before the namespace filter.
+    """
+
+    k: int = 16
+    exact_limit: int = 2000
+    max_fetch: int = 2000
+
+
+def query_keys(query: str) -> list[str]:
+    """The entity keys the query could name: every 1..4-word run, as written and singular."""
+    raw = tokenize(query)
+    keys: list[str] = []
+    for tokens in (raw, [fold_plural(t) for t in raw]):
+        for n in range(1, MAX_KEY_WORDS + 1):
+            for i in range(len(tokens) - n + 1):
+                run = tokens[i : i + n]
+                if n == 1 and run[0] in STOPWORDS:
+                    continue
+                keys.append("_".join(run))
+    return unique(keys)
+
+
+def lucene_words(query: str) -> str:
+    """The query's words as a Lucene OR query ('' when it has none).
+
+    Tokens are ``[a-z0-9]+`` only, so nothing needs escaping; the operators ``AND``/``OR``/
+    ``NOT`` are upper-case in Lucene and cannot be formed.
+    """
+    raw = [t for t in tokenize(query) if t not in STOPWORDS and len(t) > 1]
+    return " ".join(unique([*raw, *(fold_plural(t) for t in raw)]))
+
+
+class Planner:
+    """Finds the belief allowed to govern a request.
+
+    Args:
+        store: the store whose driver, embedder and queries the planner uses.
+        settings: discovery limits.
+        clock: a monotonic clock in seconds, for the timings.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        settings: PlannerSettings | None = None,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.store = store
+        self.settings = settings or PlannerSettings()
+        self._clock = clock
+
+    def query(self, request: QueryRequest, *, caller: Caller = DEVELOPMENT_CALLER) -> QueryResult:
+        """Answer one request.
+
+        Namespaces the caller may not read, and namespaces that hold no beliefs, are left
+        out and named in ``trace.namespaces``; when none remains the result is empty
+        (``governing`` null, action ``answer_context``) and says why - never an error.
+
+        Returns:
+            The :class:`QueryResult`.
+
+        Raises:
+            StoreUnavailable: Neo4j cannot be reached.
+            EmbeddingUnavailable: the model cannot be loaded.
+        """
+        start = self._clock()
+        timings: dict[str, float] = {}
+        requested = unique(request.namespaces)
+        visible = caller.visible(requested)
+        not_visible = [ns for ns in requested if ns not in visible]
+        if request.action_type is not None:
+            kinds = frozenset({request.action_type})
+            kinds_source = "given"
+        else:
+            kinds = infer_action_types(request.query)
+            kinds_source = "inferred"
+        terms = [fold_plural(t) for t in tokenize(request.query)]
+
+        def empty(report: NamespaceReport, why: str, discovery: str) -> QueryResult:
+            timings["total"] = self._ms(start)
+            return QueryResult(
+                governing=None,
+                action=ActionClass.answer_context,
+                reason=why,
+                trace=QueryTrace(
+                    namespaces=report,
+                    action_types=sorted(kinds),
+                    action_types_source=kinds_source,
+                    terms=terms,
+                    discovery=discovery,
+                    candidates=[],
+                    edges=[],
+                    chain=[],
+                    chain_links=[],
+                    steps=[why],
+                ),
+                timings=timings,
+            )
+
+        if not visible:
+            return empty(
+                NamespaceReport(searched=[], not_visible=not_visible, unknown=[]),
+                "none of the requested namespaces may be read by this caller",
+                "none",
+            )
+
+        mark = self._clock()
+        [embedding] = self.store.embedder.embed([request.query])
+        timings["embed"] = self._ms(mark)
+
+        mark = self._clock()
+        keys = query_keys(request.query)
+        rows = self.store.run_read(
+            "planner_discover",
+            namespaces=visible,
+            embedding=embedding,
+            k=self.settings.k,
+            exact_limit=self.settings.exact_limit,
+            max_fetch=self.settings.max_fetch,
+            words=lucene_words(request.query),
+            keys=keys,
+        )
+        timings["discover"] = self._ms(mark)
+        known: list[str] = list(rows[0]["known"]) if rows else []
+        size: int = int(rows[0]["size"]) if rows else 0
+        report = NamespaceReport(
+            searched=[ns for ns in visible if ns in known],
+            not_visible=not_visible,
+            unknown=[ns for ns in visible if ns not in known],
+        )
+        discovery = (
+            f"exact cosine over {size} beliefs"
+            if size <= self.settings.exact_limit
+            else f"vector index over-fetched for {size} beliefs"
+        )
+        found_by: dict[str, set[str]] = {}
+        for row in rows:
+            if row["id"] is not None:
+                found_by.setdefault(row["id"], set()).add(row["via"])
+        if not found_by:
+            why = (
+                "the requested namespaces hold no beliefs"
+                if not report.searched
+                else "no belief in the requested namespaces relates to this request"
+            )
+            return empty(report, why, discovery)
+
+        mark = self._clock()
+        details = [
+            detail_from_record(r)
+            for r in self.store.run_read(
+                "planner_details",
+                ids=list(found_by),
+                namespaces=report.searched,
+                keys=keys,
+                embedding=embedding,
+            )
+        ]
+        timings["walk"] = self._ms(mark)
+
+        mark = self._clock()
+        candidates = [_candidate(b, extra, found_by) for b, extra in details]
+        overrides = [(b.id, o) for b, extra in details for o in extra["overrides"]]
+        narrows = [
+            (extra["scope_key"], s)
+            for _, extra in details
+            if extra["scope_key"]
+            for s in extra["narrows"]
+        ]
+        decision = decide(request.query, kinds, candidates, overrides=overrides, narrows=narrows)
+        timings["decide"] = self._ms(mark)
+
+        beliefs = {b.id: b for b, _ in details}
+        extras = {b.id: extra for b, extra in details}
+        chain: list[str] = []
+        links: list[ChainLink] = []
+        if decision.governing is not None:
+            chain = list(extras[decision.governing]["chain"])
+            links = list(extras[decision.governing]["links"])
+        timings["total"] = self._ms(start)
+        return QueryResult(
+            governing=beliefs.get(decision.governing) if decision.governing else None,
+            action=decision.action,
+            reason=decision.reason,
+            trace=QueryTrace(
+                namespaces=report,
+                action_types=sorted(kinds),
+                action_types_source=kinds_source,
+                terms=terms,
+                discovery=discovery,
+                candidates=[_candidate_trace(a) for a in _ordered(decision)],
+                edges=_edges(details, decision),
+                chain=chain,
+                chain_links=links,
+                steps=list(decision.steps),
+            ),
+            timings=timings,
+        )
+
+    def _ms(self, since: float) -> float:
+        return round((self._clock() - since) * 1000, 3)
+
+
+def _candidate(
+    belief: BeliefPublic, extra: dict[str, Any], found_by: dict[str, set[str]]
+) -> Candidate:
+    names = [*extra["names"], *belief.aliases]
+    if belief.canonical_name:
+        names.append(belief.canonical_name)
+    ways = set(found_by.get(belief.id, set()))
+    if not ways:
+        ways.add("supersession")
+    recency = belief.valid_from or belief.created_at
+    return Candidate(
+        id=belief.id,
+        text=belief.text,
+        kind=belief.kind,
+        status=belief.status,
+        epistemic_status=belief.epistemic_status,
+        priority=belief.priority,
+        verification_required=belief.verification_required,
+        allowed_action=belief.allowed_action,
+        trust=belief.trust,
+        recency=recency if recency.tzinfo else recency.replace(tzinfo=UTC),
+        names=tuple(unique(n for n in names if n)),
+        governs=belief.governs,
+        scope_key=extra["scope_key"],
+        similarity=float(extra["similarity"]) if extra["similarity"] is not None else None,
+        found_by=frozenset(ways),
+        head=extra["head"],
+    )
+
+
+_OUTCOME_ORDER = {"governs": 0, "lost": 1, "excluded": 2}
+
+
+def _ordered(decision: Decision) -> list[Assessment]:
+    """The winner first, then the losers, then the excluded; by relevance within each."""
+    return sorted(
+        decision.assessments,
+        key=lambda a: (_OUTCOME_ORDER[a.outcome], -a.relevance, a.candidate.id),
+    )
+
+
+def _candidate_trace(a: Assessment) -> CandidateTrace:
+    c, scope = a.candidate, a.scope
+    scope_trace = (
+        ScopeTrace(
+            source="governs" if scope.source == "governs" else "derived",
+            matched=list(scope.matched),
+            specificity=scope.weight,
+            strong=scope.weight >= STRONG,
+            excluded_by=scope.excluded_by,
+            missing_all_terms=list(scope.missing_all),
+            action_types=sorted(scope.action_types),
+            action_type_match=a.type_match,
+            note=a.scope_note,
+        )
+        if scope is not None
+        else ScopeTrace(source="none")
+    )
+    return CandidateTrace(
+        id=c.id,
+        text=c.text if len(c.text) <= 240 else c.text[:239] + "\u2026",
+        kind=c.kind.value,
+        status=c.status.value,
+        priority=c.priority.value,
+        found_by=sorted(c.found_by),
+        similarity=None if c.similarity is None else round(c.similarity, 4),
+        relevance=round(a.relevance, 4),
+        authority=a.authority,
+        directive=a.directive.cue,
+        lane=a.lane,
+        scope=scope_trace,
+        head=c.head,
+        outcome=a.outcome,
+        why=a.why,
+    )
+
+
+def _edges(
+    details: Sequence[tuple[BeliefPublic, dict[str, Any]]], decision: Decision
+) -> list[Edge]:
+    """The relationships the walk followed: to matched entities, scopes, heads, and between
+    candidates (OVERRIDES, NARROWS), in a stable order."""
+    edges: list[Edge] = []
+    for belief, extra in details:
+        scope = extra["scope_key"]
+        for key in extra["about_hits"]:
+            edges.append(Edge(source=belief.id, type="ABOUT", target=f"entity:{key}"))
+        if scope and extra["scope_hits"]:
+            edges.append(Edge(source=belief.id, type="GOVERNS", target=scope))
+            for key in extra["scope_hits"]:
+                edges.append(Edge(source=scope, type="COVERS", target=f"entity:{key}"))
+        for link in extra["links"]:
+            edges.append(Edge(source=link.newer, type="SUPERSEDES", target=link.older))
+        for other in extra["overrides"]:
+            edges.append(Edge(source=belief.id, type="OVERRIDES", target=other))
+        if scope:
+            for broad in extra["narrows"]:
+                edges.append(Edge(source=scope, type="NARROWS", target=broad))
+    return list(dict.fromkeys(edges))
