@@ -148,6 +148,13 @@ class Verification(BaseModel):
     broken: list[BrokenLink] = Field(description="The first broken link of each broken chain.")
     heads: list[ChainHead] = Field(description="Every intact chain's head.")
 
+    def heads_digest(self) -> str:
+        """The sha256 of every intact chain's ``name:length:head``, one per line, sorted."""
+        lines = "\n".join(
+            f"{h.chain}:{h.length}:{h.head}" for h in sorted(self.heads, key=lambda h: h.chain)
+        )
+        return hashlib.sha256(lines.encode()).hexdigest()
+
     @property
     def first_broken(self) -> BrokenLink | None:
         """The first broken link (chains in name order), or ``None``."""

@@ -257,7 +257,9 @@ def cmd_audit_verify(args: argparse.Namespace, settings: Settings) -> int:
         _print(report)
     elif report.ok:
         print(f"audit log intact: {report.events} events in {report.chains} chain(s)")
-        for head in report.heads:
+        # one digest of every head: keep it elsewhere, and a rewritten log will not match it
+        print(f"heads digest: {report.heads_digest()}")
+        for head in report.heads if args.heads else []:
             print(f"  {head.chain}: {head.length} events, head {head.head}")
     else:
         first = report.broken[0]
@@ -448,6 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(handler=cmd_audit_verify)
     p.add_argument("--chain", help="one chain only, e.g. ns:user:me (default: all)")
+    p.add_argument("--heads", action="store_true", help="print every chain's head hash")
     p.add_argument("--json", action="store_true", help="print the whole report as JSON")
 
     keys_parser = sub.add_parser(

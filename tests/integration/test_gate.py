@@ -1,0 +1,397 @@
+"""The curation gate on the real server with the real model: verdicts, guards, dry runs,
+concurrency, and the LLM classifier against a loopback OpenAI-protocol server."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from neo4j import Driver
+
+from beliefgraph import audit
+from beliefgraph.access import Caller, Role
+from beliefgraph.config import Settings
+from beliefgraph.embeddings import SentenceTransformerEmbedder
+from beliefgraph.errors import DuplicateId
+from beliefgraph.models import BeliefCreate, Verdict
+from beliefgraph.store import Store
+from tests.integration.test_beliefs_api import assert_problem, count_in
+
+WIFI_OLD = "The office Wi-Fi password is tulip-42."
+WIFI_NEW = "The Wi-Fi password changed; IT has the current one."
+
+
+def events_in(driver: Driver, ns: str) -> list[dict[str, Any]]:
+    records, _, _ = driver.execute_query(
+        "MATCH (a:AuditEvent {chain: $chain}) RETURN a {.*} AS e ORDER BY a.seq",
+        chain=f"ns:{ns}",
+    )
+    return [dict(r["e"]) for r in records]
+
+
+def test_a_wifi_change_supersedes_the_old_password(
+    client: TestClient, driver: Driver, ns: str, uid: str
+) -> None:
+    old = {"id": f"{uid}-w1", "text": WIFI_OLD, "kind": "credential", "trust": 0.9}
+    r = client.post("/v1/beliefs", json=old | {"namespaces": [ns], "about": ["office wifi"]})
+    assert r.status_code == 201, r.text
+    assert r.headers["gate-verdict"] == "add"
+    new = {"id": f"{uid}-w2", "text": WIFI_NEW, "kind": "correction", "trust": 0.9}
+    r = client.post("/v1/beliefs", json=new | {"namespaces": [ns], "about": ["Office Wi-Fi"]})
+    assert r.status_code == 201, r.text
+    assert r.headers["gate-verdict"] == "contradicts"
+    assert r.json()["supersedes"] == old["id"]
+
+    was = client.get(f"/v1/beliefs/{old['id']}").json()
+    assert was["status"] == "superseded"
+    assert was["superseded_by"] == new["id"]
+    assert was["importance"] == pytest.approx(0.5 * Settings().gate_supersede_decay)
+    chain = client.get(f"/v1/beliefs/{new['id']}/chain").json()
+    assert [b["id"] for b in chain["beliefs"]] == [old["id"], new["id"]]
+    assert "password" in chain["links"][0]["reason"]
+
+    page = client.get("/v1/audit", params={"belief": old["id"], "action": "contradicts"}).json()
+    [event] = page["items"]
+    assert event["beliefs"] == [new["id"], old["id"]]
+    assert [s["text"] for s in event["snapshot"]] == [WIFI_NEW, WIFI_OLD]
+    assert 0.3 < event["similarity"] < 0.9
+    assert event["write_path"] == "api"
+    assert event["classifier"] == "default"
+
+
+def test_a_repeated_fact_is_a_noop_that_reinforces(
+    client: TestClient, driver: Driver, ns: str
+) -> None:
+    first = client.post(
+        "/v1/beliefs", json={"text": "The user prefers dark mode.", "namespaces": [ns]}
+    )
+    assert first.status_code == 201
+    again = client.post("/v1/beliefs", json={"text": "User prefers dark mode", "namespaces": [ns]})
+    assert again.status_code == 200, again.text
+    assert again.headers["gate-verdict"] == "noop"
+    body = again.json()
+    assert body["id"] == first.json()["id"]
+    assert body["reinforcement_count"] == 1
+    assert body["last_reinforced_at"] is not None
+    assert count_in(driver, ns) == 1
+    assert [e["action"] for e in events_in(driver, ns)] == ["add", "noop"]
+
+
+def test_an_agents_inference_cannot_override_a_users_decision(
+    store: Store, driver: Driver, ns: str, uid: str
+) -> None:
+    decision = BeliefCreate(
+        id=f"{uid}-d",
+        text="The project's database is PostgreSQL.",
+        kind="decision",
+        trust=0.95,
+        about=["project"],
+        namespaces=[ns],
+    )
+    [user] = store.curate([decision], actor="user")
+    assert user.verdict is Verdict.add
+    agent = Caller("agent-key", Role.agent, frozenset({ns}))
+    inference = BeliefCreate(
+        id=f"{uid}-i",
+        text="The project's database is MongoDB.",
+        kind="fact",
+        status="inferred",
+        trust=0.99,  # even claiming more trust than the user
+        about=["project"],
+        namespaces=[ns],
+    )
+    [d] = store.curate([inference], caller=agent)
+    assert (d.verdict, d.contested, d.guard, d.target) == (
+        Verdict.contradicts,
+        True,
+        "role",
+        decision.id,
+    )
+    assert store.get(decision.id).status == "active"
+    stored = store.get(inference.id)
+    assert stored.epistemic_status == "contested"
+    assert stored.supersedes is None
+    records, _, _ = driver.execute_query(
+        "MATCH (:Belief {id: $i})-[c:CONTRADICTS]->(:Belief {id: $d}) RETURN c.guard AS guard",
+        i=inference.id,
+        d=decision.id,
+    )
+    assert [r["guard"] for r in records] == ["role"]
+    assert events_in(driver, ns)[-1]["action"] == "contested"
+
+
+def test_a_low_trust_contradiction_is_contested_not_superseding(store: Store, ns: str) -> None:
+    [old] = store.create(
+        [
+            BeliefCreate(
+                text="The team's standup is at 9:00.", trust=0.9, about=["team"], namespaces=[ns]
+            )
+        ]
+    )
+    [d] = store.curate(
+        [
+            BeliefCreate(
+                text="The team's standup is at 10:30.", trust=0.5, about=["team"], namespaces=[ns]
+            )
+        ]
+    )
+    assert (d.verdict, d.contested, d.guard) == (Verdict.contradicts, True, "trust")
+    assert store.get(old.id).status == "active"
+
+
+def test_different_entities_are_never_merged(client: TestClient, driver: Driver, ns: str) -> None:
+    for who in ("Alice", "Bob"):
+        body = {"text": f"{who}'s favourite colour is blue", "about": [who], "namespaces": [ns]}
+        r = client.post("/v1/beliefs", json=body)
+        assert r.status_code == 201
+        assert r.headers["gate-verdict"] == "add"
+    assert count_in(driver, ns) == 2
+
+
+def test_subsumption_archives_the_narrower_belief(client: TestClient, ns: str) -> None:
+    short = client.post(
+        "/v1/beliefs",
+        json={"text": "The user prefers dark mode.", "kind": "preference", "namespaces": [ns]},
+    ).json()
+    r = client.post(
+        "/v1/beliefs",
+        json={
+            "text": "The user prefers dark mode in the editor and terminal.",
+            "kind": "preference",
+            "namespaces": [ns],
+        },
+    )
+    assert r.headers["gate-verdict"] == "subsumes"
+    assert client.get(f"/v1/beliefs/{short['id']}").json()["status"] == "archived"
+
+
+def test_a_dry_run_returns_verdicts_and_writes_nothing(
+    client: TestClient, driver: Driver, ns: str
+) -> None:
+    client.post(
+        "/v1/beliefs", json={"text": WIFI_OLD, "about": ["office wifi"], "namespaces": [ns]}
+    )
+    before = (count_in(driver, ns), len(events_in(driver, ns)))
+    batch = {
+        "beliefs": [
+            {"text": WIFI_NEW, "about": ["office wifi"], "namespaces": [ns]},
+            {
+                "text": "The office Wi-Fi password is tulip-42",
+                "about": ["office wifi"],
+                "namespaces": [ns],
+            },
+        ]
+    }
+    r = client.post("/v1/beliefs", params={"dry_run": "true"}, json=batch)
+    assert r.status_code == 200, r.text
+    verdicts = [d["verdict"] for d in r.json()["decisions"]]
+    assert verdicts[0] == "contradicts"
+    assert len(verdicts) == 2
+    assert (count_in(driver, ns), len(events_in(driver, ns))) == before
+    assert (
+        client.get("/v1/beliefs", params={"namespace": ns}).json()["items"][0]["status"] == "active"
+    )
+
+
+def test_a_batch_reports_each_decision(client: TestClient, ns: str) -> None:
+    batch = {
+        "beliefs": [
+            {"text": "Lunch is served at noon in the canteen.", "namespaces": [ns]},
+            {"text": "Lunch is served at noon in the canteen", "namespaces": [ns]},
+        ]
+    }
+    r = client.post("/v1/beliefs", json=batch)
+    assert r.status_code == 201, r.text
+    body = r.json()
+    assert [d["verdict"] for d in body["decisions"]] == ["add", "noop"]
+    assert body["beliefs"][0]["id"] == body["beliefs"][1]["id"]
+    assert body["beliefs"][1]["reinforcement_count"] == 1
+
+
+def test_a_failed_write_leaves_nothing_not_even_reinforcement_or_audit(
+    store: Store, driver: Driver, ns: str, uid: str
+) -> None:
+    [kept] = store.create(
+        [BeliefCreate(id=f"{uid}-a", text="Tea is in the cupboard.", namespaces=[ns])]
+    )
+    before = len(events_in(driver, ns))
+    batch = [
+        BeliefCreate(text="Tea is in the cupboard", namespaces=[ns]),  # would reinforce
+        BeliefCreate(id=f"{uid}-a", text="something else entirely", namespaces=[ns]),
+    ]
+    with pytest.raises(DuplicateId):
+        store.create(batch)
+    assert store.get(kept.id).reinforcement_count == 0
+    assert len(events_in(driver, ns)) == before
+    assert count_in(driver, ns) == 1
+
+
+def test_concurrent_contradictions_of_one_belief_make_one_chain_never_a_fork(
+    store: Store, driver: Driver, ns: str, uid: str
+) -> None:
+    about = [f"front door {uid}"]
+    [base] = store.create(
+        [BeliefCreate(text="The front door code is 1234.", about=about, namespaces=[ns])]
+    )
+    rivals = [
+        BeliefCreate(
+            id=f"{uid}-r{i}",
+            text=f"The front door code is {i}{i}{i}{i}.",
+            about=about,
+            namespaces=[ns],
+        )
+        for i in range(5, 10)
+    ]
+
+    def write(rival: BeliefCreate) -> Verdict:
+        [d] = store.curate([rival])
+        return d.verdict
+
+    with ThreadPoolExecutor(max_workers=len(rivals)) as pool:
+        verdicts = list(pool.map(write, rivals))
+
+    assert verdicts == [Verdict.contradicts] * len(rivals)
+    records, _, _ = driver.execute_query(
+        "MATCH (b:Belief)-[:IN]->(:Namespace {name: $ns}) "
+        "RETURN b.id AS id, b.status AS status, "
+        "COUNT { (:Belief)-[:SUPERSEDES]->(b) } AS replaced_by, "
+        "COUNT { (b)-[:SUPERSEDES]->(:Belief) } AS replaces",
+        ns=ns,
+    )
+    assert max(r["replaced_by"] for r in records) == 1  # nobody was superseded twice
+    assert max(r["replaces"] for r in records) == 1
+    assert [r["status"] for r in records].count("active") == 1
+    chain = store.chain(base.id)
+    assert len(chain.beliefs) == 1 + len(rivals)  # one line through all of them
+    assert chain.beliefs[0].id == base.id
+    assert audit.verify(store, f"ns:{ns}").ok
+
+
+def test_a_large_namespace_goes_through_the_vector_index(
+    driver: Driver, embedder: SentenceTransformerEmbedder, settings: Settings, ns: str
+) -> None:
+    indexed = Store(
+        driver,
+        embedder,
+        database=settings.neo4j.database,
+        settings=Settings(gate_exact_scan_limit=0),
+    )
+    indexed.create([BeliefCreate(text="The espresso machine is on floor three.", namespaces=[ns])])
+    [d] = indexed.curate(
+        [BeliefCreate(text="The espresso machine is on floor three", namespaces=[ns])]
+    )
+    assert d.verdict is Verdict.noop
+
+
+# -- the LLM classifier over HTTP ---------------------------------------------------------------
+
+
+class _OpenAI(BaseHTTPRequestHandler):
+    answer: Any = None
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        pairs = json.loads(body["messages"][-1]["content"])["pairs"]
+        answer = type(self).answer
+        content = answer(pairs) if callable(answer) else answer
+        data = json.dumps({"choices": [{"message": {"content": content}}]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+
+@pytest.fixture
+def llm_url() -> Iterator[tuple[str, type[_OpenAI]]]:
+    handler = type("Handler", (_OpenAI,), {})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1", handler
+    server.shutdown()
+    server.server_close()
+
+
+def llm_store(driver: Driver, embedder: SentenceTransformerEmbedder, url: str) -> Store:
+    return Store(
+        driver,
+        embedder,
+        database="neo4j",
+        settings=Settings(gate_llm_url=url, gate_llm_model="judge-1", gate_llm_timeout=2.0),
+    )
+
+
+def test_the_llm_classifier_decides_and_its_reason_is_kept(
+    driver: Driver,
+    embedder: SentenceTransformerEmbedder,
+    llm_url: tuple[str, type[_OpenAI]],
+    ns: str,
+) -> None:
+    url, handler = llm_url
+    handler.answer = lambda pairs: json.dumps(
+        {
+            "verdicts": [
+                {"pair": p["pair"], "verdict": "contradicts", "reason": "Berlin replaced Paris."}
+                for p in pairs
+            ]
+        }
+    )
+    s = llm_store(driver, embedder, url)
+    [old] = s.create([BeliefCreate(text="The company office is in Paris.", namespaces=[ns])])
+    [d] = s.curate([BeliefCreate(text="The company office moved to Berlin.", namespaces=[ns])])
+    assert (d.verdict, d.reason, d.classifier) == (
+        Verdict.contradicts,
+        "Berlin replaced Paris.",
+        "llm:judge-1",
+    )
+    assert s.get(old.id).status == "superseded"
+    assert s.chain(old.id).links[0].reason == "Berlin replaced Paris."
+    assert events_in(driver, ns)[-1]["classifier"] == "llm:judge-1"
+
+
+def test_malformed_llm_verdicts_fall_back_to_the_default_and_are_logged(
+    driver: Driver,
+    embedder: SentenceTransformerEmbedder,
+    llm_url: tuple[str, type[_OpenAI]],
+    ns: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    url, handler = llm_url
+    handler.answer = "Sure! They contradict each other."
+    s = llm_store(driver, embedder, url)
+    s.create([BeliefCreate(text="The user prefers dark mode.", namespaces=[ns])])
+    with caplog.at_level(logging.WARNING, logger="beliefgraph.classifier"):
+        [d] = s.curate([BeliefCreate(text="User prefers dark mode", namespaces=[ns])])
+    assert (d.verdict, d.classifier) == (Verdict.noop, "default")
+    assert "unreadable" in caplog.text
+
+
+def test_with_the_llm_endpoint_down_writes_still_succeed(
+    driver: Driver, embedder: SentenceTransformerEmbedder, ns: str
+) -> None:
+    s = llm_store(driver, embedder, "http://127.0.0.1:9/v1")  # nothing listens there
+    [old] = s.create(
+        [BeliefCreate(text=WIFI_OLD, kind="credential", about=["office wifi"], namespaces=[ns])]
+    )
+    [d] = s.curate(
+        [BeliefCreate(text=WIFI_NEW, kind="correction", about=["office wifi"], namespaces=[ns])]
+    )
+    assert (d.verdict, d.classifier) == (Verdict.contradicts, "default")
+    assert s.get(old.id).status == "superseded"
+
+
+def test_unknown_query_parameters_do_not_write(client: TestClient, ns: str) -> None:
+    r = client.post(
+        "/v1/beliefs", params={"dry_run": "maybe"}, json={"text": "x", "namespaces": [ns]}
+    )
+    assert_problem(r, 422, field="dry_run")
