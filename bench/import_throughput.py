@@ -1,0 +1,331 @@
+"""Import throughput on a synthetic 100k-turn conversation log, on its own Neo4j.
+
+    .venv/bin/python bench/import_throughput.py [--turns 100000] [--runs 3]
+
+The log never touches the shared development server: the script starts a second Neo4j 5.26
+(the project's launcher) in ``~/.cache/beliefgraph/neo4j-bench-import`` on Bolt 7691 / HTTP
+7478, reusing the jars of the main install, with its data wiped first, and stops it at the end.
+Each run imports into a fresh namespace (``project:eval-<random>``).
+
+The log (JSON Lines, seeded, so every run reads the same file) has ``--turns`` messages in 2,000
+conversations, user and assistant alternating. About a third of the user turns state something
+the extractor keeps (a preference, decision, correction, rule, ``/remember``, a hedge, a reason)
+and a few assistant turns paraphrase; the rest is requests and small talk, as in real logs. Names
+and numbers are drawn from a large vocabulary so statements rarely repeat.
+
+Measured per run, after a warm-up of the model:
+
+* **import**: :func:`beliefgraph.importer.import_logs` end to end — reading, extraction, the
+  checks for what is already in, embedding, the curation gate, the writes (beliefs, provenance,
+  checkpoints) — wall time, turns/s, beliefs/s;
+* **embedding floor**: the same model embedding exactly the statements the import embedded, in
+  the same batch size, and nothing else;
+* **ratio** = import wall time / embedding floor (goal ≤ 1.25);
+* **peak RSS** of this process (the importer; the model included), and of the Neo4j server.
+
+Medians over the runs are written to ``bench/results/import_throughput.{json,md}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import platform
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from neo4j import GraphDatabase
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from beliefgraph.config import Settings  # noqa: E402  (the checkout, not an installed copy)
+from beliefgraph.embeddings import load_embedder  # noqa: E402
+from beliefgraph.extract import RuleExtractor  # noqa: E402
+from beliefgraph.importer import READERS, ImportOptions, LogFormat, import_logs, open_log  # noqa: E402
+from beliefgraph.launcher import NEO4J_VERSION, Neo4jLauncher  # noqa: E402
+from beliefgraph.store import Store  # noqa: E402
+
+CACHE = Path.home() / ".cache" / "beliefgraph"
+HOME = CACHE / "neo4j-bench-import"
+MAIN_LIB = CACHE / f"neo4j-{NEO4J_VERSION}" / "lib"
+BOLT, HTTP = 7691, 7478
+BATCH = 256
+
+NOUNS = (  # noqa: SIM905  (a word list reads better as words)
+    "Postgres Redis Kafka Rust Go Python vim Emacs tabs spaces Berlin Lisbon Zoom Slack Jira "
+    "Linear Figma Notion Terraform Ansible Docker Podman Nginx Caddy S3 GCS BigQuery Snowflake "
+    "React Vue Svelte Django Flask FastAPI Rails Spring Kotlin Swift Flutter SQLite DuckDB "
+    "ClickHouse Grafana Prometheus Sentry Datadog GitHub GitLab Bitbucket Jenkins CircleCI"
+).split()
+THINGS = (  # noqa: SIM905
+    "billing service|search index|staging database|release train|design review|on-call rota|"
+    "onboarding guide|mobile app|data pipeline|analytics dashboard|API gateway|test suite|"
+    "invoice export|holiday calendar|team offsite|budget report|backup job|status page"
+).split("|")
+USER_CUES = (
+    "I prefer {n} over {m} for the {t}.",
+    "We decided to use {n} for the {t} because {m} was too slow in test {k}.",
+    "Actually, the {t} moved to {n} in week {k}.",
+    "We no longer use {m} for the {t}.",
+    "Never deploy the {t} on Fridays without {n} sign-off.",
+    "Every {t} change must be reviewed by {k} people.",
+    "/remember the {t} runbook is in the {n} space, page {k}",
+    "I'm thinking about moving the {t} to {n} someday but haven't decided.",
+    "Should we switch the {t} to {n}?",
+    "Let's go with {n} for the {t} in sprint {k}.",
+    "Please use {n} style for the {t} notes.",
+)
+USER_PLAIN = (
+    "Can you summarise the {t} thread from yesterday?",
+    "What does the {n} error {k} mean?",
+    "Thanks, that helps with the {t}.",
+    "Draft an email about the {t} to the team.",
+    "How do I configure {n} for the {t}?",
+    "Ok.",
+)
+ASSISTANT_CUES = (
+    "Noted, you prefer {n} for the {t}.",
+    "I recommend checking the {n} logs for the {t} first.",
+)
+ASSISTANT_PLAIN = (
+    "Here is a summary of the {t} discussion: the team agreed on next steps.",
+    "The {n} error {k} usually means a timeout; retrying with a longer limit helps.",
+    "Sure. Step 1: open the {n} settings. Step 2: enable the {t} option.",
+    "Done. Let me know if you want changes to the {t} draft.",
+)
+
+
+def write_log(path: Path, turns: int, *, seed: int = 20240601) -> None:
+    """A seeded JSONL log of ``turns`` messages in 2,000 conversations."""
+    rng = random.Random(seed)  # noqa: S311  (reproducible data, not crypto)
+    conversations = 2000
+    counts = [0] * conversations
+    with path.open("w", encoding="utf-8") as f:
+        for i in range(turns):
+            c = rng.randrange(conversations)
+            role = "user" if counts[c] % 2 == 0 else "assistant"
+            counts[c] += 1
+            if role == "user":
+                pool = USER_CUES if rng.random() < 0.34 else USER_PLAIN
+            else:
+                pool = ASSISTANT_CUES if rng.random() < 0.08 else ASSISTANT_PLAIN
+            text = rng.choice(pool).format(
+                n=rng.choice(NOUNS),
+                m=rng.choice(NOUNS),
+                t=rng.choice(THINGS),
+                k=rng.randrange(1, 1000),
+            )
+            record = {
+                "conversation_id": f"conv-{c:05d}",
+                "role": role,
+                "content": text,
+                "ts": f"2025-{1 + i * 12 // turns:02d}-01T00:00:00Z",
+            }
+            f.write(json.dumps(record) + "\n")
+
+
+def statements_of(path: Path) -> list[str]:
+    """The texts an import of ``path`` embeds (every extracted statement, in order)."""
+    extractor = RuleExtractor()
+    texts: list[str] = []
+    with open_log(path) as log:
+        for record in READERS[LogFormat.jsonl](log):
+            for turn in getattr(record, "turns", []):
+                texts.extend(s.text for s in extractor.extract(turn.role, turn.content))
+    return texts
+
+
+def start_server() -> Neo4jLauncher:
+    HOME.mkdir(parents=True, exist_ok=True)
+    if not (HOME / "lib").exists():
+        (HOME / "lib").symlink_to(MAIN_LIB, target_is_directory=True)
+    launcher = Neo4jLauncher(home=HOME, bolt_port=BOLT, http_port=HTTP)
+    if launcher.status().running:
+        launcher.stop()
+    shutil.rmtree(HOME / "data", ignore_errors=True)  # every benchmark starts empty
+    launcher.start(timeout=300)
+    return launcher
+
+
+def peak_rss_mb(pid: int | None = None) -> float:
+    """Peak resident memory: this process (getrusage) or another one (VmHWM)."""
+    if pid is None:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def machine() -> dict[str, Any]:
+    cpu = next(
+        (
+            ln.split(":", 1)[1].strip()
+            for ln in Path("/proc/cpuinfo").read_text().splitlines()
+            if ln.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    mem_kb = next(
+        int(ln.split()[1])
+        for ln in Path("/proc/meminfo").read_text().splitlines()
+        if ln.startswith("MemTotal:")
+    )
+    import onnxruntime
+
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory_gb": round(mem_kb / 1024 / 1024, 1),
+        "python": platform.python_version(),
+        "onnxruntime": onnxruntime.__version__,
+        "neo4j": f"{NEO4J_VERSION} Community (project launcher, own instance on Bolt {BOLT})",
+        "model": "all-MiniLM-L6-v2, ONNX backend, CPU",
+        "note": "the machine's 2 cores are shared with other work; runs are medians",
+    }
+
+
+def run(turns: int, runs: int) -> dict[str, Any]:
+    # the server's notices about property keys it has not seen yet are noise in a fresh store
+    logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
+    settings = Settings()
+    embedder = load_embedder(settings.cache_dir)
+    embedder.embed(["warm-up"] * BATCH)
+    work = Path(tempfile.gettempdir()) / f"bench-import-{uuid.uuid4().hex[:8]}.jsonl"
+    write_log(work, turns)
+    texts = statements_of(work)
+    launcher = start_server()
+    driver = GraphDatabase.driver(f"bolt://127.0.0.1:{BOLT}")
+    results: list[dict[str, Any]] = []
+    try:
+        store = Store(driver, embedder, database="neo4j", settings=settings)
+        store.init_schema()
+        for i in range(runs):
+            started = time.perf_counter()
+            for start in range(0, len(texts), BATCH):
+                embedder.embed(texts[start : start + BATCH])
+            floor = time.perf_counter() - started
+
+            namespace = f"project:eval-{uuid.uuid4().hex[:10]}"
+            started = time.perf_counter()
+            summary = import_logs(store, work, ImportOptions(namespace=namespace, batch_size=BATCH))
+            wall = time.perf_counter() - started
+            row = {
+                "run": i + 1,
+                "turns": summary.turns,
+                "statements": summary.statements,
+                "added": summary.added,
+                "noop": summary.noop,
+                "superseded": summary.superseded,
+                "contested": summary.contested,
+                "batches": summary.batches,
+                "import_s": round(wall, 2),
+                "embedding_floor_s": round(floor, 2),
+                "ratio": round(wall / floor, 3),
+                "turns_per_s": round(summary.turns / wall, 1),
+                "beliefs_per_s": round((summary.added + summary.noop) / wall, 1),
+            }
+            print(json.dumps(row), flush=True)
+            results.append(row)
+        server_rss = peak_rss_mb(launcher.status().pid)
+    finally:
+        driver.close()
+        launcher.stop()
+        work.unlink(missing_ok=True)
+
+    def median(key: str) -> float:
+        return round(statistics.median(r[key] for r in results), 3)
+
+    return {
+        "command": f".venv/bin/python bench/import_throughput.py --turns {turns} --runs {runs}",
+        "turns": turns,
+        "statements_embedded": len(texts),
+        "batch_size": BATCH,
+        "runs": results,
+        "median": {
+            k: median(k)
+            for k in ("import_s", "embedding_floor_s", "ratio", "turns_per_s", "beliefs_per_s")
+        },
+        "peak_rss_mb": {"importer": round(peak_rss_mb(), 1), "neo4j_server": round(server_rss, 1)},
+        "goals": {"ratio": "<= 1.25", "peak_rss_mb": "<= 2048 (the importer)"},
+        "machine": machine(),
+        "git": subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],  # noqa: S607  (git from PATH, as in dev)
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=False,
+        ).stdout.strip(),
+    }
+
+
+def render(report: dict[str, Any]) -> str:
+    m = report["median"]
+    rss = report["peak_rss_mb"]
+    met = "met" if m["ratio"] <= 1.25 else "**not met**"
+    rss_met = "met" if rss["importer"] <= 2048 else "**not met**"
+    lines = [
+        "# Import throughput",
+        "",
+        f"`{report['command']}` (commit {report['git']}): a synthetic {report['turns']:,}-turn "
+        f"JSONL log, {report['statements_embedded']:,} extracted statements, batches of "
+        f"{report['batch_size']}, on its own Neo4j.",
+        "",
+        "| median of runs | value | goal |",
+        "|---|---|---|",
+        f"| import wall time | {m['import_s']} s | |",
+        f"| embedding floor (same statements, model alone) | {m['embedding_floor_s']} s | |",
+        f"| ratio import / floor | {m['ratio']} | ≤ 1.25: {met} |",
+        f"| turns/s | {m['turns_per_s']:,} | |",
+        f"| beliefs/s (added + folded by the gate) | {m['beliefs_per_s']:,} | |",
+        f"| peak RSS, importer (model included) | {rss['importer']} MB | ≤ 2048 MB: {rss_met} |",
+        f"| peak RSS, Neo4j server | {rss['neo4j_server']} MB | |",
+        "",
+        "| run | import s | floor s | ratio | turns/s | beliefs/s | added | noop | superseded "
+        "| contested |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in report["runs"]:
+        lines.append(
+            f"| {r['run']} | {r['import_s']} | {r['embedding_floor_s']} | {r['ratio']} | "
+            f"{r['turns_per_s']} | {r['beliefs_per_s']} | {r['added']} | {r['noop']} | "
+            f"{r['superseded']} | {r['contested']} |"
+        )
+    mach = report["machine"]
+    lines += [
+        "",
+        f"Machine: {mach['cpu']}, {mach['cores']} cores, {mach['memory_gb']} GB; Python "
+        f"{mach['python']}, onnxruntime {mach['onnxruntime']}; {mach['model']}; Neo4j "
+        f"{mach['neo4j']}. {mach['note']}.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--turns", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
+    args = parser.parse_args()
+    report = run(args.turns, args.runs)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "import_throughput.json").write_text(json.dumps(report, indent=2) + "\n")
+    (args.out / "import_throughput.md").write_text(render(report))
+    print(render(report))
+
+
+if __name__ == "__main__":
+    main()
