@@ -7,7 +7,8 @@ The hierarchy::
     │   ├── TextTooLong         a text field is longer than the configured limit
     │   ├── UnknownFormat       an import's format cannot be told or is not supported
     │   ├── MalformedRecord     a record of an imported log is broken (file, line, reason)
-    │   └── MalformedDocument   a structured belief document is broken (belief, field)
+    │   ├── MalformedDocument   a structured belief document is broken (belief, field)
+    │   └── InvalidPacket       an evaluation packet is broken (scenario, field); nothing loaded
     ├── Unauthenticated         no API key, or an unknown or revoked one (401)
     ├── Forbidden               the caller's role may not make this change (403)
     ├── NotFound                an id names nothing the caller may see (404)
@@ -73,6 +74,13 @@ class MalformedDocument(InvalidInput):
     belief and the field, and nothing of the document is written."""
 
     slug = "malformed-document"
+
+
+class InvalidPacket(InvalidInput):
+    """Raised when an evaluation packet or annotation file breaks its format; names the
+    scenario and the field, and nothing of the packet is loaded."""
+
+    slug = "invalid-packet"
 
 
 class Unauthenticated(BeliefGraphError):
