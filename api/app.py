@@ -21,6 +21,7 @@ from api.limits import BodySizeLimit
 from api.routes import audit as audit_routes
 from api.routes import beliefs, health, imports
 from api.routes import keys as keys_routes
+from api.routes import query as query_routes
 from api.routes import search as search_routes
 from beliefgraph.config import Settings, get_settings
 from beliefgraph.embeddings import load_embedder
@@ -68,6 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     app.include_router(beliefs.router)
     # -- more routers: one line each, one per feature --
+    app.include_router(query_routes.router)
     app.include_router(audit_routes.router)
     app.include_router(keys_routes.router)
     app.include_router(imports.router)

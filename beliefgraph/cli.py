@@ -303,6 +303,55 @@ def cmd_keys_revoke(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_query(args: argparse.Namespace, settings: Settings) -> int:
+    from beliefgraph.planner import Planner
+    from beliefgraph.planner_models import QueryRequest
+
+    request = QueryRequest.model_validate(
+        {"query": args.query, "namespaces": args.namespace, "action_type": args.action_type}
+    )
+    with open_store(settings) as store:
+        result = Planner(store).query(request)
+    if args.json:
+        _print(result)
+        return 0
+    governing = result.governing
+    print(f"action:    {result.action.value}")
+    print(f"governing: {governing.id + ': ' + governing.text if governing else '(none)'}")
+    print(f"why:       {result.reason}")
+    for step in result.trace.steps:
+        print(f"  - {step}")
+    print(f"candidates ({result.trace.discovery}):")
+    for c in result.trace.candidates:
+        print(f"  {c.outcome:<8} {c.id}  [{c.lane}; found by {', '.join(c.found_by)}]  {c.why}")
+    if len(result.trace.chain) > 1:
+        print(f"chain:     {' -> '.join(result.trace.chain)}")
+    print(f"timings:   {result.timings['total']:.1f} ms")
+    return 0
+
+
+def cmd_eval_governance(args: argparse.Namespace, settings: Settings) -> int:
+    from pathlib import Path
+
+    from beliefgraph.evaluation.governance import evaluate, table, write_json
+    from beliefgraph.evaluation.packets import noise_variant, read_packet
+
+    packet = read_packet(Path(args.packet), [Path(a) for a in args.annotations])
+    if args.noise:
+        packet = noise_variant(packet, args.noise)
+    strategies = args.strategy or ["planner"]
+    with open_store(settings) as store:
+        store.init_schema()
+        summaries = evaluate(store, packet, strategies)
+    for summary in summaries:
+        summary["annotations"] = [Path(a).name for a in args.annotations]
+        summary["noise"] = args.noise or "none"
+    if args.json:
+        write_json(Path(args.json), summaries[0] if len(summaries) == 1 else summaries)
+    print(table(summaries))
+    return 0
+
+
 # -- parser --------------------------------------------------------------------------------
 
 
@@ -381,6 +430,41 @@ def build_parser() -> argparse.ArgumentParser:
     eval_sub = evaluate.add_subparsers(dest="suite", required=True, metavar="SUITE")
     # -- eval suites: each adds its parser to eval_sub here --
     p = eval_sub.add_parser(
+        "governance",
+        help="the judgment evaluation: which memory governs, on a memory-store packet",
+        description="Load each scenario of a governance packet into its own namespace, ask its "
+        "query through a strategy (the planner by default) and score target, action, traps "
+        "and weighted loss (benign 0, overblock 1, downgrade 4, false certainty 7).",
+    )
+    p.set_defaults(handler=cmd_eval_governance)
+    p.add_argument("packet", help="a memory-store packet (../shared/benchmarks/governance)")
+    p.add_argument(
+        "--annotations",
+        action="append",
+        default=[],
+        help="a governs annotation file, applied in order (repeatable)",
+    )
+    p.add_argument(
+        "--strategy",
+        action="append",
+        choices=["planner", "bm25", "vector", "authority_lane"],
+        help="planner (default), bm25, vector or authority_lane (repeatable: side by side)",
+    )
+    p.add_argument(
+        "--noise",
+        choices=[
+            "clean",
+            "missing_target_type",
+            "wrong_target_type",
+            "missing_target_priority",
+            "corrupted_target_authority",
+            "broad_block_policy",
+            "competing_policy_quoting_query",
+        ],
+        help="run a metadata-noise variant of the packet instead",
+    )
+    p.add_argument("--json", help="write the results as JSON to this file")
+    p = eval_sub.add_parser(
         "precision",
         help="PrecisionMemBench typed-belief cases through the /v1/context code path",
         description="Import the seed under a run-unique prefix, answer every static case and "
@@ -438,6 +522,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     # -- more commands: each feature adds its parsers here --
+    p = add(
+        "query",
+        cmd_query,
+        "which stored belief governs a request, and what the agent may do (with the trace)",
+    )
+    p.add_argument("query", help="the request, as the user or agent put it")
+    p.add_argument("--namespace", action="append", required=True, help="where to look (repeatable)")
+    p.add_argument(
+        "--action-type",
+        choices=["read", "write", "execute"],
+        help="what the request would do (default: inferred from the query)",
+    )
+    p.add_argument("--json", action="store_true", help="print the whole result as JSON")
     audit_parser = sub.add_parser(
         "audit", help="the hash-chained audit log", description="the hash-chained audit log"
     )

@@ -1,0 +1,23 @@
+"""``/v1/query``: which stored belief governs a request, and what the agent may do."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from api.deps import CallerDep, StoreDep
+from beliefgraph.planner import Planner
+from beliefgraph.planner_models import QueryRequest, QueryResult
+
+router = APIRouter(prefix="/v1", tags=["query"])
+
+
+@router.post("/query", summary="The belief allowed to govern a request, and the action class")
+def query(body: QueryRequest, store: StoreDep, caller: CallerDep) -> QueryResult:
+    """Walks the graph from the request's terms to the scopes and beliefs that govern it;
+    returns the governing belief (or null), `block`/`verify_first`/`warn`/`answer`/
+    `answer_context` (or `archive_only` for history), and a trace of every candidate.
+    Namespaces the caller may not read, or that hold nothing, give an explained empty
+    result."""
+    # A plain `def`: FastAPI runs it in a worker thread, so embedding the query (CPU-bound)
+    # never blocks the event loop.
+    return Planner(store).query(body, caller=caller)
