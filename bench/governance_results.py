@@ -1,0 +1,195 @@
+"""Write bench/results/governance.md (+ .json): every target configuration x every strategy.
+
+    .venv/bin/python bench/governance_results.py [--data ../shared/benchmarks/governance]
+
+Each configuration is loaded into fresh namespaces of the Neo4j that NEO4J_URI names (the
+local launcher's by default) and asked through the same code as ``beliefgraph eval
+governance``. A second table runs the planner on configurations beyond the targets (clutter
+without annotations; the noise variants of the other packets), to show where it breaks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from neo4j import GraphDatabase  # noqa: E402  (after the path set-up above)
+
+from beliefgraph.config import Settings  # noqa: E402
+from beliefgraph.embeddings import load_embedder  # noqa: E402
+from beliefgraph.evaluation.governance import (  # noqa: E402
+    CLUTTER,
+    STRATEGIES,
+    Configuration,
+    configurations,
+    evaluate,
+    read_configuration,
+)
+from beliefgraph.evaluation.packets import NOISE_VARIANTS  # noqa: E402
+from beliefgraph.store import Store  # noqa: E402
+
+RESULTS = ROOT / "bench" / "results"
+
+
+def beyond_targets() -> list[Configuration]:
+    """Configurations the issue does not target: where the planner's limits show."""
+    others = [Configuration("clutter, no annotations", CLUTTER)]
+    for label, packet in (
+        ("claim15", "claim15_governance_stress_v0_1.json"),
+        ("claim16", "claim16_action_type_mismatch_v0_1.json"),
+        ("claim20", "claim20_execution_gate_v0_1.json"),
+        ("top5", "fresh_claude_v0_4_v2_top5.json"),
+    ):
+        others += [
+            Configuration(f"{label} noise: {v}", packet, noise=v) for v in NOISE_VARIANTS[1:]
+        ]
+    return others
+
+
+def cell(s: dict[str, Any]) -> str:
+    n = s["scenarios"]
+    return (
+        f"{s['target_selected']}/{n}, {s['action_correct']}/{n}; "
+        f"traps {s['trap_failures']}, loss {s['weighted_loss']}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", default=str(ROOT.parent / "shared" / "benchmarks" / "governance"))
+    args = parser.parse_args()
+    data = Path(args.data)
+    settings = Settings()
+    neo = settings.neo4j
+    secret = neo.password.get_secret_value()
+    driver = GraphDatabase.driver(neo.uri, auth=(neo.user, secret) if secret else None)
+    started = time.perf_counter()
+    results: list[dict[str, Any]] = []
+    extra: list[dict[str, Any]] = []
+    try:
+        store = Store(driver, load_embedder(settings.cache_dir), database=neo.database)
+        store.init_schema()
+        for config in configurations():
+            summaries = evaluate(store, read_configuration(data, config), STRATEGIES)
+            results.append({"configuration": config.label, "summaries": summaries})
+            print(config.label, " | ".join(cell(s) for s in summaries), flush=True)
+        for config in beyond_targets():
+            [summary] = evaluate(store, read_configuration(data, config), ["planner"])
+            extra.append({"configuration": config.label, "summaries": [summary]})
+            print("(beyond)", config.label, cell(summary), flush=True)
+    finally:
+        driver.close()
+    elapsed = time.perf_counter() - started
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],  # noqa: S607  (the developer's own git)
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    ).stdout.strip()
+    meta = {
+        "generated": datetime.now(UTC).isoformat(timespec="seconds"),
+        "commit": commit,
+        "python": platform.python_version(),
+        "neo4j": neo.uri,
+        "seconds": round(elapsed, 1),
+    }
+    (RESULTS / "governance.json").write_text(
+        json.dumps({"meta": meta, "targets": results, "beyond_targets": extra}, indent=2) + "\n"
+    )
+    (RESULTS / "governance.md").write_text(render(meta, results, extra))
+    return 0
+
+
+def render(meta: dict[str, Any], results: list[dict[str, Any]], extra: list[dict[str, Any]]) -> str:
+    lines = [
+        "# Governance judgment evaluation",
+        "",
+        f"Generated {meta['generated']} at commit `{meta['commit']}` by "
+        "`bench/governance_results.py`, against a real Neo4j 5.26 and the real "
+        "all-MiniLM-L6-v2 model; every scenario in its own fresh namespace. One planner "
+        "configuration for every row. Cells: target selected, action correct; trap failures "
+        "and weighted loss (benign 0, overblock 1, downgrade 4, false certainty 7).",
+        "",
+        "| configuration | " + " | ".join(STRATEGIES) + " |",
+        "|---|" + "---|" * len(STRATEGIES),
+    ]
+    for r in results:
+        lines.append(
+            f"| {r['configuration']} | " + " | ".join(cell(s) for s in r["summaries"]) + " |"
+        )
+    totals = {s: [0, 0, 0, 0] for s in STRATEGIES}
+    for r in results:
+        for s in r["summaries"]:
+            t = totals[s["strategy"]]
+            t[0] += s["target_selected"]
+            t[1] += s["action_correct"]
+            t[2] += s["scenarios"]
+            t[3] += s["weighted_loss"]
+    lines.append(
+        "| **all** | "
+        + " | ".join(f"**{t[0]}/{t[2]}, {t[1]}/{t[2]}; loss {t[3]}**" for t in totals.values())
+        + " |"
+    )
+    lines += [
+        "",
+        "Published on v2.2 (the source's README): BM25 3/5, 4/5; authority lane 5/5, 5/5 and "
+        "2/5, 3/5 on clutter. The harness reproduces both, which checks that it measures what "
+        "the source measured. The source's vector baseline used nomic-embed-text (1/5, 3/5); "
+        "ours uses all-MiniLM-L6-v2, so its row is not comparable.",
+        "",
+        "## Beyond the targets (planner only)",
+        "",
+        "Configurations the issue does not target, reported to show where the planner's "
+        "rules run out. The noise variants of claim15 remove or corrupt the only signal "
+        "(priority) that separates its competing in-scope policies.",
+        "",
+        "| configuration | planner |",
+        "|---|---|",
+    ]
+    for r in extra:
+        lines.append(f"| {r['configuration']} | {cell(r['summaries'][0])} |")
+    misses = [
+        (r["configuration"], row)
+        for r in extra
+        for row in r["summaries"][0]["rows"]
+        if not (row["target_selected"] and row["action_correct"])
+    ]
+    if misses:
+        lines += ["", "Misses beyond the targets:", ""]
+        for label, row in misses:
+            lines.append(
+                f"- {label}: `{row['scenario']}` chose memory {row['selected_memory_index']} "
+                f"({row['selected_role']}), {row['action']} (expected {row['expected_action']})"
+            )
+    lines += [
+        "",
+        "## How the variants are made",
+        "",
+        "`--noise` variants are generated from the packet by "
+        "`beliefgraph/evaluation/packets.py::noise_variant` (the source describes them, "
+        "it does not ship them): the target's type removed, or replaced (authority types "
+        "become `observation`, others `policy`); its priority removed; all its authority "
+        "signals corrupted (type as before, priority `low`/`critical`, epistemic status "
+        "`reported`/`confirmed`, `verification_required` cleared; the action hint is kept); "
+        "an unrelated critical block policy added; a policy quoting the query added, "
+        "newest, `unverified`, prescribing the wrong action.",
+        "",
+        f"Run time: {meta['seconds']} s.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
