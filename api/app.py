@@ -19,7 +19,7 @@ from api import problems
 from api.auth import authenticate
 from api.limits import BodySizeLimit
 from api.routes import audit as audit_routes
-from api.routes import beliefs, health, imports
+from api.routes import beliefs, compat_pmb, health, imports
 from api.routes import keys as keys_routes
 from api.routes import query as query_routes
 from api.routes import search as search_routes
@@ -74,4 +74,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(keys_routes.router)
     app.include_router(imports.router)
     app.include_router(search_routes.router)
+    compat_pmb.install(app, settings)  # off unless BELIEFGRAPH_COMPAT_PMB=true
     return app

@@ -89,6 +89,16 @@ class Settings(BaseSettings):
     )
     context_default_kind_budget: int = Field(default=5, gt=0)
 
+    # -- PrecisionMemBench-compatible endpoints (beliefgraph/compat_pmb.py) --
+    #: serve the harness's unauthenticated contract under /compat/precisionmembench
+    compat_pmb: bool = False
+    #: every namespace the compat router reads, writes or resets starts with this
+    compat_pmb_namespace_prefix: str = Field(
+        default="tenant:pmb-", pattern=r"^(user|domain|project|tenant):[a-z0-9][a-z0-9._-]{2,23}$"
+    )
+    #: the role the compat router acts as over those namespaces (the harness sends no key)
+    compat_pmb_role: Literal["agent", "curator"] = "curator"
+
     #: ``keys``: every request needs ``Authorization: Bearer <key>``; ``off``: every request
     #: is an admin over every namespace, allowed only with ``environment=development``
     auth: Literal["keys", "off"] = "keys"

@@ -1,0 +1,449 @@
+"""PrecisionMemBench's provider contract, spoken natively (served by ``api/routes/compat_pmb.py``).
+
+PrecisionMemBench's public harness scores a memory provider through five calls: ``reset``,
+``add``, ``update``, ``search`` and ``wait``. This module maps them onto beliefgraph:
+
+- **Where.** Every harness user gets namespaces of its own under
+  ``Settings.compat_pmb_namespace_prefix`` (default ``tenant:pmb-``): a belief of user
+  ``test-user`` with scope ``domain:code`` lives in ``tenant:pmb-test-user.domain-code`` and
+  belongs to user ``pmb-test-user``. Nothing outside those namespaces is read or written; the
+  router acts as a caller of role ``Settings.compat_pmb_role`` over them only.
+- **add / update.** ``metadata.beliefId`` is kept as the id search returns (stored as
+  ``pmb-<user>.<beliefId>``). The text the harness sends is the canonical name, the aliases,
+  the content and why-it-matters joined by spaces; the canonical name (a snake_case word
+  first) and the aliases are taken off the front, so they are matched as names, not as text.
+  ``type`` → kind, ``pinned``, ``confidence``, ``last_reinforced_at``, ``resolved_at``,
+  ``superseded_by`` (a ``SUPERSEDES`` edge as soon as both beliefs are stored; until then
+  the old one is archived, never surfacing), ``user_edited`` → confirmed; every other
+  metadata field is kept in ``attributes``. ``add`` with a stored ``beliefId`` replaces that
+  belief (an upsert); ``update`` of an unknown one is :class:`~beliefgraph.errors.NotFound`. New beliefs pass the curation gate like every write.
+- **search** answers with what ``POST /v1/context`` would inject for that message — pinned
+  facts, then the relevant beliefs of :func:`beliefgraph.search.find` (the code of
+  ``/v1/search``), then open questions, then the persona's universal preferences — at most
+  ``limit`` (which is also the context budget), best first. That is the context a
+  beliefgraph agent gets, so that is what the harness should score.
+- **reset** deletes the beliefs whose every namespace is a compat namespace: the one
+  physical delete in beliefgraph, because the harness needs an empty store between suites.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from neo4j import ManagedTransaction
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from beliefgraph.access import Caller, Role
+from beliefgraph.context import assemble
+from beliefgraph.context_models import MAX_MESSAGE_LENGTH, ContextRequest
+from beliefgraph.errors import InvalidInput, NotFound
+from beliefgraph.models import (
+    BELIEF_ID_PATTERN,
+    AttributeValue,
+    BeliefCreate,
+    EntityRef,
+    EpistemicStatus,
+    Kind,
+    Status,
+    WritePath,
+)
+from beliefgraph.text import entity_key
+
+_SLUG = re.compile(r"[^a-z0-9]+")
+_SNAKE = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*$")
+#: metadata fields that map onto belief fields; the rest are kept in ``attributes``
+_MAPPED = {
+    "beliefId",
+    "scope",
+    "type",
+    "pinned",
+    "superseded_by",
+    "resolved_at",
+    "user_edited",
+    "confidence",
+    "last_reinforced_at",
+}
+#: the longest namespace name after its ``kind:`` (models.NAMESPACE_PATTERN)
+_NAMESPACE_ROOM = 64
+#: the most namespaces one belief may be in (as for every belief)
+_MAX_SCOPES = 20
+ACTOR = "compat:precisionmembench"
+
+
+class Metadata(BaseModel):
+    """The harness's metadata: ``beliefId`` and ``scope`` at least; unknown fields kept."""
+
+    model_config = ConfigDict(extra="allow")
+
+    beliefId: str = Field(min_length=1, max_length=64)  # noqa: N815  (the harness's name)
+    scope: str | list[str] = Field(min_length=1)
+    type: str | None = None
+    pinned: bool = False
+    superseded_by: str | None = None
+    resolved_at: datetime | None = None
+    user_edited: bool = False
+    confidence: float = Field(default=0.8, ge=0.0, le=1.0)
+    last_reinforced_at: datetime | None = None
+
+    @field_validator("beliefId")
+    @classmethod
+    def _id_chars(cls, value: str) -> str:
+        if not re.match(BELIEF_ID_PATTERN, value):
+            raise ValueError(
+                "letters, digits, '.', '_', ':', '-' only, starting with one of the first two"
+            )
+        return value
+
+    @field_validator("scope")
+    @classmethod
+    def _scopes(cls, value: str | list[str]) -> str | list[str]:
+        scopes = [value] if isinstance(value, str) else value
+        if not scopes or len(scopes) > _MAX_SCOPES or not all(_slug(s) for s in scopes):
+            raise ValueError(f"1 to {_MAX_SCOPES} scopes, each with a letter or digit")
+        return value
+
+    def scopes(self) -> list[str]:
+        """The scopes as a list."""
+        return [self.scope] if isinstance(self.scope, str) else list(self.scope)
+
+
+class AddRequest(BaseModel):
+    """``POST /add``: one belief of one user."""
+
+    model_config = ConfigDict(extra="allow")
+
+    text: str = Field(min_length=1, max_length=20_000)
+    user_id: str = Field(min_length=1, max_length=200)
+    metadata: Metadata
+    aliases: list[str] = Field(default_factory=list, max_length=100)
+
+
+class UpdateRequest(AddRequest):
+    """``PUT /update``: the same body plus the ``beliefId`` to replace."""
+
+    beliefId: str = Field(min_length=1, max_length=64)  # noqa: N815  (the harness's name)
+
+
+class SearchRequest(BaseModel):
+    """``POST /search``."""
+
+    model_config = ConfigDict(extra="allow")
+
+    query: str = Field(max_length=MAX_MESSAGE_LENGTH)
+    user_id: str = Field(min_length=1, max_length=200)
+    limit: int = Field(default=10, ge=1, le=100)
+    scope: str | list[str] | None = None
+
+
+class SearchResult(BaseModel):
+    """One result: the harness's own ``beliefId``, the text it sent, a score (best first)."""
+
+    id: str
+    memory: str
+    score: float
+
+
+class SearchResponse(BaseModel):
+    """``{"results": [...]}``."""
+
+    results: list[SearchResult]
+
+
+class Ok(BaseModel):
+    """``{"ok": true}``, with the time spent in the database."""
+
+    ok: bool = True
+    db_overhead_ms: float | None = None
+
+
+def _slug(text: str) -> str:
+    return _SLUG.sub("-", text.lower()).strip("-")
+
+
+@dataclass(frozen=True)
+class Compat:
+    """The compat surface over one store: which namespaces, which caller.
+
+    Args:
+        store: a :class:`beliefgraph.store.Store`.
+        prefix: every compat namespace starts with it (``tenant:pmb-``).
+        role: the role the router acts as (it has no key of its own: the harness sends none).
+    """
+
+    store: Any
+    prefix: str
+    role: Role
+
+    # -- names ------------------------------------------------------------------------------
+
+    def user_key(self, user_id: str) -> str:
+        """A namespace-safe key for a harness user: its slug, plus a hash when the slug is
+        not the id itself (so ``Test User`` and ``test-user`` stay apart)."""
+        slug = _slug(user_id)[:24] or "user"
+        if slug != user_id:
+            slug = f"{slug}-{hashlib.sha256(user_id.encode()).hexdigest()[:8]}"
+        return slug
+
+    @property
+    def tag(self) -> str:
+        """The prefix without its kind (``pmb-``): it starts every compat user and id, so two
+        compat deployments with different prefixes never share a belief."""
+        return self.prefix.partition(":")[2]
+
+    def user(self, user_id: str) -> str:
+        """The ``user`` of a harness user's beliefs."""
+        return f"{self.tag}{self.user_key(user_id)}"
+
+    def home(self, user_id: str) -> str:
+        """The namespace every compat namespace of this user starts with."""
+        return f"{self.prefix}{self.user_key(user_id)}"
+
+    def namespace(self, user_id: str, scope: str) -> str:
+        """The compat namespace of one user and one harness scope.
+
+        Raises:
+            InvalidInput: the prefix and user leave no room for the scope in a namespace name.
+        """
+        home = self.home(user_id)
+        room = _NAMESPACE_ROOM - len(home.partition(":")[2]) - 1
+        if room < 8:
+            raise InvalidInput("user_id is too long for a compat namespace", field="user_id")
+        scope_slug = _slug(scope)
+        if len(scope_slug) > room:
+            digest = hashlib.sha256(scope.encode()).hexdigest()[:8]
+            scope_slug = f"{scope_slug[: room - 9]}-{digest}"
+        return f"{home}.{scope_slug}"
+
+    def belief_id(self, user_id: str, belief_id: str) -> str:
+        """The stored id of a harness belief id (at most 24 + 33 + 1 + 64 characters)."""
+        return f"{self.user(user_id)}.{belief_id}"
+
+    def caller(self, namespaces: Sequence[str]) -> Caller:
+        """The caller the router acts as, over these compat namespaces only."""
+        for ns in namespaces:
+            if not ns.startswith(self.prefix):
+                raise InvalidInput(f"{ns!r} is not a compat namespace", field="scope")
+        return Caller(name=ACTOR, role=self.role, namespaces=frozenset(namespaces))
+
+    def persona_namespaces(self, user_id: str) -> list[str]:
+        """The server's persona namespaces, mapped into this user's compat namespaces."""
+        return [
+            self.namespace(user_id, ns) for ns in self.store.settings.context_persona_namespaces
+        ]
+
+    # -- writes -----------------------------------------------------------------------------
+
+    def to_belief(self, body: AddRequest) -> tuple[BeliefCreate, str | None]:
+        """The belief an ``add`` body describes, and the harness id it is superseded by."""
+        meta = body.metadata
+        canonical, text = _split_text(body.text, body.aliases)
+        kind = (
+            Kind(meta.type)
+            if meta.type is not None and meta.type in Kind.__members__
+            else Kind.fact
+        )
+        attributes: dict[str, AttributeValue] = {
+            k: _attribute(v) for k, v in (meta.model_extra or {}).items() if k not in _MAPPED
+        }
+        attributes["memory"] = body.text
+        if meta.type is not None and kind.value != meta.type:
+            attributes["type"] = meta.type
+        aliases = [a.strip() for a in body.aliases if a.strip()][:100]
+        superseded = meta.superseded_by
+        return (
+            BeliefCreate(
+                id=self.belief_id(body.user_id, meta.beliefId),
+                text=text,
+                kind=kind,
+                # until its replacement is stored, a superseded belief must not surface
+                status=Status.archived if superseded else _status(kind),
+                epistemic_status=(
+                    EpistemicStatus.confirmed if meta.user_edited else EpistemicStatus.reported
+                ),
+                canonical_name=canonical,
+                aliases=aliases,
+                pinned=meta.pinned,
+                confidence=meta.confidence,
+                last_reinforced_at=meta.last_reinforced_at,
+                user=self.user(body.user_id),
+                resolved_at=meta.resolved_at,
+                attributes=attributes,
+                about=[EntityRef(name=canonical, aliases=aliases)]
+                if canonical and entity_key(canonical)
+                else [],
+                namespaces=[self.namespace(body.user_id, s) for s in meta.scopes()],
+            ),
+            superseded,
+        )
+
+    def add(self, body: AddRequest, *, replace_only: bool = False) -> Ok:
+        """Store a belief, or replace the stored one with the same ``beliefId``.
+
+        Raises:
+            NotFound: ``replace_only`` and no belief has that ``beliefId``.
+            InvalidInput: a text is too long for the store.
+        """
+        started = time.perf_counter()
+        belief, superseded_by = self.to_belief(body)
+        assert belief.id is not None  # to_belief always names it
+        store = self.store
+        caller = self.caller(belief.namespaces)
+        [row] = store.prepare([belief], write_path=WritePath.api, actor=ACTOR)
+        harness_id = body.metadata.beliefId
+        replacement = self.belief_id(body.user_id, superseded_by) if superseded_by else None
+
+        def work(tx: ManagedTransaction) -> bool:
+            found = store.tx_run(tx, "compat_pmb_lookup", id=belief.id, prefix=self.prefix)
+            if found and not found[0]["compat"]:
+                raise InvalidInput(
+                    f"belief {harness_id!r} exists outside the compat namespaces",
+                    field="metadata.beliefId",
+                )
+            if not found:
+                if replace_only:
+                    return False
+                store.create_in(tx, [row], caller=caller)
+            else:
+                props = dict(row["props"])
+                for key in ("created_at", "reinforcement_count", "write_path", "author", "id"):
+                    props.pop(key, None)
+                for key in _REPLACEABLE:
+                    props.setdefault(key, None)  # what the new body lacks is removed
+                store.tx_run(
+                    tx,
+                    "compat_pmb_replace",
+                    id=belief.id,
+                    props=props,
+                    embedding=row["embedding"],
+                    namespaces=row["namespaces"],
+                    about=row["about"],
+                )
+            store.tx_run(
+                tx,
+                "compat_pmb_link",
+                id=belief.id,
+                superseded_by=replacement,
+                by=ACTOR,
+                now=datetime.now(UTC),
+            )
+            return True
+
+        if not store.write(work):
+            raise NotFound(f"no belief with beliefId {harness_id!r}", field="beliefId")
+        return Ok(db_overhead_ms=round((time.perf_counter() - started) * 1000, 2))
+
+    def reset(self) -> int:
+        """Delete every belief whose namespaces are all compat namespaces; return how many."""
+
+        def work(tx: ManagedTransaction) -> int:
+            done = self.store.tx_run(tx, "compat_pmb_reset", prefix=self.prefix)
+            return int(done[0]["deleted"]) if done else 0
+
+        deleted: int = self.store.write(work)
+        return deleted
+
+    def wait(self, seconds: int = 300) -> None:
+        """Return when every index is online."""
+        self.store.run_read("await_indexes", seconds=seconds)
+
+    # -- reads ------------------------------------------------------------------------------
+
+    def search(self, body: SearchRequest) -> SearchResponse:
+        """What ``/v1/context`` would inject for this message, flattened, best first."""
+        persona = self.persona_namespaces(body.user_id)
+        own = [
+            r["name"]
+            for r in self.store.run_read(
+                "compat_pmb_namespaces", home=self.home(body.user_id) + "."
+            )
+        ]
+        if body.scope is None:
+            namespaces = [ns for ns in own if ns not in persona]
+        else:
+            scopes = [body.scope] if isinstance(body.scope, str) else body.scope
+            namespaces = [self.namespace(body.user_id, s) for s in scopes if _slug(s)]
+        if not namespaces:
+            namespaces = [self.namespace(body.user_id, "default")]
+        namespaces = namespaces[:_MAX_SCOPES]
+        # all of this user's compat namespaces: what the user confirmed follows them
+        caller = self.caller([*own, *namespaces, *persona])
+        context = assemble(
+            self.store,
+            ContextRequest(
+                user=self.user(body.user_id),
+                namespaces=namespaces,
+                message=body.query,
+                budget=body.limit,
+                persona_namespaces=persona,
+            ),
+            caller=caller,
+        )
+        items = [
+            *context.pinned_facts,
+            *context.relevant_beliefs,
+            *context.open_questions,
+            *(context.persona_prelude.beliefs if context.persona_prelude else []),
+        ][: body.limit]
+        prefix = f"{self.user(body.user_id)}."
+        return SearchResponse(
+            results=[
+                SearchResult(
+                    id=item.belief.id.removeprefix(prefix),
+                    memory=item.belief.text,
+                    score=round((len(items) - rank) / len(items), 4),
+                )
+                for rank, item in enumerate(items)
+            ]
+        )
+
+
+#: belief properties an update may change (a missing one is removed)
+_REPLACEABLE = (
+    "text",
+    "kind",
+    "status",
+    "epistemic_status",
+    "canonical_name",
+    "aliases",
+    "aliases_text",
+    "pinned",
+    "resolved_at",
+    "confidence",
+    "last_reinforced_at",
+    "attributes_json",
+    "why_it_matters",
+)
+
+
+def _status(kind: Kind) -> Status:
+    return Status.exploratory if kind == Kind.open_question else Status.active
+
+
+def _split_text(text: str, aliases: Sequence[str]) -> tuple[str | None, str]:
+    """Take the canonical name and the aliases off the front of the harness's joined text."""
+    text = " ".join(text.split())
+    head, _, rest = text.partition(" ")
+    canonical = head if _SNAKE.match(head) and rest else None
+    if canonical is None:
+        return None, text
+    joined = " ".join(" ".join(a.split()) for a in aliases if a.strip())
+    if joined and rest.startswith(joined + " "):
+        rest = rest[len(joined) + 1 :]
+    return canonical, rest.strip() or text
+
+
+def _attribute(value: Any) -> AttributeValue:
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, list) and all(
+        v is None or isinstance(v, str | int | float | bool) for v in value
+    ):
+        return list(value)
+    return json.dumps(value, sort_keys=True, default=str)

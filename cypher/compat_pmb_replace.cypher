@@ -1,0 +1,32 @@
+// name: compat_pmb_replace
+// Replaces a compat belief in place (PrecisionMemBench's upsert and update): its properties,
+// embedding, namespaces and the entity of its canonical name. A belief that something
+// already supersedes stays superseded.
+// $id: belief id; $props: map of Belief properties (a null removes one); $embedding: list<float>;
+// $namespaces: list<string>; $about: list<{key, name, aliases}>.
+// Returns: id.
+MATCH (b:Belief {id: $id})
+SET b += $props
+SET b.status = CASE WHEN EXISTS { (:Belief)-[:SUPERSEDES]->(b) } THEN 'superseded' ELSE b.status END
+WITH b
+CALL db.create.setNodeVectorProperty(b, 'embedding', $embedding)
+CALL (b) {
+  MATCH (b)-[r:IN]->(:Namespace)
+  DELETE r
+}
+CALL (b) {
+  UNWIND $namespaces AS ns
+  MERGE (n:Namespace {name: ns})
+  CREATE (b)-[:IN]->(n)
+}
+CALL (b) {
+  UNWIND $about AS e
+  MERGE (en:Entity {key: e.key})
+    ON CREATE SET en.name = e.name, en.aliases = [], en.aliases_text = ''
+  WITH b, en, e,
+       reduce(acc = en.aliases, a IN e.aliases | CASE WHEN a IN acc THEN acc ELSE acc + a END)
+         AS aliases
+  SET en.aliases = aliases, en.aliases_text = reduce(s = '', a IN aliases | s + ' ' + a)
+  MERGE (b)-[:ABOUT]->(en)
+}
+RETURN b.id AS id

@@ -1,0 +1,13 @@
+// name: compat_pmb_reset
+// PrecisionMemBench's reset: deletes every belief whose namespaces are all compat namespaces
+// (a belief that is also anywhere else is never touched). The one physical delete in
+// beliefgraph, confined to the compat namespaces; the namespaces themselves are kept.
+// $prefix: the compat namespace prefix (validated by the settings: never empty).
+// Returns: deleted.
+MATCH (n:Namespace)
+WHERE n.name STARTS WITH $prefix
+MATCH (b:Belief)-[:IN]->(n)
+WITH DISTINCT b
+WHERE all(ns IN [(b)-[:IN]->(m:Namespace) | m.name] WHERE ns STARTS WITH $prefix)
+DETACH DELETE b
+RETURN count(*) AS deleted
