@@ -15,9 +15,11 @@ when the query *names* it, or when its text covers most of what the query says:
      floor ("eror" finds "error"; "mango" does not find "mongo", "k9s" not "k8s"),
    - or text evidence: three quarters of the query's content words, and two of them.
    ``why_it_matters`` is never matched: it says what a belief is for, not what it is about.
-3. **Ranking**: name evidence first, then partial canonical-name words, text coverage and
-   the embedding's cosine similarity. The embedding only orders what was admitted: it never
-   lets a belief in on its own, which is what keeps noise out.
+3. **Ranking**: name evidence first, then partial canonical-name words and text coverage;
+   between beliefs with equal lexical evidence, the embedding's cosine similarity to the
+   query. The embedding only orders what was admitted: it never lets a belief in on its
+   own, which is what keeps noise out (and the query is embedded only when there is a tie
+   to break).
 
 >>> q = analyze("what's my k8s deploy story?")
 >>> q.significant
@@ -78,7 +80,6 @@ ALIAS_WEIGHT = 8.0
 FUZZY_PENALTY = 3.0
 PARTIAL_NAME_WEIGHT = 2.0
 CONTENT_WEIGHT = 3.0
-SEMANTIC_WEIGHT = 2.0
 #: text evidence admits a belief when it covers this share of the query's content words ...
 TEXT_COVERAGE = 0.75
 #: ... and at least this many of them (fewer only when the query has fewer)
@@ -285,12 +286,7 @@ def score(query: Query, candidate: Candidate) -> SearchHit | None:
         return None
 
     semantic = candidate.similarity
-    total = (
-        name
-        + PARTIAL_NAME_WEIGHT * partial
-        + CONTENT_WEIGHT * content
-        + SEMANTIC_WEIGHT * max(semantic or 0.0, 0.0)
-    )
+    total = name + PARTIAL_NAME_WEIGHT * partial + CONTENT_WEIGHT * content
     breakdown = ScoreBreakdown(
         name=name,
         fuzzy=fuzzy,
@@ -306,8 +302,10 @@ def score(query: Query, candidate: Candidate) -> SearchHit | None:
 
 def _order_key(hit: SearchHit) -> tuple[Any, ...]:
     reinforced = hit.belief.last_reinforced_at
+    semantic = hit.breakdown.semantic
     return (
         -hit.score,
+        -(semantic if semantic is not None else -1.0),
         not hit.belief.pinned,
         -hit.belief.confidence,
         -(reinforced.timestamp() if reinforced else 0.0),
@@ -325,8 +323,8 @@ def rank(
 ) -> list[SearchHit]:
     """Admitted candidates, best first, at most ``limit``, at most a kind's budget per kind.
 
-    Ties go to pinned beliefs, then confidence, then the most recently reinforced, then id,
-    so the order is deterministic.
+    Ties go to the higher cosine similarity (when known), then pinned beliefs, then
+    confidence, then the most recently reinforced, then id, so the order is deterministic.
     """
     hits = [hit for c in candidates if (hit := score(query, c)) is not None]
     hits.sort(key=_order_key)
@@ -392,8 +390,8 @@ def find(
         kind_budgets, default_kind_budget: most hits per kind.
         candidate_budget: most candidates read per kind and per source (names, text).
         text_fetch: most full-text hits on text words read before the namespace filter.
-        semantic: order ties by the embedding's cosine similarity (embeds the query once,
-            only when two or more beliefs were admitted).
+        semantic: break ties of lexical evidence by the embedding's cosine similarity
+            (embeds the query once, only when there is a tie).
 
     Returns:
         The hits, best first.
@@ -416,9 +414,11 @@ def find(
         text_fetch=text_fetch,
     )
     candidates = [Candidate(brief_from_map(dict(r["belief"]), r["namespaces"])) for r in records]
-    admitted = [c for c in candidates if score(query, c) is not None]
-    if semantic and len(admitted) > 1:
-        similarities = _similarities(store, query, [c.belief.id for c in admitted])
+    lexical = {c.belief.id: hit.score for c in candidates if (hit := score(query, c)) is not None}
+    admitted = [c for c in candidates if c.belief.id in lexical]
+    tied = [i for i, v in lexical.items() if list(lexical.values()).count(v) > 1]
+    if semantic and tied:
+        similarities = _similarities(store, query, tied)
         admitted = [Candidate(c.belief, similarities.get(c.belief.id)) for c in admitted]
     return rank(
         query,

@@ -333,7 +333,25 @@ class TestApi:
         }
         assert hits[0]["score"] >= hits[1]["score"]
         assert {h["breakdown"]["admitted_by"] for h in hits} == {"alias"}
-        assert all(h["breakdown"]["semantic"] is not None for h in hits)
+        assert hits[0]["score"] > hits[1]["score"]
+        # no tie to break: the query was not even embedded
+        assert [h["breakdown"]["semantic"] for h in hits] == [None, None]
+
+    def test_the_embedding_breaks_a_tie(self, client: TestClient, seeded: Isolation) -> None:
+        r = client.post(
+            "/v1/search",
+            json={
+                "query": "What's Redis doing?",
+                "namespaces": [seeded.namespace("domain:code"), seeded.namespace("domain:writing")],
+                "user": seeded.user("test-user"),
+            },
+        )
+        hits = r.json()["hits"]
+        assert hits[0]["score"] == hits[1]["score"]
+        first, second = (h["breakdown"]["semantic"] for h in hits)
+        assert first is not None
+        assert second is not None
+        assert first >= second
 
     def test_search_without_a_user_still_stays_in_its_namespaces(
         self, client: TestClient, seeded: Isolation, ns: str

@@ -191,7 +191,16 @@ def test_breakdown_says_what_admitted_and_what_matched() -> None:
     assert hit.breakdown.admitted_by == "alias"
     assert hit.breakdown.matched == ["kube"]
     assert hit.breakdown.semantic == 0.5
-    assert hit.score == hit.breakdown.total > hit.breakdown.name
+    assert hit.score == hit.breakdown.total == hit.breakdown.name  # no other evidence
+
+
+def test_similarity_breaks_ties_only() -> None:
+    q = analyze("tabs")
+    close = brief("close", "note", aliases=["tabs"])
+    far = brief("far", "note", aliases=["tabs"], pinned=True)
+    stronger = brief("stronger", "tabs everywhere", aliases=["tabs"])
+    hits = rank(q, [Candidate(far, 0.1), Candidate(close, 0.9), Candidate(stronger, 0.0)], limit=3)
+    assert [h.belief.id for h in hits] == ["stronger", "close", "far"]
 
 
 def test_the_embedding_orders_but_never_admits() -> None:
