@@ -85,6 +85,9 @@ def parse_query(path: Path) -> Query:
 
 @lru_cache(maxsize=1)
 def load_queries(directory: Path | None = None) -> Queries:
-    """Read every ``*.cypher`` file of ``directory`` (default :func:`cypher_dir`)."""
+    """Read every ``*.cypher`` file of ``directory`` (default :func:`cypher_dir`).
+
+    Only the top level: ``cypher/browser/`` holds Neo4j Browser favourites, for people.
+    """
     root = directory or cypher_dir()
-    return Queries({p.stem: parse_query(p) for p in sorted(root.rglob("*.cypher"))})
+    return Queries({p.stem: parse_query(p) for p in sorted(root.glob("*.cypher"))})

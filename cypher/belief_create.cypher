@@ -12,6 +12,11 @@
 UNWIND $rows AS row
 CREATE (b:Belief)
 SET b = row.props
+// display labels for Neo4j Browser's style (cypher/browser/style.grass), derived from the
+// properties and never queried on
+SET b:$(CASE WHEN b.kind IN ['policy', 'credential', 'correction', 'decision']
+             THEN ['Authority'] ELSE [] END)
+SET b:$(CASE WHEN b.status = 'archived' THEN ['Archived'] ELSE [] END)
 WITH b, row
 CALL db.create.setNodeVectorProperty(b, 'embedding', row.embedding)
 CALL (b, row) {

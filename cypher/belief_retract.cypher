@@ -6,5 +6,6 @@ MATCH (b:Belief {id: $id})
 SET b.status_before_retraction = coalesce(b.status_before_retraction, b.status),
     b.status = 'retracted',
     b.retracted_at = coalesce(b.retracted_at, $now),
-    b.updated_at = $now
+    b.updated_at = $now,
+    b:Retracted
 RETURN b.id AS id

@@ -5,5 +5,6 @@
 // Returns: old_id.
 MATCH (old:Belief {id: $old_id}), (new:Belief {id: $new_id})
 CREATE (new)-[:SUPERSEDES {at: $now, reason: $reason, by: $by}]->(old)
-SET old.status = 'superseded', old.superseded_at = $now, old.updated_at = $now
+SET old.status = 'superseded', old.superseded_at = $now, old.updated_at = $now,
+    old:Superseded
 RETURN old.id AS old_id

@@ -6,5 +6,5 @@
 UNWIND $rows AS row
 MATCH (old:Belief {id: row.old_id})
 SET old.status = 'archived', old.archived_at = $now, old.subsumed_by = row.new_id,
-    old.updated_at = $now
+    old.updated_at = $now, old:Archived
 RETURN old.id AS old_id

@@ -8,5 +8,5 @@
 UNWIND $rows AS row
 MATCH (old:Belief {id: row.old_id}), (new:Belief {id: row.new_id})
 CREATE (new)-[:CONTRADICTS {at: $now, reason: row.reason, by: row.by, guard: row.guard}]->(old)
-SET new.epistemic_status = 'contested'
+SET new.epistemic_status = 'contested', new:Contested
 RETURN new.id AS new_id

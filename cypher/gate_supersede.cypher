@@ -8,5 +8,5 @@ UNWIND $rows AS row
 MATCH (old:Belief {id: row.old_id}), (new:Belief {id: row.new_id})
 CREATE (new)-[:SUPERSEDES {at: $now, reason: row.reason, by: row.by}]->(old)
 SET old.status = 'superseded', old.superseded_at = $now, old.updated_at = $now,
-    old.importance = old.importance * $decay
+    old.importance = old.importance * $decay, old:Superseded
 RETURN old.id AS old_id
