@@ -74,7 +74,7 @@ class Settings(BaseSettings):
     #: most candidates search reads per kind and per source (names, text)
     search_candidate_budget: int = Field(default=50, gt=0)
     #: most full-text hits on text words read before the namespace filter
-    search_text_fetch: int = Field(default=2000, gt=0)
+    search_text_fetch: int = Field(default=500, gt=0)
     #: where a user's universal preferences live: the persona prelude reads them
     context_persona_namespaces: list[str] = Field(default_factory=lambda: ["user:universal"])
     #: most beliefs per context layer

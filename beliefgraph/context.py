@@ -24,6 +24,7 @@ layers, not an error. ``budget`` caps pinned facts plus relevant beliefs (pinned
 
 from __future__ import annotations
 
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from beliefgraph.access import Caller
@@ -33,6 +34,7 @@ from beliefgraph.context_models import (
     ContextRequest,
     ContextResponse,
     PersonaPrelude,
+    SearchHit,
 )
 from beliefgraph.models import Kind
 from beliefgraph.search import (
@@ -45,6 +47,9 @@ from beliefgraph.search import (
 
 #: kinds that make up the persona prelude
 PERSONA_KINDS = (Kind.preference.value, Kind.directive.value)
+# One small pool per process for the search half of a context request (I/O-bound: it waits
+# on Neo4j), so the two reads of a request overlap.
+_POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="context-search")
 
 
 def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextResponse:
@@ -68,6 +73,26 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
         if request.persona_namespaces is not None
         else settings.context_persona_namespaces
     )
+    # The search and the layers are independent reads: run them side by side.
+    query = analyze(request.message)
+    searching: Future[list[SearchHit]] | None = None
+    if not query.empty and namespaces:
+        searching = _POOL.submit(
+            find,
+            store,
+            query,
+            namespaces,
+            user=request.user,
+            # room for hits that turn out to be shown in another layer already
+            limit=(request.budget or settings.context_relevant_limit)
+            + settings.context_persona_limit
+            + settings.context_pinned_limit
+            + settings.context_questions_limit,
+            kind_budgets=settings.context_kind_budgets,
+            default_kind_budget=settings.context_default_kind_budget,
+            candidate_budget=settings.search_candidate_budget,
+            text_fetch=settings.search_text_fetch,
+        )
     records = store.run_read(
         "context_layers",
         user=request.user,
@@ -95,21 +120,8 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
 
     seen = {b.id for b in (*persona, *pinned, *questions)}
     relevant: list[ContextItem] = []
-    query = analyze(request.message)
-    if not query.empty and namespaces:
-        hits = find(
-            store,
-            query,
-            namespaces,
-            user=request.user,
-            # room for hits that turn out to be already shown above
-            limit=relevant_slots + len(seen) + settings.context_questions_limit,
-            kind_budgets=settings.context_kind_budgets,
-            default_kind_budget=settings.context_default_kind_budget,
-            candidate_budget=settings.search_candidate_budget,
-            text_fetch=settings.search_text_fetch,
-        )
-        for hit in hits:
+    if searching is not None:
+        for hit in searching.result():
             if hit.belief.id in seen:
                 continue
             seen.add(hit.belief.id)

@@ -375,7 +375,7 @@ def find(
     kind_budgets: Mapping[str, int] | None = None,
     default_kind_budget: int | None = None,
     candidate_budget: int = 50,
-    text_fetch: int = 2000,
+    text_fetch: int = 500,
     semantic: bool = True,
 ) -> list[SearchHit]:
     """Search the store: read candidates, score them, rank them.
