@@ -366,3 +366,46 @@ class TestApi:
         assert r.json()["errors"][0]["field"].startswith("body.namespaces")
         r = client.post("/v1/search", json={"query": "x", "namespaces": ["user:a"], "limit": 0})
         assert r.json()["errors"][0]["field"] == "body.limit"
+
+
+class TestImportCommand:
+    def test_import_beliefs_from_the_command_line(
+        self, store: Store, tmp_path: Path, ns: str, uid: str, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        from beliefgraph.cli import main
+
+        doc = [
+            {
+                "_id": f"{uid}-new",
+                "user_id": uid,
+                "type": "decision",
+                "canonical_name": "linter",
+                "aliases": ["Biome"],
+                "content": "Lints with Biome.",
+                "scope": [ns],
+            },
+            {
+                "_id": f"{uid}-old",
+                "user_id": uid,
+                "type": "decision",
+                "canonical_name": "linter_old",
+                "content": "Linted with ESLint.",
+                "scope": [ns],
+                "epistemic_status": "superseded",
+                "superseded_by": f"{uid}-new",
+            },
+        ]
+        path = tmp_path / "beliefs.json"
+        path.write_text(json.dumps(doc))
+        assert main(["import", "beliefs", str(path)]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert (out["created"], out["supersessions"]) == (2, 1)
+        assert store.get(f"{uid}-old").status == "superseded"
+        assert store.chain(f"{uid}-old").head == f"{uid}-new"
+        assert main(["import", "beliefs", str(path)]) == 0
+        assert json.loads(capsys.readouterr().out)["already_present"] == 2
+
+        doc[0]["type"] = "opinion"
+        path.write_text(json.dumps(doc))
+        assert main(["import", "beliefs", str(path)]) == 1
+        assert f"belief '{uid}-new': field 'type'" in capsys.readouterr().err
