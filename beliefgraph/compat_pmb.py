@@ -16,7 +16,8 @@ PrecisionMemBench's public harness scores a memory provider through five calls: 
   ``superseded_by`` (a ``SUPERSEDES`` edge as soon as both beliefs are stored; until then
   the old one is archived, never surfacing), ``user_edited`` → confirmed; every other
   metadata field is kept in ``attributes``. ``add`` with a stored ``beliefId`` replaces that
-  belief (an upsert); ``update`` of an unknown one is :class:`~beliefgraph.errors.NotFound`. New beliefs pass the curation gate like every write.
+  belief (an upsert); ``update`` of an unknown one is :class:`~beliefgraph.errors.NotFound`.
+  New beliefs pass the curation gate like every write.
 - **search** answers with what ``POST /v1/context`` would inject for that message — pinned
   facts, then the relevant beliefs of :func:`beliefgraph.search.find` (the code of
   ``/v1/search``), then open questions, then the persona's universal preferences — at most
