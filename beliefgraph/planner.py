@@ -3,13 +3,13 @@
 :class:`Planner` takes a :class:`~beliefgraph.store.Store` (its driver, embedder and named
 queries) and answers a :class:`~beliefgraph.planner_models.QueryRequest` in three steps:
 
-1. **Discovery** (``planner_discover``): vector similarity, full-text, and exact
+1. **Discovery** (``planner_candidates``): vector similarity, full-text, and exact
    entity/alias matches, all inside the caller's namespaces; small namespaces are scored
    exactly, large ones through the over-fetched vector index.
-2. **Graph walk** (``planner_discover`` + ``planner_details``): from the query's terms to
-   ``Entity`` nodes, to the ``Scope`` nodes that ``COVER`` them, to the beliefs that
-   ``GOVERN`` those scopes; for every candidate its entities, scope, ``OVERRIDES`` and
-   ``NARROWS`` edges, and the head of its ``SUPERSEDES`` chain.
+2. **Graph walk** (the same query, one round trip): from the query's terms to ``Entity``
+   nodes, to the ``Scope`` nodes that ``COVER`` them, to the beliefs that ``GOVERN`` those
+   scopes; for every candidate its entities, scope, ``OVERRIDES`` and ``NARROWS`` edges,
+   and the head of its ``SUPERSEDES`` chain.
 3. **Decision** (:func:`beliefgraph.precedence.decide`): lanes, precedence, supersession,
    fallback and the action class.
 
@@ -27,7 +27,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC
 from typing import Any
 
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller
@@ -42,7 +41,7 @@ from beliefgraph.planner_models import (
     ScopeTrace,
 )
 from beliefgraph.precedence import Assessment, Candidate, Decision, decide
-from beliefgraph.records import detail_from_record
+from beliefgraph.records import belief_from_record, candidate_from_record, link_from_map
 from beliefgraph.scoping import STOPWORDS, STRONG, fold_plural, infer_action_types
 from beliefgraph.store import Store
 from beliefgraph.text import tokenize, unique
@@ -88,6 +87,11 @@ def lucene_words(query: str) -> str:
     """
     raw = [t for t in tokenize(query) if t not in STOPWORDS and len(t) > 1]
     return " ".join(unique([*raw, *(fold_plural(t) for t in raw)]))
+
+
+def query_terms(query: str) -> list[str]:
+    """The query's content words, lower case, for a substring scan of a small namespace."""
+    return unique(t for t in tokenize(query) if t not in STOPWORDS and len(t) > 2)
 
 
 class Planner:
@@ -172,16 +176,17 @@ class Planner:
         mark = self._clock()
         keys = query_keys(request.query)
         rows = self.store.run_read(
-            "planner_discover",
+            "planner_candidates",
             namespaces=visible,
             embedding=embedding,
             k=self.settings.k,
             exact_limit=self.settings.exact_limit,
             max_fetch=self.settings.max_fetch,
             words=lucene_words(request.query),
+            terms=query_terms(request.query),
             keys=keys,
         )
-        timings["discover"] = self._ms(mark)
+        timings["graph"] = self._ms(mark)
         known: list[str] = list(rows[0]["known"]) if rows else []
         size: int = int(rows[0]["size"]) if rows else 0
         report = NamespaceReport(
@@ -194,11 +199,8 @@ class Planner:
             if size <= self.settings.exact_limit
             else f"vector index over-fetched for {size} beliefs"
         )
-        found_by: dict[str, set[str]] = {}
-        for row in rows:
-            if row["id"] is not None:
-                found_by.setdefault(row["id"], set()).add(row["via"])
-        if not found_by:
+        found = [(r, *candidate_from_record(r)) for r in rows if r["belief"] is not None]
+        if not any(extra["ways"] for _, _, extra in found):
             why = (
                 "the requested namespaces hold no beliefs"
                 if not report.searched
@@ -207,40 +209,28 @@ class Planner:
             return empty(report, why, discovery)
 
         mark = self._clock()
-        details = [
-            detail_from_record(r)
-            for r in self.store.run_read(
-                "planner_details",
-                ids=list(found_by),
-                namespaces=report.searched,
-                keys=keys,
-                embedding=embedding,
-            )
-        ]
-        timings["walk"] = self._ms(mark)
-
-        mark = self._clock()
-        candidates = [_candidate(b, extra, found_by) for b, extra in details]
-        overrides = [(b.id, o) for b, extra in details for o in extra["overrides"]]
+        candidates = [c for _, c, _ in found]
+        overrides = [(c.id, o) for _, c, extra in found for o in extra["overrides"]]
         narrows = [
             (extra["scope_key"], s)
-            for _, extra in details
+            for _, _, extra in found
             if extra["scope_key"]
             for s in extra["narrows"]
         ]
         decision = decide(request.query, kinds, candidates, overrides=overrides, narrows=narrows)
         timings["decide"] = self._ms(mark)
 
-        beliefs = {b.id: b for b, _ in details}
-        extras = {b.id: extra for b, extra in details}
+        governing: BeliefPublic | None = None
         chain: list[str] = []
         links: list[ChainLink] = []
-        if decision.governing is not None:
-            chain = list(extras[decision.governing]["chain"])
-            links = list(extras[decision.governing]["links"])
+        for record, c, extra in found:
+            if c.id == decision.governing:
+                governing = belief_from_record(record)
+                chain = list(extra["chain"])
+                links = [link_from_map(dict(link)) for link in extra["links"]]
         timings["total"] = self._ms(start)
         return QueryResult(
-            governing=beliefs.get(decision.governing) if decision.governing else None,
+            governing=governing,
             action=decision.action,
             reason=decision.reason,
             trace=QueryTrace(
@@ -250,7 +240,7 @@ class Planner:
                 terms=terms,
                 discovery=discovery,
                 candidates=[_candidate_trace(a) for a in _ordered(decision)],
-                edges=_edges(details, decision),
+                edges=_edges([(c, extra) for _, c, extra in found]),
                 chain=chain,
                 chain_links=links,
                 steps=list(decision.steps),
@@ -260,36 +250,6 @@ class Planner:
 
     def _ms(self, since: float) -> float:
         return round((self._clock() - since) * 1000, 3)
-
-
-def _candidate(
-    belief: BeliefPublic, extra: dict[str, Any], found_by: dict[str, set[str]]
-) -> Candidate:
-    names = [*extra["names"], *belief.aliases]
-    if belief.canonical_name:
-        names.append(belief.canonical_name)
-    ways = set(found_by.get(belief.id, set()))
-    if not ways:
-        ways.add("supersession")
-    recency = belief.valid_from or belief.created_at
-    return Candidate(
-        id=belief.id,
-        text=belief.text,
-        kind=belief.kind,
-        status=belief.status,
-        epistemic_status=belief.epistemic_status,
-        priority=belief.priority,
-        verification_required=belief.verification_required,
-        allowed_action=belief.allowed_action,
-        trust=belief.trust,
-        recency=recency if recency.tzinfo else recency.replace(tzinfo=UTC),
-        names=tuple(unique(n for n in names if n)),
-        governs=belief.governs,
-        scope_key=extra["scope_key"],
-        similarity=float(extra["similarity"]) if extra["similarity"] is not None else None,
-        found_by=frozenset(ways),
-        head=extra["head"],
-    )
 
 
 _OUTCOME_ORDER = {"governs": 0, "lost": 1, "excluded": 2}
@@ -339,13 +299,11 @@ def _candidate_trace(a: Assessment) -> CandidateTrace:
     )
 
 
-def _edges(
-    details: Sequence[tuple[BeliefPublic, dict[str, Any]]], decision: Decision
-) -> list[Edge]:
+def _edges(found: Sequence[tuple[Candidate, dict[str, Any]]]) -> list[Edge]:
     """The relationships the walk followed: to matched entities, scopes, heads, and between
     candidates (OVERRIDES, NARROWS), in a stable order."""
     edges: list[Edge] = []
-    for belief, extra in details:
+    for belief, extra in found:
         scope = extra["scope_key"]
         for key in extra["about_hits"]:
             edges.append(Edge(source=belief.id, type="ABOUT", target=f"entity:{key}"))
@@ -354,7 +312,7 @@ def _edges(
             for key in extra["scope_hits"]:
                 edges.append(Edge(source=scope, type="COVERS", target=f"entity:{key}"))
         for link in extra["links"]:
-            edges.append(Edge(source=link.newer, type="SUPERSEDES", target=link.older))
+            edges.append(Edge(source=link["newer"], type="SUPERSEDES", target=link["older"]))
         for other in extra["overrides"]:
             edges.append(Edge(source=belief.id, type="OVERRIDES", target=other))
         if scope:

@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from neo4j import Record
 from neo4j.time import DateTime
 
-from beliefgraph.models import BeliefPublic, ChainLink, Governs
+from beliefgraph.models import (
+    ActionClass,
+    BeliefPublic,
+    ChainLink,
+    EpistemicStatus,
+    Governs,
+    Kind,
+    Priority,
+    Status,
+)
+from beliefgraph.precedence import Candidate
 
 
 def native_datetime(value: Any) -> datetime | None:
@@ -74,28 +84,56 @@ def link_from_map(link: dict[str, Any]) -> ChainLink:
     )
 
 
-def detail_from_record(record: Record) -> tuple[BeliefPublic, dict[str, Any]]:
-    """Split a row of ``planner_details`` into the belief and its planner columns.
+def candidate_from_record(record: Record) -> tuple[Candidate, dict[str, Any]]:
+    """Build the planner's view of a row of ``planner_candidates``.
+
+    Only what the decision reads is converted (one datetime, not six): a query reads
+    dozens of candidates and returns one belief, which :func:`belief_from_record` builds
+    from the same row.
 
     Returns:
-        The belief, and a dict of plain values: names, scope_key, head, chain, links
-        (as :class:`ChainLink`), overrides, narrows, about_hits, scope_hits, similarity,
-        candidate.
+        The :class:`~beliefgraph.precedence.Candidate`, and the row's other planner columns
+        as plain values: ways, chain, links (raw maps; :func:`link_from_map` converts them),
+        overrides, narrows, scope_key, about_hits, scope_hits, candidate.
     """
+    b = record["belief"]
+    governs = record["governs"]
+    names = [*record["names"], *(b.get("aliases") or [])]
+    if b.get("canonical_name"):
+        names.append(b["canonical_name"])
+    recency = native_datetime(b.get("valid_from") or b["created_at"])
+    assert recency is not None  # created_at is always set
+    similarity = record["similarity"]
+    candidate = Candidate(
+        id=b["id"],
+        text=b["text"],
+        kind=Kind(b["kind"]),
+        status=Status(b["status"]),
+        epistemic_status=EpistemicStatus(b["epistemic_status"]),
+        priority=Priority(b["priority"]),
+        verification_required=bool(b.get("verification_required", False)),
+        allowed_action=ActionClass(b["allowed_action"]) if b.get("allowed_action") else None,
+        trust=float(b["trust"]),
+        recency=recency if recency.tzinfo else recency.replace(tzinfo=UTC),
+        names=tuple(dict.fromkeys(n for n in names if n)),
+        governs=Governs.model_validate(dict(governs)) if governs else None,
+        scope_key=record["scope_key"],
+        similarity=None if similarity is None else float(similarity),
+        found_by=frozenset(record["ways"]) or frozenset({"supersession"}),
+        head=record["head"],
+    )
     extra = {
         key: record[key]
         for key in (
-            "names",
-            "scope_key",
-            "head",
+            "ways",
             "chain",
+            "links",
             "overrides",
             "narrows",
+            "scope_key",
             "about_hits",
             "scope_hits",
-            "similarity",
             "candidate",
         )
     }
-    extra["links"] = [link_from_map(dict(link)) for link in record["links"]]
-    return belief_from_record(record), extra
+    return candidate, extra

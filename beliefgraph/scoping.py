@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from beliefgraph.models import ActionClass, ActionType
 from beliefgraph.text import fold, tokenize, unique
@@ -49,9 +50,15 @@ def fold_plural(token: str) -> str:
     return token
 
 
-def words(text: str) -> list[str]:
+# The planner reads the same belief texts and terms on every query that reaches them;
+# the readings are pure functions of the text, so they are cached (bounded).
+_CACHE = 8192
+
+
+@lru_cache(maxsize=_CACHE)
+def words(text: str) -> tuple[str, ...]:
     """The tokens of ``text`` with plurals folded, in order (the unit every match uses)."""
-    return [fold_plural(t) for t in tokenize(text)]
+    return tuple(fold_plural(t) for t in tokenize(text))
 
 
 #: words that say nothing about *what* a belief governs: function words, question words,
@@ -106,7 +113,7 @@ class Terms:
     @classmethod
     def of(cls, text: str) -> Terms:
         """Read ``text``."""
-        return cls(text, tuple(words(text)))
+        return cls(text, words(text))
 
     def find(self, term: str) -> tuple[int, int] | None:
         """Where ``term`` occurs as ``(start, end)`` token positions, or ``None``."""
@@ -115,7 +122,7 @@ class Terms:
             return None
         n, toks = len(phrase), self.tokens
         for i in range(len(toks) - n + 1):
-            if list(toks[i : i + n]) == phrase:
+            if toks[i : i + n] == phrase:
                 return i, i + n
         joined = "".join(phrase)
         for i in range(len(toks)):
@@ -158,7 +165,7 @@ _EXECUTE_VERBS = _wordset(
 _READ_VERBS = _wordset(
     """
     what who when where which how show tell remind read look lookup pull find check recall
-    retrieve see summarize summarise view display fetch know whats
+    retrieve see summarize summarise view display fetch know whats advise
     """
 )
 # Belief texts describe the acts they govern in any form: "before marking", "must be
@@ -198,6 +205,7 @@ def _base_forms(token: str, *, past: bool) -> list[str]:
     return forms
 
 
+@lru_cache(maxsize=_CACHE)
 def is_act(token: str) -> bool:
     """Whether ``token`` names an act (in any form): acts are action types, not topics."""
     return any(
@@ -303,6 +311,7 @@ def _normalise(text: str) -> str:
     return " ".join(re.sub(r"['\u2019]", "", fold(text)).split())
 
 
+@lru_cache(maxsize=_CACHE)
 def read_directive(text: str) -> Directive:
     """Classify ``text`` as a prohibition, a requirement to verify, a permission, or neither.
 
@@ -323,6 +332,7 @@ def read_directive(text: str) -> Directive:
     return Directive(None)
 
 
+@lru_cache(maxsize=_CACHE)
 def governed_action_types(text: str) -> frozenset[ActionType]:
     """The acts a rule governs, read from its text; empty for a statement or a rule that
     names no act (then it governs every act).
@@ -434,18 +444,7 @@ def match_derived(
         used.update(range(*span))
         matched.append(name)
         weight += 1.0
-    body = Terms.of(text)
-    # Mask the text's own occurrences of multi-word names, so their parts do not match alone.
-    masked = list(body.tokens)
-    for name in names:
-        if len(words(name)) < 2:
-            continue
-        while (span := Terms("", tuple(masked)).find(name)) is not None:
-            for i in range(*span):
-                masked[i] = ""
-    text_words = {w for w in masked if w and w not in STOPWORDS and not w.isdigit() and len(w) > 1}
-    if topics_only:
-        text_words -= {w for w in text_words if is_act(w)}
+    text_words = _topic_words(text, tuple(names), topics_only)
     for i, token in enumerate(request.tokens):
         if i in used or token not in text_words:
             continue
@@ -455,6 +454,23 @@ def match_derived(
     return ScopeMatch(
         "derived", matched=tuple(matched), weight=weight, action_types=frozenset(action_types)
     )
+
+
+@lru_cache(maxsize=_CACHE)
+def _topic_words(text: str, names: tuple[str, ...], topics_only: bool) -> frozenset[str]:
+    """The words of a belief's text that can put a request in its derived scope."""
+    # Mask the text's own occurrences of multi-word names, so their parts do not match alone.
+    masked = list(words(text))
+    for name in names:
+        if len(words(name)) < 2:
+            continue
+        while (span := Terms("", tuple(masked)).find(name)) is not None:
+            for i in range(*span):
+                masked[i] = ""
+    found = {w for w in masked if w and w not in STOPWORDS and not w.isdigit() and len(w) > 1}
+    if topics_only:
+        found -= {w for w in found if is_act(w)}
+    return frozenset(found)
 
 
 def explicit_scope_is_about(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -59,8 +60,9 @@ def test_the_baselines_reproduce_the_published_numbers(store: Store) -> None:
 
 def test_the_answer_key_never_reaches_the_store(store: Store) -> None:
     packet = read_packet(GOVERNANCE / "fresh_claude_v0_4_v2_top5.json")
+    run = uuid.uuid4().hex[:8]
     for i, scenario in enumerate(packet.scenarios):
-        loaded = load_scenario(store, scenario, run=f"key{i}", index=i)
+        loaded = load_scenario(store, scenario, run=run, index=i)
         stored = json.dumps([b.model_dump(mode="json") for b in store.get_many(loaded.ids)])
         for memory in scenario.memory_store:
             extra = memory.model_extra or {}

@@ -77,7 +77,7 @@ def test_the_policy_governs_the_closer_note(client: TestClient, ns: str, uid: st
     assert "vector" in by_id[note]["found_by"]
     assert "alias" in by_id[note]["found_by"]  # ABOUT the entity "dose" the query names
     assert {"source": note, "type": "ABOUT", "target": "entity:dose"} in trace["edges"]
-    assert set(body["timings"]) >= {"embed", "discover", "walk", "decide", "total"}
+    assert set(body["timings"]) >= {"embed", "graph", "decide", "total"}
 
 
 def test_a_superseded_belief_never_governs_its_head_does(
