@@ -68,7 +68,11 @@ class CandidateTrace(BaseModel):
     kind: str
     status: str
     priority: str
-    found_by: list[FoundBy]
+    found_by: list[FoundBy] = Field(
+        description="vector: cosine similarity; fulltext: Lucene (large namespaces) or a "
+        "word scan (small ones); alias: ABOUT an entity the query names; scope_walk: governs "
+        "a scope that covers one; supersession: the head of a candidate's chain."
+    )
     similarity: float | None = Field(None, description="Cosine similarity to the query.")
     relevance: float = Field(0.0, description="Similarity plus lexical overlap (evidence lane).")
     authority: bool = Field(description="Policy-like kind, or text that states a rule.")

@@ -374,6 +374,10 @@ def decide(
             final[cid] = replace(a, why=f"superseded by {governor.id if governor else '?'}")
         elif cid in losers:
             final[cid] = replace(a, why=losers[cid])
+        elif a.candidate.status == Status.superseded and cid in heads:
+            final[cid] = replace(
+                a, why=f"superseded: never governs; {heads[cid].id} heads its chain"
+            )
         elif a.outcome == "excluded":
             final[cid] = a
         elif winner is not None and a.lane in ("authority", "history"):

@@ -123,6 +123,8 @@ def test_a_superseded_belief_hands_jurisdiction_to_its_head() -> None:
     d = decide("what's the wifi password?", [R], [old, new])
     assert d.governing == "new"
     assert d.action == ActionClass.verify_first
+    [loser] = [a for a in d.assessments if a.candidate.id == "old"]
+    assert loser.why.startswith("superseded")
 
 
 def test_overrides_beat_priority_and_narrows_beats_broad() -> None:
