@@ -4,9 +4,10 @@ A vector store returns the nearest beliefs whatever they are; here a belief is r
 when the query *names* it, or when its text covers most of what the query says:
 
 1. **Candidates** come from the full-text index ``belief_text`` (names, fuzzy names, text
-   words; snake_case shingles for canonical names), inside the caller's namespaces, for
-   one user when asked, never superseded, retracted, archived or resolved; each kind has
-   its own read budget, so a kind with thousands of matches cannot crowd out the others.
+   words) and the canonical-name index (snake_case shingles), inside the caller's
+   namespaces, for one user when asked, never superseded, retracted, archived or resolved;
+   each kind has its own read budget, so a kind with thousands of matches cannot crowd out
+   the others (:func:`lookups`).
 2. **Admission** (:func:`score`) needs one of
    - the canonical name as a phrase ("composition over inheritance"; snake_case split),
    - an alias as a phrase ("CI pipeline", "k8s"), including counter-signal aliases
@@ -92,6 +93,8 @@ FUZZY_PREFIX = 2
 MAX_SHINGLE = 4
 #: most distinct query words sent to the index (a 20k-character message is not 20k clauses)
 MAX_QUERY_WORDS = 48
+#: most content words of a message tried one edit away
+MAX_FUZZY_WORDS = 12
 
 
 def normalize(token: str) -> str:
@@ -177,31 +180,45 @@ def _raw_words(text: str) -> list[str]:
     return out
 
 
-def lucene_queries(query: Query) -> tuple[str, str]:
-    """The two full-text queries: names (canonical name and aliases, with fuzzy terms,
-    snake_case shingles and the raw punctuated words) and text words. Empty strings when
-    there is nothing to ask. Our tokens are ``[a-z0-9]+``, so they need no escaping.
+@dataclass(frozen=True)
+class Lookups:
+    """What the candidate read asks the indexes.
+
+    Attributes:
+        names: a Lucene query over ``canonical_name`` and ``aliases_text`` ('' for none):
+            the content words, the raw punctuated words ("allkeys-lru", as the index cuts
+            them) and, for the first content words, their one-edit variants (``~1``).
+        text: a Lucene query over ``text`` ('' for none): the content words.
+        canonical: snake_case shingles of two to four words, looked up exactly in the
+            ``belief_canonical_name`` index (the full-text analyzer keeps
+            ``composition_over_inheritance`` as one term, so no word query reaches it).
     """
+
+    names: str
+    text: str
+    canonical: list[str]
+
+
+def lookups(query: Query) -> Lookups:
+    """The index lookups of a query. Our tokens are ``[a-z0-9]+``: nothing needs escaping."""
     words = list(query.significant[:MAX_QUERY_WORDS])
     raw = unique(_raw_words(query.text))[:MAX_QUERY_WORDS]
-    name_terms: list[str] = [*raw]
-    for word in words:
-        name_terms.append(word)
-        if len(word) >= FUZZY_MIN_LENGTH and not word.isdigit():
-            name_terms.append(f"{word}~1")
-    tokens = query.tokens[: MAX_QUERY_WORDS * 2]
-    for n in range(2, MAX_SHINGLE + 1):
-        for i in range(len(tokens) - n + 1):
-            shingle = tokens[i : i + n]
-            if shingle[0] in STOPWORDS or shingle[-1] in STOPWORDS:
-                continue
-            name_terms.append("_".join(shingle))  # a snake_case canonical name is one term
-    name_terms = unique(name_terms)
+    fuzzy = [w for w in words if len(w) >= FUZZY_MIN_LENGTH and not w.isdigit()]
+    # Each fuzzy term costs the index an automaton: a long message gets them for its first
+    # content words only (typos of names live in short queries; long ones name things whole).
+    name_terms = unique([*raw, *words, *(f"{w}~1" for w in fuzzy[:MAX_FUZZY_WORDS])])
     joined = " ".join(name_terms)
     names = f"canonical_name:({joined}) OR aliases_text:({joined})" if name_terms else ""
+    tokens = query.tokens[: MAX_QUERY_WORDS * 2]
+    canonical = unique(
+        "_".join(tokens[i : i + n])
+        for n in range(2, MAX_SHINGLE + 1)
+        for i in range(len(tokens) - n + 1)
+        if tokens[i] not in STOPWORDS and tokens[i + n - 1] not in STOPWORDS
+    )
     text_terms = unique([*words, *raw])
     text = f"text:({' '.join(text_terms)})" if text_terms else ""
-    return names, text
+    return Lookups(names=names, text=text, canonical=canonical)
 
 
 # -- scoring ----------------------------------------------------------------------------
@@ -401,11 +418,12 @@ def find(
     """
     if query.empty or not namespaces:
         return []
-    names, text = lucene_queries(query)
+    asked = lookups(query)
     records = store.run_read(
         "search_candidates",
-        names=names,
-        text=text,
+        names=asked.names,
+        text=asked.text,
+        canonical=asked.canonical,
         namespaces=list(namespaces),
         user=user,
         kinds=list(kinds) if kinds is not None else None,

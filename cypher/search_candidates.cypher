@@ -1,11 +1,12 @@
 // name: search_candidates
 // Candidates for precision-first search: beliefs whose canonical name or aliases match
-// $names, and beliefs whose text matches $text, in $namespaces, of $user (null: any user),
-// of $kinds (null: any kind), with a surfacing status and not resolved. Each source keeps at
-// most $per_kind beliefs per kind (best full-text score first), so one prolific kind cannot
-// push the others out. Scoring and admission happen in beliefgraph/search.py.
+// $names, whose canonical name is one of $canonical, and whose text matches $text, in
+// $namespaces, of $user (null: any user), of $kinds (null: any kind), with a surfacing
+// status and not resolved. Each source keeps at most $per_kind beliefs per kind (best
+// full-text score first), so one prolific kind cannot push the others out. Scoring and admission happen in beliefgraph/search.py.
 // $names: Lucene query over canonical_name/aliases_text, '' for none.
 // $text: Lucene query over text, '' for none.
+// $canonical: list<string> of exact canonical names (snake_case shingles of the query).
 // $namespaces: list<string>; $user: string or null; $kinds: list<string> or null;
 // $statuses: list<string>; $per_kind: int; $text_fetch: int (text hits read before filtering).
 // Returns: belief (map without embedding), namespaces.
@@ -13,6 +14,10 @@ CALL () {
   WITH 1 AS go WHERE $names <> ''
   CALL db.index.fulltext.queryNodes('belief_text', $names) YIELD node, score
   RETURN node AS b, score, 'names' AS source
+  UNION ALL
+  MATCH (node:Belief)
+  WHERE node.canonical_name IN $canonical
+  RETURN node AS b, 1.0 AS score, 'canonical' AS source
   UNION ALL
   WITH 1 AS go WHERE $text <> ''
   CALL db.index.fulltext.queryNodes('belief_text', $text, {limit: $text_fetch}) YIELD node, score

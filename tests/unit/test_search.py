@@ -9,10 +9,12 @@ import pytest
 from beliefgraph.context_models import BeliefBrief
 from beliefgraph.models import EpistemicStatus, Kind, Status
 from beliefgraph.search import (
+    MAX_FUZZY_WORDS,
     Candidate,
+    Lookups,
     analyze,
     fuzzy_equal,
-    lucene_queries,
+    lookups,
     normalize,
     rank,
     score,
@@ -234,10 +236,12 @@ def test_each_kind_has_its_own_budget() -> None:
     assert "pref" in [h.belief.id for h in hits]
 
 
-def test_lucene_queries_escape_and_shingle() -> None:
-    names, text = lucene_queries(analyze("switch to allkeys-lru for the error handling (now)"))
-    assert "allkeys\\-lru" in names  # the index cuts "allkeys-lru" like this
-    assert "error_handling" in names  # a snake_case canonical name is one index term
-    assert "error~1" in names
-    assert text.startswith("text:(")
-    assert lucene_queries(analyze("   ")) == ("", "")
+def test_lookups_escape_shingle_and_cap_fuzzy_terms() -> None:
+    asked = lookups(analyze("switch to allkeys-lru for the error handling (now)"))
+    assert "allkeys\\-lru" in asked.names  # the index cuts "allkeys-lru" like this
+    assert "error~1" in asked.names
+    assert "error_handling" in asked.canonical  # a snake_case canonical name, looked up whole
+    assert asked.text.startswith("text:(")
+    assert lookups(analyze("   ")) == Lookups("", "", [])
+    long = lookups(analyze(" ".join(f"word{i}x" for i in range(40))))
+    assert long.names.count("~1") == 2 * MAX_FUZZY_WORDS  # once per name field
