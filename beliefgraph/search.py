@@ -3,11 +3,11 @@
 A vector store returns the nearest beliefs whatever they are; here a belief is returned only
 when the query *names* it, or when its text covers most of what the query says:
 
-1. **Candidates** come from the full-text index ``belief_text`` (names, fuzzy names, text
+1. **Candidates** come from the full-text index ``belief_search`` (names, fuzzy names, text
    words) and the canonical-name index (snake_case shingles), inside the caller's
-   namespaces, for one user when asked, never superseded, retracted, archived or resolved;
-   each kind has its own read budget, so a kind with thousands of matches cannot crowd out
-   the others (:func:`lookups`).
+   namespaces (the index itself keeps to them), for one user when asked, never superseded,
+   retracted, archived or resolved; each kind has its own read budget, so a kind with
+   thousands of matches cannot crowd out the others (:func:`lookups`).
 2. **Admission** (:func:`score`) needs one of
    - the canonical name as a phrase ("composition over inheritance"; snake_case split),
    - an alias as a phrase ("CI pipeline", "k8s"), including counter-signal aliases
@@ -44,6 +44,7 @@ from beliefgraph.context_models import (
     SearchRequest,
     SearchResponse,
 )
+from beliefgraph.index_keys import scope_clause
 from beliefgraph.models import Kind, Status
 from beliefgraph.records import native_datetime
 from beliefgraph.text import fold, tokenize, unique
@@ -199,8 +200,10 @@ class Lookups:
     canonical: list[str]
 
 
-def lookups(query: Query) -> Lookups:
-    """The index lookups of a query. Our tokens are ``[a-z0-9]+``: nothing needs escaping."""
+def lookups(query: Query, *, user: str | None = None, namespaces: Sequence[str] = ()) -> Lookups:
+    """The index lookups of a query, kept by the index itself inside ``namespaces`` (and the
+    beliefs of ``user``) when given (:mod:`beliefgraph.index_keys`). Our tokens are
+    ``[a-z0-9]+``: nothing needs escaping."""
     words = list(query.significant[:MAX_QUERY_WORDS])
     raw = unique(_raw_words(query.text))[:MAX_QUERY_WORDS]
     fuzzy = [w for w in words if len(w) >= FUZZY_MIN_LENGTH and not w.isdigit()]
@@ -208,7 +211,8 @@ def lookups(query: Query) -> Lookups:
     # content words only (typos of names live in short queries; long ones name things whole).
     name_terms = unique([*raw, *words, *(f"{w}~1" for w in fuzzy[:MAX_FUZZY_WORDS])])
     joined = " ".join(name_terms)
-    names = f"canonical_name:({joined}) OR aliases_text:({joined})" if name_terms else ""
+    scope = f"{scope_clause(user, namespaces)} " if namespaces else ""
+    names = f"{scope}+(canonical_name:({joined}) OR aliases_text:({joined}))" if name_terms else ""
     tokens = query.tokens[: MAX_QUERY_WORDS * 2]
     canonical = unique(
         "_".join(tokens[i : i + n])
@@ -217,7 +221,7 @@ def lookups(query: Query) -> Lookups:
         if tokens[i] not in STOPWORDS and tokens[i + n - 1] not in STOPWORDS
     )
     text_terms = unique([*words, *raw])
-    text = f"text:({' '.join(text_terms)})" if text_terms else ""
+    text = f"{scope}+text:({' '.join(text_terms)})" if text_terms else ""
     return Lookups(names=names, text=text, canonical=canonical)
 
 
@@ -418,7 +422,7 @@ def find(
     """
     if query.empty or not namespaces:
         return []
-    asked = lookups(query)
+    asked = lookups(query, user=user, namespaces=namespaces)
     records = store.run_read(
         "search_candidates",
         names=asked.names,

@@ -49,6 +49,7 @@ from beliefgraph.gate import (
     incoming_from_rows,
     trust_too_low,
 )
+from beliefgraph.index_keys import search_keys
 from beliefgraph.models import (
     BeliefCreate,
     BeliefPage,
@@ -717,6 +718,7 @@ def _row(
     props.update(
         id=belief_id,
         aliases_text=" ".join(belief.aliases),
+        search_keys=search_keys(belief.user, belief.namespaces),
         reinforcement_count=0,
         created_at=now,
         updated_at=now,

@@ -20,6 +20,9 @@ CREATE VECTOR INDEX belief_embedding IF NOT EXISTS FOR (b:Belief) ON b.embedding
 CREATE FULLTEXT INDEX belief_text IF NOT EXISTS FOR (b:Belief)
   ON EACH [b.text, b.canonical_name, b.aliases_text, b.why_it_matters]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}};
+CREATE FULLTEXT INDEX belief_search IF NOT EXISTS FOR (b:Belief)
+  ON EACH [b.canonical_name, b.aliases_text, b.text, b.search_keys]
+  OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}};
 CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (e:Entity)
   ON EACH [e.name, e.aliases_text]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}};

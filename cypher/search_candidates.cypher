@@ -5,14 +5,15 @@
 // status and not resolved. Each source keeps at most $per_kind beliefs per kind (best
 // full-text score first), so one prolific kind cannot push the others out. Scoring and admission happen in beliefgraph/search.py.
 // $names: Lucene query over canonical_name/aliases_text, '' for none.
-// $text: Lucene query over text, '' for none.
+// $text: Lucene query over text, '' for none. Both carry +search_keys clauses, so the index
+// itself keeps to the namespaces and user; the WHERE below re-checks what the graph says.
 // $canonical: list<string> of exact canonical names (snake_case shingles of the query).
 // $namespaces: list<string>; $user: string or null; $kinds: list<string> or null;
 // $statuses: list<string>; $per_kind: int; $text_fetch: int (text hits read before filtering).
 // Returns: belief (map without embedding), namespaces.
 CALL () {
   WITH 1 AS go WHERE $names <> ''
-  CALL db.index.fulltext.queryNodes('belief_text', $names) YIELD node, score
+  CALL db.index.fulltext.queryNodes('belief_search', $names) YIELD node, score
   RETURN node AS b, score, 'names' AS source
   UNION ALL
   MATCH (node:Belief)
@@ -20,7 +21,7 @@ CALL () {
   RETURN node AS b, 1.0 AS score, 'canonical' AS source
   UNION ALL
   WITH 1 AS go WHERE $text <> ''
-  CALL db.index.fulltext.queryNodes('belief_text', $text, {limit: $text_fetch}) YIELD node, score
+  CALL db.index.fulltext.queryNodes('belief_search', $text, {limit: $text_fetch}) YIELD node, score
   RETURN node AS b, score, 'text' AS source
 }
 WITH b, score, source

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from beliefgraph.context_models import BeliefBrief
+from beliefgraph.index_keys import namespace_key, user_key
 from beliefgraph.models import EpistemicStatus, Kind, Status
 from beliefgraph.search import (
     MAX_FUZZY_WORDS,
@@ -241,7 +242,10 @@ def test_lookups_escape_shingle_and_cap_fuzzy_terms() -> None:
     assert "allkeys\\-lru" in asked.names  # the index cuts "allkeys-lru" like this
     assert "error~1" in asked.names
     assert "error_handling" in asked.canonical  # a snake_case canonical name, looked up whole
-    assert asked.text.startswith("text:(")
+    assert asked.text.startswith("+text:(")
+    scoped = lookups(analyze("redis"), user="me", namespaces=["domain:code"])
+    assert scoped.names.startswith(f"+search_keys:({namespace_key('domain:code')}) ")
+    assert f"+search_keys:{user_key('me')}" in scoped.text
     assert lookups(analyze("   ")) == Lookups("", "", [])
     long = lookups(analyze(" ".join(f"word{i}x" for i in range(40))))
     assert long.names.count("~1") == 2 * MAX_FUZZY_WORDS  # once per name field
