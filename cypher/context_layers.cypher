@@ -10,9 +10,9 @@
 // $visible: list<string> or null; $persona_limit, $pinned_limit, $questions_limit: int.
 // Returns: layer, belief (map without embedding), namespaces.
 CALL () {
-  MATCH (b:Belief {user: $user})
-  WHERE b.kind IN $persona_kinds
-    AND b.status IN $statuses AND b.resolved_at IS NULL
+  UNWIND $persona_kinds AS kind
+  MATCH (b:Belief {user: $user, kind: kind})
+  WHERE b.status IN $statuses AND b.resolved_at IS NULL
     AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
   WITH b ORDER BY b.pinned DESC, b.confidence DESC,
                   coalesce(b.last_reinforced_at, b.created_at) DESC, b.id

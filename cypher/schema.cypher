@@ -32,4 +32,5 @@ CREATE INDEX belief_created_at IF NOT EXISTS FOR (b:Belief) ON (b.created_at, b.
 CREATE INDEX belief_canonical_name IF NOT EXISTS FOR (b:Belief) ON (b.canonical_name);
 CREATE INDEX belief_user IF NOT EXISTS FOR (b:Belief) ON (b.user);
 CREATE INDEX belief_user_pinned IF NOT EXISTS FOR (b:Belief) ON (b.user, b.pinned);
+CREATE INDEX belief_user_kind IF NOT EXISTS FOR (b:Belief) ON (b.user, b.kind);
 CREATE INDEX asserted_key IF NOT EXISTS FOR ()-[a:ASSERTED]-() ON (a.key);
