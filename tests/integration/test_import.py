@@ -56,7 +56,7 @@ def beliefs_in(driver: Driver, ns: str) -> list[dict[str, Any]]:
 def dump(driver: Driver, ns: str) -> dict[str, Any]:
     """Everything an import wrote in ``ns``, with ids (which hash the namespace) replaced by
     what identifies a node across namespaces: a turn by conversation and index, a belief by
-    its text and the turns that asserted it. Write times are left out."""
+    its text and the turns that asserted it. Write times and namespace-derived keys are left out."""
     records, _, _ = driver.execute_query(
         """
         MATCH (b:Belief)-[:IN]->(:Namespace {name: $ns})
@@ -72,7 +72,8 @@ def dump(driver: Driver, ns: str) -> dict[str, Any]:
             {
                 k: v
                 for k, v in r["props"].items()
-                if k not in ("id", "embedding") and not k.endswith("_at")
+                # search_keys hashes the namespace, like the id
+                if k not in ("id", "embedding", "search_keys") and not k.endswith("_at")
             }
             | {"label": label[r["id"]]},
             sort_keys=True,
