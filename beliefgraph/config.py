@@ -71,10 +71,10 @@ class Settings(BaseSettings):
     max_page_size: int = Field(default=500, gt=0)
 
     # -- search and context assembly (beliefgraph/search.py, beliefgraph/context.py) --
-    #: most candidates search reads per kind and per source (names, text)
-    search_candidate_budget: int = Field(default=50, gt=0)
-    #: most full-text hits on text words read before the namespace filter
-    search_text_fetch: int = Field(default=500, gt=0)
+    #: most candidates search scores per kind and per source (names, canonical, text)
+    search_candidate_budget: int = Field(default=20, gt=0)
+    #: best full-text hits read per source (the index already keeps to the scope)
+    search_fetch: int = Field(default=100, gt=0)
     #: where a user's universal preferences live: the persona prelude reads them
     context_persona_namespaces: list[str] = Field(default_factory=lambda: ["user:universal"])
     #: most beliefs per context layer
@@ -123,7 +123,8 @@ class Settings(BaseSettings):
     #: ``contradicts``: the superseded belief's importance is multiplied by this
     gate_supersede_decay: float = Field(default=0.5, ge=0.0, le=1.0)
     #: namespaces up to this many beliefs are scanned exactly; larger ones use the index
-    gate_exact_scan_limit: int = Field(default=20_000, ge=0)
+    #: (the two cost the same near 1,000-3,000 beliefs: bench/results/write_latency.md)
+    gate_exact_scan_limit: int = Field(default=2_000, ge=0)
     #: the index is asked for ``gate_neighbours`` x this many nodes before the namespace filter
     gate_index_overfetch: int = Field(default=20, ge=1)
     #: an OpenAI-compatible endpoint (``http://host:port/v1``) for the LLM classifier; unset:

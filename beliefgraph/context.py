@@ -91,7 +91,7 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
             kind_budgets=settings.context_kind_budgets,
             default_kind_budget=settings.context_default_kind_budget,
             candidate_budget=settings.search_candidate_budget,
-            text_fetch=settings.search_text_fetch,
+            fetch=settings.search_fetch,
         )
     records = store.run_read(
         "context_layers",

@@ -395,8 +395,8 @@ def find(
     kinds: Sequence[str] | None = None,
     kind_budgets: Mapping[str, int] | None = None,
     default_kind_budget: int | None = None,
-    candidate_budget: int = 50,
-    text_fetch: int = 500,
+    candidate_budget: int = 20,
+    fetch: int = 100,
     semantic: bool = True,
 ) -> list[SearchHit]:
     """Search the store: read candidates, score them, rank them.
@@ -409,8 +409,8 @@ def find(
         limit: most hits returned.
         kinds: only these kinds (``None``: every kind).
         kind_budgets, default_kind_budget: most hits per kind.
-        candidate_budget: most candidates read per kind and per source (names, text).
-        text_fetch: most full-text hits on text words read before the namespace filter.
+        candidate_budget: most candidates scored per kind and per source.
+        fetch: best full-text hits read per source (names, text), inside the scope.
         semantic: break ties of lexical evidence by the embedding's cosine similarity
             (embeds the query once, only when there is a tie).
 
@@ -433,7 +433,7 @@ def find(
         kinds=list(kinds) if kinds is not None else None,
         statuses=list(SURFACING_STATUSES),
         per_kind=candidate_budget,
-        text_fetch=text_fetch,
+        fetch=fetch,
     )
     candidates = [Candidate(brief_from_map(dict(r["belief"]), r["namespaces"])) for r in records]
     lexical = {c.belief.id: hit.score for c in candidates if (hit := score(query, c)) is not None}
@@ -478,7 +478,7 @@ def search(store: Any, request: SearchRequest, *, caller: Caller) -> SearchRespo
         limit=request.limit,
         kinds=[k.value for k in request.kinds] if request.kinds else None,
         candidate_budget=settings.search_candidate_budget,
-        text_fetch=settings.search_text_fetch,
+        fetch=settings.search_fetch,
     )
     return SearchResponse(hits=hits)
 

@@ -9,11 +9,11 @@
 // itself keeps to the namespaces and user; the WHERE below re-checks what the graph says.
 // $canonical: list<string> of exact canonical names (snake_case shingles of the query).
 // $namespaces: list<string>; $user: string or null; $kinds: list<string> or null;
-// $statuses: list<string>; $per_kind: int; $text_fetch: int (text hits read before filtering).
+// $statuses: list<string>; $per_kind: int; $fetch: int (best full-text hits read per source).
 // Returns: belief (map without embedding), namespaces.
 CALL () {
   WITH 1 AS go WHERE $names <> ''
-  CALL db.index.fulltext.queryNodes('belief_search', $names) YIELD node, score
+  CALL db.index.fulltext.queryNodes('belief_search', $names, {limit: $fetch}) YIELD node, score
   RETURN node AS b, score, 'names' AS source
   UNION ALL
   MATCH (node:Belief)
@@ -21,7 +21,7 @@ CALL () {
   RETURN node AS b, 1.0 AS score, 'canonical' AS source
   UNION ALL
   WITH 1 AS go WHERE $text <> ''
-  CALL db.index.fulltext.queryNodes('belief_search', $text, {limit: $text_fetch}) YIELD node, score
+  CALL db.index.fulltext.queryNodes('belief_search', $text, {limit: $fetch}) YIELD node, score
   RETURN node AS b, score, 'text' AS source
 }
 WITH b, score, source
