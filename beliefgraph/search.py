@@ -32,8 +32,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from beliefgraph.access import Caller
@@ -130,6 +131,7 @@ def within_one_edit(a: str, b: str) -> bool:
     return short[i:] == long_[i + 1 :]
 
 
+@lru_cache(maxsize=65536)  # the same word pairs recur across every candidate of a request
 def fuzzy_equal(query_word: str, name_word: str) -> bool:
     """One edit apart, same first letters, long enough that one edit is a typo, not a new
     word ("eror"/"error", "mongod"/"mongo"; not "mango"/"mongo", not "k9s"/"k8s")."""
@@ -152,6 +154,12 @@ class Query:
     tokens: tuple[str, ...]
     normalized: tuple[str, ...]
     significant: tuple[str, ...]
+    #: where each normalized word occurs
+    positions: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    #: the words that may match a name one edit away, with their positions
+    fuzzy_words: tuple[tuple[int, str], ...] = ()
+    #: the content words, normalized: what text coverage is measured against
+    content_words: frozenset[str] = frozenset()
 
     @property
     def empty(self) -> bool:
@@ -163,7 +171,24 @@ def analyze(text: str) -> Query:
     """Tokenize a query with the shared tokenizer (possessives dropped, "Wi-Fi" = "wifi")."""
     tokens = tuple(tokenize(text))
     significant = tuple(unique(t for t in tokens if t not in STOPWORDS))
-    return Query(text, tokens, tuple(normalize(t) for t in tokens), significant)
+    normalized = tuple(normalize(t) for t in tokens)
+    positions: dict[str, list[int]] = {}
+    for i, t in enumerate(normalized):
+        positions.setdefault(t, []).append(i)
+    fuzzy_words = tuple(
+        (i, t)
+        for i, t in enumerate(tokens)
+        if len(t) >= FUZZY_MIN_LENGTH and t not in STOPWORDS and not t.isdigit()
+    )
+    return Query(
+        text,
+        tokens,
+        normalized,
+        significant,
+        {t: tuple(p) for t, p in positions.items()},
+        fuzzy_words,
+        frozenset(normalize(t) for t in significant),
+    )
 
 
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
@@ -247,8 +272,14 @@ def _match_phrase(query: Query, phrase: Sequence[str]) -> _PhraseMatch | None:
     if n == 0 or n > len(query.tokens):
         return None
     norm_phrase = [normalize(p) for p in phrase]
+    # Only positions where the first word matches can start the phrase: look them up
+    # instead of walking the whole (possibly long) message for every name.
+    starts = set(query.positions.get(norm_phrase[0], ()))
+    starts.update(i for i, t in query.fuzzy_words if fuzzy_equal(t, phrase[0]))
     best: _PhraseMatch | None = None
-    for i in range(len(query.tokens) - n + 1):
+    for i in sorted(starts):
+        if i + n > len(query.tokens):
+            continue
         fuzzy = False
         for j in range(n):
             if query.normalized[i + j] == norm_phrase[j]:
@@ -264,6 +295,18 @@ def _match_phrase(query: Query, phrase: Sequence[str]) -> _PhraseMatch | None:
     return best
 
 
+# Beliefs come back request after request: their names and texts are tokenized once per
+# process, not once per candidate (tokenizing folds accents character by character).
+@lru_cache(maxsize=65536)
+def _name_tokens(name: str) -> tuple[str, ...]:
+    return tuple(tokenize(name))
+
+
+@lru_cache(maxsize=65536)
+def _content_words(text: str) -> frozenset[str]:
+    return frozenset(normalize(t) for t in tokenize(text) if t not in STOPWORDS)
+
+
 def score(query: Query, candidate: Candidate) -> SearchHit | None:
     """Score one candidate; ``None`` when nothing admits it (see the module docstring)."""
     belief = candidate.belief
@@ -272,7 +315,7 @@ def score(query: Query, candidate: Candidate) -> SearchHit | None:
     fuzzy = False
     admitted_by = ""
 
-    canonical = tokenize(belief.canonical_name or "")
+    canonical = _name_tokens(belief.canonical_name or "")
     if canonical:
         m = _match_phrase(query, canonical)
         if m is not None:
@@ -281,7 +324,7 @@ def score(query: Query, candidate: Candidate) -> SearchHit | None:
             admitted_by = "canonical_name"
             matched.append(belief.canonical_name or "")
     for alias in belief.aliases:
-        m = _match_phrase(query, tokenize(alias))
+        m = _match_phrase(query, _name_tokens(alias))
         if m is None:
             continue
         value = ALIAS_WEIGHT - (FUZZY_PENALTY if m.fuzzy else 0.0)
@@ -289,13 +332,13 @@ def score(query: Query, candidate: Candidate) -> SearchHit | None:
         if value > name:
             name, fuzzy, admitted_by = value, m.fuzzy, "alias"
 
-    significant = {normalize(t) for t in query.significant}
+    significant = query.content_words
     partial = 0.0
-    name_words = {normalize(t) for t in canonical if t not in STOPWORDS}
+    name_words = _content_words(belief.canonical_name or "")
     if name_words and significant:
         partial = len(name_words & significant) / len(name_words)
 
-    text_words = {normalize(t) for t in tokenize(belief.text) if t not in STOPWORDS}
+    text_words = _content_words(belief.text)
     covered = sorted(significant & text_words)
     content = len(covered) / len(significant) if significant else 0.0
     if not admitted_by and (

@@ -24,6 +24,8 @@ _NON_WORD = re.compile(r"[^a-z0-9]+")
 
 def fold(text: str) -> str:
     """Lower-case and strip accents, so "Café" and "cafe" compare equal."""
+    if text.isascii():  # nothing to decompose: skip the per-character pass (search is hot)
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
