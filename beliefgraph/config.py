@@ -123,7 +123,8 @@ class Settings(BaseSettings):
     #: ``contradicts``: the superseded belief's importance is multiplied by this
     gate_supersede_decay: float = Field(default=0.5, ge=0.0, le=1.0)
     #: namespaces up to this many beliefs are scanned exactly; larger ones use the index
-    gate_exact_scan_limit: int = Field(default=20_000, ge=0)
+    #: (the two cost the same near 1,000-3,000 beliefs: bench/results/write_latency.md)
+    gate_exact_scan_limit: int = Field(default=2_000, ge=0)
     #: the index is asked for ``gate_neighbours`` x this many nodes before the namespace filter
     gate_index_overfetch: int = Field(default=20, ge=1)
     #: an OpenAI-compatible endpoint (``http://host:port/v1``) for the LLM classifier; unset:

@@ -33,8 +33,12 @@ entity or the canonical name with it, and decides one :class:`~beliefgraph.model
 **Finding neighbours.** 5.26's vector index cannot filter by namespace, and the shared
 store may hold millions of beliefs of other namespaces: a global top-k can miss a small
 namespace entirely. So a namespace of up to ``gate_exact_scan_limit`` beliefs is scanned
-exactly (``vector.similarity.cosine`` over its live beliefs), and only larger ones go to the
-index, over-fetching and filtering (``bench/write_latency.py`` measures both).
+exactly (``vector.similarity.cosine`` over its live beliefs; reading each stored vector is
+what costs, about 20 us a belief), and a larger one goes to the index: ``k x
+gate_index_overfetch`` nodes, then five times as many while fewer than ``k`` of them are in
+the namespace (once ``k`` are, they are its true nearest), and past :data:`MAX_INDEX_FETCH` a
+scan after all. Beliefs sharing an entity or canonical name are always compared (the most
+recent :data:`STRUCTURAL_LIMIT`). ``bench/write_latency.py`` measures all of it.
 
 **Consistency.** Decisions are made inside the write transaction after locking the
 belief's namespaces (sorted, so lock order is fixed), so two writers in one namespace
@@ -46,7 +50,6 @@ neighbour that appeared meanwhile) is decided by the default classifier.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -77,7 +80,7 @@ if TYPE_CHECKING:
 LIVE_STATUSES = ("active", "provisional", "inferred", "exploratory")
 #: most beliefs sharing an entity or canonical name compared with one incoming belief
 STRUCTURAL_LIMIT = 50
-#: most index nodes fetched for one belief, however large the store
+#: most index nodes fetched for one belief; past it, the namespace is scanned
 MAX_INDEX_FETCH = 5000
 
 #: which verdict wins when an incoming belief relates to several neighbours
@@ -158,6 +161,36 @@ def view_from_row(row: dict[str, Any]) -> BeliefView:
     )
 
 
+def _search_row(item: Incoming) -> dict[str, Any]:
+    """What the neighbour queries need of an incoming belief."""
+    return {
+        "i": item.index,
+        "embedding": item.embedding,
+        "namespaces": list(item.view.namespaces),
+        "about": sorted(item.view.entities),
+        "canonical_name": item.view.canonical_name,
+    }
+
+
+def _collect(records: Sequence[Any]) -> dict[int, list[Candidate]]:
+    """Candidates per incoming belief, each once (its best score), nearest first."""
+    found: dict[int, dict[str, Candidate]] = {}
+    for record in records:
+        c = _candidate(record)
+        seen = found.setdefault(int(record["i"]), {})
+        if c.view.id not in seen or seen[c.view.id].similarity < c.similarity:
+            seen[c.view.id] = c
+    return {
+        i: sorted(by_id.values(), key=lambda c: (-c.similarity, c.view.id))
+        for i, by_id in found.items()
+    }
+
+
+def _matrix(incoming: Sequence[Incoming]) -> np.ndarray[Any, Any]:
+    """The incoming embeddings as one matrix, a row each (unit length: dot = cosine)."""
+    return np.asarray([item.row["embedding"] for item in incoming], dtype=np.float64)
+
+
 def _candidate(record: Any) -> Candidate:
     view = BeliefView(
         id=record["id"],
@@ -214,95 +247,110 @@ class Gate:
         sizes: Mapping[str, int],
         tx: ManagedTransaction | None = None,
     ) -> dict[int, list[Candidate]]:
-        """The live neighbours of each incoming belief in its namespaces, nearest first."""
-        k = self.settings.gate_neighbours
-        exact: list[tuple[dict[str, Any], int]] = []
-        indexed: list[tuple[dict[str, Any], int]] = []
-        for item in incoming:
-            held = sum(sizes.get(ns, 0) for ns in item.view.namespaces)
-            if held == 0:
-                continue
-            row = {
-                "i": item.index,
-                "embedding": item.embedding,
-                "namespaces": list(item.view.namespaces),
-                "about": sorted(item.view.entities),
-                "canonical_name": item.view.canonical_name,
-            }
-            (exact if held <= self.settings.gate_exact_scan_limit else indexed).append((row, held))
-        records: list[Any] = []
-        if exact:
-            records += self._run(
-                tx,
-                "exact",
-                rows=[r for r, _ in exact],
-                k=k,
-                fetch=0,
-            )
-        if indexed:
-            total = self._total_beliefs(tx)
-            # the rarer the namespace in the store, the more the index must over-fetch
-            smallest = min(held for _, held in indexed)
-            fetch = max(k * self.settings.gate_index_overfetch, k * math.ceil(total / smallest) * 2)
-            records += self._run(
-                tx, "index", rows=[r for r, _ in indexed], k=k, fetch=min(fetch, MAX_INDEX_FETCH)
-            )
-        found: dict[int, dict[str, Candidate]] = {}
-        for record in records:
-            c = _candidate(record)
-            seen = found.setdefault(int(record["i"]), {})
-            if c.view.id not in seen or seen[c.view.id].similarity < c.similarity:
-                seen[c.view.id] = c
-        return {
-            i: sorted(by_id.values(), key=lambda c: (-c.similarity, c.view.id))
-            for i, by_id in found.items()
-        }
+        """The live neighbours of each incoming belief in its namespaces, nearest first.
 
-    def _run(
-        self,
-        tx: ManagedTransaction | None,
-        strategy: str,
-        *,
-        rows: list[dict[str, Any]],
-        k: int,
-        fetch: int,
+        Three sources: the beliefs sharing an entity or the canonical name (always); then
+        the nearest by cosine — an exact scan for a namespace of up to
+        ``gate_exact_scan_limit`` beliefs, else the vector index, asked for
+        ``gate_neighbours x gate_index_overfetch`` nodes and again for five times as many
+        while fewer than ``gate_neighbours`` of them are in the namespace (then those are
+        the true nearest), up to :data:`MAX_INDEX_FETCH`; past it, the namespace is scanned.
+        """
+        k = self.settings.gate_neighbours
+        held = {
+            item.index: sum(sizes.get(ns, 0) for ns in item.view.namespaces) for item in incoming
+        }
+        rows = [_search_row(item) for item in incoming if held[item.index] > 0]
+        records: list[Any] = []
+        structural = [r for r in rows if r["about"] or r["canonical_name"]]
+        if structural:
+            records += self._structural(tx, structural)
+        limit = self.settings.gate_exact_scan_limit
+        exact = [r for r in rows if held[r["i"]] <= limit]
+        if exact:
+            records += self._exact(tx, exact, k)
+        records += self._nearest_by_index(tx, [r for r in rows if held[r["i"]] > limit])
+        return _collect(records)
+
+    def lock_and_find(
+        self, tx: ManagedTransaction, incoming: Sequence[Incoming]
+    ) -> dict[int, list[Candidate]]:
+        """Lock the incoming beliefs' namespaces and find their neighbours, inside ``tx``.
+
+        The same candidates as :meth:`candidates`, but the lock, the structural search and
+        the exact scans are one round trip (``gate_lock_scan``); only namespaces too large
+        to scan take more (the index).
+        """
+        rows = [_search_row(item) for item in incoming]
+        names = sorted({ns for item in incoming for ns in item.view.namespaces})
+        records = self.store.tx_run(
+            tx,
+            "gate_lock_scan",
+            names=names,
+            rows=rows,
+            k=self.settings.gate_neighbours,
+            limit=self.settings.gate_exact_scan_limit,
+            structural_limit=STRUCTURAL_LIMIT,
+            live=list(LIVE_STATUSES),
+        )
+        held = {int(r["i"]): int(r["held"]) for r in records}
+        large = [r for r in rows if held.get(r["i"], 0) > self.settings.gate_exact_scan_limit]
+        found = [r for r in records if r["id"] is not None]
+        return _collect(found + self._nearest_by_index(tx, large))
+
+    def _nearest_by_index(
+        self, tx: ManagedTransaction | None, rows: list[dict[str, Any]]
     ) -> list[Any]:
-        live = list(LIVE_STATUSES)
-        limit = STRUCTURAL_LIMIT
-        if strategy == "exact":
-            if tx is None:
-                return self.store.run_read(
-                    "gate_candidates_exact", rows=rows, k=k, structural_limit=limit, live=live
-                )
-            return self.store.tx_run(
-                tx, "gate_candidates_exact", rows=rows, k=k, structural_limit=limit, live=live
-            )
+        """Nearest neighbours through the vector index, over-fetching more while too few
+        are in the namespace, then scanning."""
+        k = self.settings.gate_neighbours
+        records: list[Any] = []
+        pending = rows
+        fetch = k * self.settings.gate_index_overfetch
+        while pending:
+            found = self._index(tx, pending, k, min(fetch, MAX_INDEX_FETCH))
+            records += found
+            counts = Counter(int(r["i"]) for r in found)
+            pending = [r for r in pending if counts[r["i"]] < k]
+            if pending and fetch >= MAX_INDEX_FETCH:
+                # the namespace is rare among even these many neighbours: scan it
+                records += self._exact(tx, pending, k)
+                break
+            fetch *= 5
+        return records
+
+    # Each named query is called literally, in a transaction or not, so tests can check
+    # every call's parameters.
+
+    def _structural(self, tx: ManagedTransaction | None, rows: list[dict[str, Any]]) -> list[Any]:
+        live, limit = list(LIVE_STATUSES), STRUCTURAL_LIMIT
         if tx is None:
             return self.store.run_read(
-                "gate_candidates_index",
-                rows=rows,
-                k=k,
-                fetch=fetch,
-                structural_limit=limit,
-                live=live,
+                "gate_candidates_structural", rows=rows, limit=limit, live=live
             )
         return self.store.tx_run(
-            tx,
-            "gate_candidates_index",
-            rows=rows,
-            k=k,
-            fetch=fetch,
-            structural_limit=limit,
-            live=live,
+            tx, "gate_candidates_structural", rows=rows, limit=limit, live=live
         )
 
-    def _total_beliefs(self, tx: ManagedTransaction | None) -> int:
-        records = (
-            self.store.run_read("gate_belief_total")
-            if tx is None
-            else self.store.tx_run(tx, "gate_belief_total")
+    def _exact(
+        self, tx: ManagedTransaction | None, rows: list[dict[str, Any]], k: int
+    ) -> list[Any]:
+        live = list(LIVE_STATUSES)
+        if tx is None:
+            return self.store.run_read("gate_candidates_exact", rows=rows, k=k, live=live)
+        return self.store.tx_run(tx, "gate_candidates_exact", rows=rows, k=k, live=live)
+
+    def _index(
+        self, tx: ManagedTransaction | None, rows: list[dict[str, Any]], k: int, fetch: int
+    ) -> list[Any]:
+        live = list(LIVE_STATUSES)
+        if tx is None:
+            return self.store.run_read(
+                "gate_candidates_index", rows=rows, k=k, fetch=fetch, live=live
+            )
+        return self.store.tx_run(
+            tx, "gate_candidates_index", rows=rows, k=k, fetch=fetch, live=live
         )
-        return int(records[0]["total"])
 
     # -- decisions ---------------------------------------------------------------------------
 
@@ -312,31 +360,38 @@ class Gate:
         """Ask the configured classifier about every pair it may need, in one batch."""
         keys: list[tuple[int, str]] = []
         pairs: list[Pair] = []
+        vectors = _matrix(incoming)
         for item in incoming:
             for c in found.get(item.index, []):
                 if different_subjects(item.view, c.view) is None:
                     keys.append((item.index, c.view.id))
                     pairs.append(Pair(item.view, c.view, c.similarity))
-            for other, similarity in self._earlier(incoming, item):
+            for other, similarity in self._earlier(incoming, item, vectors):
                 keys.append((item.index, other.id))
                 pairs.append(Pair(item.view, other.view, similarity))
         return dict(zip(keys, self.classifier.judge(pairs), strict=True))
 
     def _earlier(
-        self, incoming: Sequence[Incoming], item: Incoming
+        self, incoming: Sequence[Incoming], item: Incoming, vectors: np.ndarray[Any, Any]
     ) -> list[tuple[Incoming, float]]:
-        """Earlier beliefs of the same write that share a namespace, nearest first (top k)."""
-        before = [
-            o
-            for o in incoming[: item.index]
-            if set(o.view.namespaces) & set(item.view.namespaces)
-            and different_subjects(item.view, o.view) is None
-        ]
-        if not before:
+        """Earlier beliefs of the same write that share a namespace, nearest first (top k).
+
+        ``vectors`` holds every incoming embedding, one row each (built once per write).
+        """
+        if item.index == 0:
             return []
-        sims = np.asarray([o.embedding for o in before]) @ np.asarray(item.embedding)
-        ranked = sorted(zip(before, sims.tolist(), strict=True), key=lambda p: -p[1])
-        return ranked[: self.settings.gate_neighbours]
+        sims = vectors[: item.index] @ vectors[item.index]
+        k = self.settings.gate_neighbours
+        ranked: list[tuple[Incoming, float]] = []
+        for j in np.argsort(-sims).tolist():
+            other = incoming[j]
+            if set(other.view.namespaces) & set(item.view.namespaces) and (
+                different_subjects(item.view, other.view) is None
+            ):
+                ranked.append((other, float(sims[j])))
+                if len(ranked) == k:
+                    break
+        return ranked
 
     def decide(
         self,
@@ -351,6 +406,7 @@ class Gate:
             One decision per incoming belief, and the effects to apply.
         """
         prejudged = prejudged or {}
+        vectors = _matrix(incoming)
         decisions: list[GateDecision] = []
         effects = Effects()
         gone: set[str] = set()  # superseded or archived by an earlier decision of this write
@@ -363,7 +419,7 @@ class Gate:
             ]
             pool += [
                 Candidate(o.view, sim)
-                for o, sim in self._earlier(incoming, item)
+                for o, sim in self._earlier(incoming, item, vectors)
                 if o.index in stored and o.id not in gone
             ]
             decision = self._decide_one(item, pool, caller, prejudged)
@@ -603,8 +659,7 @@ class GateWrite:
         store = self.gate.store
         store.check_ids_free(tx, [row["props"]["id"] for row in rows])
         incoming = incoming_from_rows(rows)
-        sizes = self.gate.lock(tx, [ns for row in rows for ns in row["namespaces"]])
-        found = self.gate.candidates(incoming, sizes, tx)
+        found = self.gate.lock_and_find(tx, incoming)
         decisions, effects = self.gate.decide(incoming, found, caller, prejudged)
         if effects.store:
             store.create_rows(tx, [rows[i] for i in effects.store])

@@ -1,11 +1,11 @@
 // name: gate_candidates_index
-// The gate's candidates for each incoming belief when its namespaces are too large to scan:
-// the vector index is asked for $fetch nearest beliefs of the whole store, which are then
-// filtered to the live beliefs of the belief's namespaces (5.26 has no in-index filter, so
-// it over-fetches); plus, as in gate_candidates_exact, every live belief sharing an entity
-// or the canonical name (at most $structural_limit).
-// $rows: list of {i, embedding, namespaces, about, canonical_name} (see gate_candidates_exact)
-// $k: int; $fetch: int (>= $k); $structural_limit: int; $live: list<string>.
+// The $k live beliefs of each incoming belief's namespaces nearest to it, through the
+// vector index: 5.26 cannot filter inside the index, so it asks for the $fetch nearest
+// beliefs of the whole store and keeps those of the belief's namespaces. Fewer than $k rows
+// for an incoming belief means the namespace is rare among its neighbours: gate.py then
+// asks again with a larger $fetch, and finally scans (gate_candidates_exact).
+// $rows: list of {i, embedding, namespaces} (see gate_candidates_exact)
+// $k: int; $fetch: int (>= $k); $live: list<string>.
 // Returns: as gate_candidates_exact.
 UNWIND $rows AS row
 CALL (row) {
@@ -16,23 +16,6 @@ CALL (row) {
     AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN row.namespaces }
   ORDER BY score DESC, b.id
   LIMIT $k
-  RETURN b, score
-  UNION
-  MATCH (e:Entity)<-[:ABOUT]-(b:Belief)
-  WHERE e.key IN row.about AND b.status IN $live
-    AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN row.namespaces }
-  WITH DISTINCT b
-  WITH b, vector.similarity.cosine(b.embedding, row.embedding) AS score
-  ORDER BY score DESC, b.id
-  LIMIT $structural_limit
-  RETURN b, score
-  UNION
-  MATCH (b:Belief {canonical_name: row.canonical_name})
-  WHERE b.status IN $live
-    AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN row.namespaces }
-  WITH b, vector.similarity.cosine(b.embedding, row.embedding) AS score
-  ORDER BY score DESC, b.id
-  LIMIT $structural_limit
   RETURN b, score
 }
 RETURN row.i AS i, score, b.id AS id, b.text AS text, b.kind AS kind, b.status AS status,

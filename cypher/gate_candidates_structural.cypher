@@ -1,0 +1,30 @@
+// name: gate_candidates_structural
+// The live beliefs of each incoming belief's namespaces that share an entity or the
+// canonical name with it: they can contradict it even when their text is not close, so the
+// gate compares them whatever their similarity. At most $limit per incoming belief, the most
+// recent first; the cosine is computed only for those (it is what costs).
+// $rows: list of {i, embedding, namespaces, about: list<string> (entity keys),
+//                 canonical_name: string or null}
+// $limit: int; $live: list<string>.
+// Returns: as gate_candidates_exact.
+UNWIND $rows AS row
+CALL (row) {
+  MATCH (e:Entity)<-[:ABOUT]-(b:Belief)
+  WHERE e.key IN row.about AND b.status IN $live
+    AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN row.namespaces }
+  RETURN b
+  UNION
+  MATCH (b:Belief {canonical_name: row.canonical_name})
+  WHERE b.status IN $live
+    AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN row.namespaces }
+  RETURN b
+}
+WITH row, b
+ORDER BY b.created_at DESC, b.id
+WITH row, collect(b)[..$limit] AS recent
+UNWIND recent AS b
+RETURN row.i AS i, vector.similarity.cosine(b.embedding, row.embedding) AS score,
+       b.id AS id, b.text AS text, b.kind AS kind, b.status AS status,
+       b.trust AS trust, b.importance AS importance, b.canonical_name AS canonical_name,
+       [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
+       [(b)-[:ABOUT]->(e:Entity) | e {.key, .name, .aliases}] AS about
