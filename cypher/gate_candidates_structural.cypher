@@ -9,9 +9,29 @@
 // Returns: as gate_candidates_exact.
 UNWIND $rows AS row
 CALL (row) {
-  MATCH (e:Entity)<-[:ABOUT]-(b:Belief)
-  WHERE e.key IN row.about AND b.status IN $live
-    AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN row.namespaces }
+  // beliefs about a shared entity, walked from whichever side is smaller: the namespaces'
+  // beliefs, or the entity's (relationship counts are constant-time)
+  OPTIONAL MATCH (n:Namespace)
+  WHERE n.name IN row.namespaces
+  WITH row, sum(COUNT { (n)<-[:IN]-() }) AS held
+  MATCH (e:Entity)
+  WHERE e.key IN row.about
+  WITH row, held, sum(COUNT { (e)<-[:ABOUT]-() }) AS degree
+  CALL (row, held, degree) {
+    WITH row
+    WHERE held <= degree
+    MATCH (n:Namespace)<-[:IN]-(b:Belief)
+    WHERE n.name IN row.namespaces AND b.status IN $live
+      AND EXISTS { (b)-[:ABOUT]->(x:Entity) WHERE x.key IN row.about }
+    RETURN b
+    UNION
+    WITH row
+    WHERE held > degree
+    MATCH (e:Entity)<-[:ABOUT]-(b:Belief)
+    WHERE e.key IN row.about AND b.status IN $live
+      AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN row.namespaces }
+    RETURN b
+  }
   RETURN b
   UNION
   MATCH (b:Belief {canonical_name: row.canonical_name})

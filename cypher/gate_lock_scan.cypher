@@ -31,7 +31,26 @@ OPTIONAL CALL (row, held) {
   LIMIT $k
   RETURN b, score
   UNION
-  WITH row
+  // beliefs about a shared entity, walked from whichever side is smaller: the namespace's
+  // beliefs, or the entity's (relationship counts are constant-time)
+  WITH row, held
+  MATCH (e:Entity)
+  WHERE e.key IN row.about
+  WITH row, held, sum(COUNT { (e)<-[:ABOUT]-() }) AS degree
+  WHERE held <= degree
+  MATCH (n:Namespace)<-[:IN]-(b:Belief)
+  WHERE n.name IN row.namespaces AND b.status IN $live
+    AND EXISTS { (b)-[:ABOUT]->(x:Entity) WHERE x.key IN row.about }
+  WITH DISTINCT row, b
+  ORDER BY b.created_at DESC, b.id
+  LIMIT $structural_limit
+  RETURN b, vector.similarity.cosine(b.embedding, row.embedding) AS score
+  UNION
+  WITH row, held
+  MATCH (e:Entity)
+  WHERE e.key IN row.about
+  WITH row, held, sum(COUNT { (e)<-[:ABOUT]-() }) AS degree
+  WHERE held > degree
   MATCH (e:Entity)<-[:ABOUT]-(b:Belief)
   WHERE e.key IN row.about AND b.status IN $live
     AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN row.namespaces }
