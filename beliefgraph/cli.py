@@ -26,6 +26,7 @@ from pydantic import BaseModel, ValidationError
 from beliefgraph.access import Role
 from beliefgraph.config import Settings, get_settings
 from beliefgraph.errors import BeliefGraphError
+from beliefgraph.evaluation.packets import NOISE_VARIANTS
 from beliefgraph.launcher import LauncherError, Neo4jLauncher
 from beliefgraph.models import BeliefCreate, Kind, Priority, WritePath
 
@@ -452,15 +453,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--noise",
-        choices=[
-            "clean",
-            "missing_target_type",
-            "wrong_target_type",
-            "missing_target_priority",
-            "corrupted_target_authority",
-            "broad_block_policy",
-            "competing_policy_quoting_query",
-        ],
+        choices=NOISE_VARIANTS,
         help="run a metadata-noise variant of the packet instead",
     )
     p.add_argument("--json", help="write the results as JSON to this file")
