@@ -7,7 +7,8 @@ It runs **its own** Neo4j (home ``~/.cache/beliefgraph/neo4j-bench-write``, Bolt
 stops it at the end (``--keep`` leaves it running for another pass).
 
 The store is filled to ``--beliefs`` beliefs (once; a second run reuses them): half in one
-large namespace, half in namespaces of 1,000. The fill is setup, not what is measured: it
+large namespace, half in namespaces of 100 to 10,000 (``LAYOUT``). The fill is setup, not
+what is measured: it
 writes rows directly (no gate), and to spare a shared 2-core machine twenty minutes of
 embedding it embeds 2,000 distinct texts with the real model and gives the other beliefs
 those vectors plus noise (cosine about 0.8 to their source).
@@ -508,7 +509,8 @@ def write_report(
         "```",
         "",
         f"Store: {args.beliefs:,} beliefs on a separate {server} (launcher defaults: heap 1 GB, "
-        "page cache 256 MB), half in one namespace, half in namespaces of 1,000. Each run is "
+        "page cache 256 MB), half in one namespace, half in namespaces of 100 to 10,000 "
+        "beliefs. Each run is "
         f"{args.writes} single-belief `POST /v1/beliefs` one after another (after 10 warm-up "
         "writes), through uvicorn on loopback with an API key, the real all-MiniLM-L6-v2 "
         "(ONNX) embedding, and the default gate settings "
