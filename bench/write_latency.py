@@ -8,10 +8,9 @@ stops it at the end (``--keep`` leaves it running for another pass).
 
 The store is filled to ``--beliefs`` beliefs (once; a second run reuses them): half in one
 large namespace, half in namespaces of 100 to 10,000 (``LAYOUT``). The fill is setup, not
-what is measured: it
-writes rows directly (no gate), and to spare a shared 2-core machine twenty minutes of
-embedding it embeds 2,000 distinct texts with the real model and gives the other beliefs
-those vectors plus noise (cosine about 0.8 to their source).
+what is measured: it writes rows directly (no gate), and to spare a shared 2-core machine
+twenty minutes of embedding it embeds 2,000 distinct texts with the real model and gives the
+other beliefs those vectors plus noise (cosine about 0.8 to their source).
 
 Then the real API (uvicorn on loopback, API keys on) takes ``--writes`` single-belief
 ``POST /v1/beliefs`` per run, one after another, with the real model. Each write is timed
