@@ -11,10 +11,10 @@
 // vector.similarity.cosine; candidates are the $k most similar ('vector'), every belief
 // ABOUT an entity the query names ('alias'), every belief whose scope COVERS one
 // ('scope_walk'), and the more similar ones whose text holds a query word ('fulltext').
-// Large namespaces go through the indexes: the vector index over-fetched in proportion to
-// the share of the store they hold (at most $max_fetch; the store size comes from the count
-// store), Lucene over belief_text, and the entity walks from the Entity nodes named by
-// $keys or matched in entity_names, each bounded by $k.
+// Large namespaces go through the indexes: the vector index and Lucene over belief_text,
+// each over-fetched in proportion to the share of the store the namespaces hold (at most
+// $max_fetch; the store size comes from the count store), and the entity walks from the
+// Entity nodes named by $keys or matched in entity_names, each bounded by $k.
 //
 // Walk. For every candidate and every current head of its SUPERSEDES chain (heads outside
 // the namespaces are never read): the belief, its namespaces, entities (keys, names and
@@ -64,7 +64,10 @@ UNION
   RETURN b, 'vector' AS via
 UNION
   WITH spaces, size WHERE size > $exact_limit AND $words <> ''
-  CALL db.index.fulltext.queryNodes('belief_text', $words, {limit: $max_fetch}) YIELD node, score
+  CALL () { MATCH (every:Belief) RETURN count(every) AS total }
+  WITH spaces, $k * ceil(toFloat(total) / size) AS wanted
+  WITH spaces, toInteger(CASE WHEN wanted > $max_fetch THEN $max_fetch ELSE wanted END) AS fetch
+  CALL db.index.fulltext.queryNodes('belief_text', $words, {limit: fetch}) YIELD node, score
   WITH node AS b, score, spaces WHERE EXISTS { (b)-[:IN]->(m) WHERE m IN spaces }
   WITH b ORDER BY score DESC, b.id LIMIT $k
   RETURN b, 'fulltext' AS via
@@ -92,19 +95,32 @@ UNION
 WITH spaces, known, size, b, collect(DISTINCT via) AS ways
 WITH spaces, known, size,
      collect(CASE WHEN b IS NULL THEN null ELSE {b: b, ways: ways} END) AS hits
+// Only a superseded belief has a head, and only a belief that supersedes another has a
+// chain behind it: the variable-length walks run for those few, not for every candidate.
 OPTIONAL CALL (spaces, hits) {
   UNWIND hits AS hit
   WITH spaces, hit.b AS c
-  OPTIONAL MATCH (h:Belief)-[:SUPERSEDES*1..]->(c)
+  OPTIONAL CALL (spaces, c) {
+    WITH spaces, c WHERE c.status = 'superseded'
+    MATCH (h:Belief)-[:SUPERSEDES*1..]->(c)
     WHERE NOT (:Belief)-[:SUPERSEDES]->(h) AND EXISTS { (h)-[:IN]->(m) WHERE m IN spaces }
+    RETURN h
+  }
   WITH collect(DISTINCT c) + collect(DISTINCT h) AS reached
   UNWIND reached AS b
   RETURN DISTINCT b
 }
 WITH known, size, hits, b, [hit IN hits WHERE hit.b = b | hit.ways][0] AS ways
-OPTIONAL MATCH p = (b)-[:SUPERSEDES*1..]->(root:Belief) WHERE NOT (root)-[:SUPERSEDES]->(:Belief)
-WITH known, size, hits, b, ways, p ORDER BY length(p) DESC
-WITH known, size, hits, b, ways, head(collect(p)) AS p
+OPTIONAL CALL (b) {
+  WITH b WHERE EXISTS { (b)-[:SUPERSEDES]->(:Belief) }
+  MATCH p = (b)-[:SUPERSEDES*1..]->(root:Belief) WHERE NOT (root)-[:SUPERSEDES]->(:Belief)
+  RETURN p ORDER BY length(p) DESC LIMIT 1
+}
+OPTIONAL CALL (b) {
+  WITH b WHERE b.status = 'superseded'
+  MATCH (h:Belief)-[:SUPERSEDES*1..]->(b) WHERE NOT (:Belief)-[:SUPERSEDES]->(h)
+  RETURN h.id AS head LIMIT 1
+}
 RETURN known, size, coalesce(ways, []) AS ways,
        b {.*, embedding: null} AS belief,
        [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
@@ -116,8 +132,7 @@ RETURN known, size, coalesce(ways, []) AS ways,
        reduce(acc = [], e IN [(b)-[:ABOUT]->(e:Entity) | [e.name] + coalesce(e.aliases, [])] |
               acc + e) AS names,
        head([(b)-[:GOVERNS]->(s:Scope) | s.key]) AS scope_key,
-       head([(h:Belief)-[:SUPERSEDES*1..]->(b) WHERE NOT (:Belief)-[:SUPERSEDES]->(h) | h.id])
-         AS head,
+       head,
        CASE WHEN p IS NULL THEN [b.id] ELSE [x IN reverse(nodes(p)) | x.id] END AS chain,
        CASE WHEN p IS NULL THEN [] ELSE
          [r IN reverse(relationships(p)) |
