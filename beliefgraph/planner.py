@@ -41,7 +41,7 @@ from beliefgraph.planner_models import (
     ScopeTrace,
 )
 from beliefgraph.precedence import Assessment, Candidate, Decision, decide
-from beliefgraph.records import belief_from_record, candidate_from_record, link_from_map
+from beliefgraph.records import link_from_map, planner_rows
 from beliefgraph.scoping import STOPWORDS, STRONG, fold_plural, infer_action_types
 from beliefgraph.store import Store
 from beliefgraph.text import tokenize, unique
@@ -187,8 +187,7 @@ class Planner:
             keys=keys,
         )
         timings["graph"] = self._ms(mark)
-        known: list[str] = list(rows[0]["known"]) if rows else []
-        size: int = int(rows[0]["size"]) if rows else 0
+        known, size, found = planner_rows(rows)
         report = NamespaceReport(
             searched=[ns for ns in visible if ns in known],
             not_visible=not_visible,
@@ -199,8 +198,7 @@ class Planner:
             if size <= self.settings.exact_limit
             else f"vector index over-fetched for {size} beliefs"
         )
-        found = [(r, *candidate_from_record(r)) for r in rows if r["belief"] is not None]
-        if not any(extra["ways"] for _, _, extra in found):
+        if not any(extra["ways"] for _, extra, _ in found):
             why = (
                 "the requested namespaces hold no beliefs"
                 if not report.searched
@@ -209,11 +207,11 @@ class Planner:
             return empty(report, why, discovery)
 
         mark = self._clock()
-        candidates = [c for _, c, _ in found]
-        overrides = [(c.id, o) for _, c, extra in found for o in extra["overrides"]]
+        candidates = [c for c, _, _ in found]
+        overrides = [(c.id, o) for c, extra, _ in found for o in extra["overrides"]]
         narrows = [
             (extra["scope_key"], s)
-            for _, _, extra in found
+            for _, extra, _ in found
             if extra["scope_key"]
             for s in extra["narrows"]
         ]
@@ -223,9 +221,9 @@ class Planner:
         governing: BeliefPublic | None = None
         chain: list[str] = []
         links: list[ChainLink] = []
-        for record, c, extra in found:
+        for c, extra, public in found:
             if c.id == decision.governing:
-                governing = belief_from_record(record)
+                governing = public()
                 chain = list(extra["chain"])
                 links = [link_from_map(dict(link)) for link in extra["links"]]
         timings["total"] = self._ms(start)
@@ -240,7 +238,7 @@ class Planner:
                 terms=terms,
                 discovery=discovery,
                 candidates=[_candidate_trace(a) for a in _ordered(decision)],
-                edges=_edges([(c, extra) for _, c, extra in found]),
+                edges=_edges([(c, extra) for c, extra, _ in found]),
                 chain=chain,
                 chain_links=links,
                 steps=list(decision.steps),

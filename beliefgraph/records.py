@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from neo4j import Record
@@ -137,3 +139,23 @@ def candidate_from_record(record: Record) -> tuple[Candidate, dict[str, Any]]:
         )
     }
     return candidate, extra
+
+
+def planner_rows(
+    records: Sequence[Record],
+) -> tuple[list[str], int, list[tuple[Candidate, dict[str, Any], Callable[[], BeliefPublic]]]]:
+    """Read the rows of ``planner_candidates``.
+
+    Returns:
+        The requested namespaces that exist, how many beliefs they hold, and per belief its
+        :class:`Candidate`, its planner columns and a function that builds its
+        :class:`BeliefPublic` (only the governing belief needs one).
+    """
+    known = list(records[0]["known"]) if records else []
+    size = int(records[0]["size"]) if records else 0
+    found: list[tuple[Candidate, dict[str, Any], Callable[[], BeliefPublic]]] = []
+    for r in records:
+        if r["belief"] is not None:
+            candidate, extra = candidate_from_record(r)
+            found.append((candidate, extra, partial(belief_from_record, r)))
+    return known, size, found
