@@ -322,6 +322,8 @@ def cmd_query(args: argparse.Namespace, settings: Settings) -> int:
     print(f"why:       {result.reason}")
     for step in result.trace.steps:
         print(f"  - {step}")
+    for contest in result.contests:
+        print(f"contested: {contest.id} (trust {contest.trust:.2f}; {contest.guard} guard)")
     print(f"candidates ({result.trace.discovery}):")
     for c in result.trace.candidates:
         print(f"  {c.outcome:<8} {c.id}  [{c.lane}; found by {', '.join(c.found_by)}]  {c.why}")

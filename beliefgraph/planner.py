@@ -11,7 +11,8 @@ queries) and answers a :class:`~beliefgraph.planner_models.QueryRequest` in thre
    scopes; for every candidate its entities, scope, ``OVERRIDES`` and ``NARROWS`` edges,
    and the head of its ``SUPERSEDES`` chain.
 3. **Decision** (:func:`beliefgraph.precedence.decide`): lanes, precedence, supersession,
-   fallback and the action class.
+   fallback and the action class; the governing belief's open contests (live beliefs that
+   ``CONTRADICT`` it, kept from superseding it by the gate's guards) are reported with it.
 
 The API route, the CLI and the evaluation all call :meth:`Planner.query`.
 
@@ -33,6 +34,7 @@ from beliefgraph.access import DEVELOPMENT_CALLER, Caller
 from beliefgraph.models import ActionClass, BeliefPublic, ChainLink
 from beliefgraph.planner_models import (
     CandidateTrace,
+    Contest,
     Edge,
     NamespaceReport,
     QueryRequest,
@@ -41,7 +43,7 @@ from beliefgraph.planner_models import (
     ScopeTrace,
 )
 from beliefgraph.precedence import Assessment, Candidate, Decision, decide
-from beliefgraph.records import link_from_map, planner_rows
+from beliefgraph.records import contest_from_map, link_from_map, planner_rows
 from beliefgraph.scoping import STOPWORDS, STRONG, fold_plural, infer_action_types
 from beliefgraph.store import Store
 from beliefgraph.text import tokenize, unique
@@ -221,16 +223,22 @@ class Planner:
         governing: BeliefPublic | None = None
         chain: list[str] = []
         links: list[ChainLink] = []
+        contests: list[Contest] = []
         for c, extra, public in found:
             if c.id == decision.governing:
                 governing = public()
                 chain = list(extra["chain"])
                 links = [link_from_map(dict(link)) for link in extra["links"]]
+                contests = sorted(
+                    (contest_from_map(dict(m), c.id) for m in extra["contested_by"]),
+                    key=lambda x: x.id,
+                )
         timings["total"] = self._ms(start)
         return QueryResult(
             governing=governing,
             action=decision.action,
             reason=decision.reason,
+            contests=contests,
             trace=QueryTrace(
                 namespaces=report,
                 action_types=sorted(kinds),
@@ -292,14 +300,16 @@ def _candidate_trace(a: Assessment) -> CandidateTrace:
         lane=a.lane,
         scope=scope_trace,
         head=c.head,
+        contested_by=list(c.contested_by),
         outcome=a.outcome,
         why=a.why,
     )
 
 
 def _edges(found: Sequence[tuple[Candidate, dict[str, Any]]]) -> list[Edge]:
-    """The relationships the walk followed: to matched entities, scopes, heads, and between
-    candidates (OVERRIDES, NARROWS), in a stable order."""
+    """The relationships the walk followed: to matched entities, scopes, heads, between
+    candidates (OVERRIDES, NARROWS), and the CONTRADICTS edges of open contests, in a
+    stable order."""
     edges: list[Edge] = []
     for belief, extra in found:
         scope = extra["scope_key"]
@@ -316,4 +326,8 @@ def _edges(found: Sequence[tuple[Candidate, dict[str, Any]]]) -> list[Edge]:
         if scope:
             for broad in extra["narrows"]:
                 edges.append(Edge(source=scope, type="NARROWS", target=broad))
+        for contester in belief.contested_by:
+            edges.append(Edge(source=contester, type="CONTRADICTS", target=belief.id))
+        for disputed in extra["disputes"]:
+            edges.append(Edge(source=belief.id, type="CONTRADICTS", target=disputed))
     return list(dict.fromkeys(edges))

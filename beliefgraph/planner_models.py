@@ -1,12 +1,14 @@
 """Models of the query planner: the request, the result and the trace a person can read.
 
 ``QueryRequest`` comes in (``POST /v1/query``, ``beliefgraph query``); ``QueryResult`` goes
-out: the governing belief, the action class, and a :class:`QueryTrace` listing every
-candidate with how it was found, its lane, its scope match and why it lost.
+out: the governing belief, the action class, the open :class:`Contest` s of the governing
+belief, and a :class:`QueryTrace` listing every candidate with how it was found, its lane,
+its scope match and why it lost.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -80,8 +82,36 @@ class CandidateTrace(BaseModel):
     lane: Lane
     scope: ScopeTrace
     head: str | None = Field(None, description="Head of its supersession chain, if superseded.")
+    contested_by: list[str] = Field(
+        default_factory=list,
+        description="Live beliefs that CONTRADICT it: the gate's guards kept them from "
+        "superseding it (see the result's contests).",
+    )
     outcome: Literal["governs", "lost", "excluded"]
     why: str
+
+
+class Contest(BaseModel):
+    """A belief that contradicts the governing belief but was kept from superseding it.
+
+    The curation gate's guards (trust, role, namespace) store such a contradiction as
+    ``contested`` and link it ``CONTRADICTS`` instead of letting it replace the belief; the
+    governing belief keeps governing, and the agent is told the claim is disputed.
+    """
+
+    id: str = Field(description="The contesting belief.")
+    text: str
+    kind: str
+    status: str
+    trust: float = Field(description="The contesting belief's trust (the governor's is higher).")
+    author: str | None = None
+    disputes: str = Field(description="The belief it contradicts (the governing belief).")
+    guard: str | None = Field(
+        None, description="The guard that kept it from superseding: trust, role or namespace."
+    )
+    why: str | None = Field(None, description="The gate's reason, as recorded on the edge.")
+    by: str | None = Field(None, description="Who wrote it (the actor), when known.")
+    at: datetime | None = None
 
 
 class Edge(BaseModel):
@@ -123,5 +153,11 @@ class QueryResult(BaseModel):
     governing: BeliefPublic | None
     action: ActionClass
     reason: str
+    contests: list[Contest] = Field(
+        default_factory=list,
+        description="Open contests of the governing belief: live beliefs that contradict it "
+        "but that the gate's guards kept from superseding it. It still governs; with a "
+        "contest a bare answer becomes warn (say the claim is disputed).",
+    )
     trace: QueryTrace
     timings: dict[str, float] = Field(description="Milliseconds per stage, and in total.")

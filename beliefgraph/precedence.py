@@ -28,6 +28,17 @@ The rules (DESIGN §3), in order:
 6. **Action.** From the governing belief: its hint, raised by the rule its text states and
    by ``verification_required``; history is ``archive_only``; a write/execute request under a
    write/execute scope never gets a bare ``answer``.
+7. **Contests.** A governing belief that live beliefs ``CONTRADICT`` (the curation gate's
+   trust, role or namespace guard kept them from superseding it, DESIGN §5) still governs:
+   the guard judged the contradiction unfit to replace it, and a contest never changes who
+   governs or the precedence. The agent is told: the contests are reported, and a bare
+   ``answer`` (or ``answer_context``) becomes ``warn`` - answer, and say the claim is
+   disputed. It does not become ``verify_first``: every contest comes from a writer the guard
+   refused (lower trust, an agent key against an authority), and if such a write could
+   force verification it would gain over the belief the very lever the guard withholds - an
+   agent talked into "remembering" a contradiction could put every user decision behind a
+   check (overcaution, which the evaluation counts as a loss). Protection the belief
+   already demands (``block``, ``verify_first``) is kept as it is.
 """
 
 from __future__ import annotations
@@ -106,6 +117,8 @@ class Candidate:
     similarity: float | None = None
     found_by: frozenset[str] = frozenset()
     head: str | None = None
+    #: live beliefs that CONTRADICT this one (contests the gate's guards kept open)
+    contested_by: tuple[str, ...] = ()
 
     @property
     def current(self) -> bool:
@@ -285,6 +298,15 @@ def action_for(
     ):
         action = ActionClass.verify_first
         steps.append("a write/execute request under a write/execute scope: verify_first")
+    if governor.contested_by:
+        # Rule 7 of the module docstring: report, and never answer as if undisputed.
+        who = ", ".join(governor.contested_by)
+        step = f"contested by {who} (CONTRADICTS, kept from superseding it by the gate)"
+        if action in (ActionClass.answer, ActionClass.answer_context):
+            action = ActionClass.warn
+            steps.append(f"{step}: it still governs, but the claim is disputed: warn")
+        else:
+            steps.append(f"{step}: it still governs; {action.value} already protects")
     return action, steps
 
 
@@ -405,6 +427,8 @@ def decide(
     steps.extend(action_steps)
     lane_name = "authority" if winner.lane == "authority" else winner.lane
     reason = f"{governor.id} governs ({lane_name} lane): {action.value}"
+    if governor.contested_by:
+        reason += f"; contested by {', '.join(governor.contested_by)}"
     return Decision(governor.id, action, reason, tuple(final.values()), tuple(steps))
 
 

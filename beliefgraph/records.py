@@ -21,6 +21,7 @@ from beliefgraph.models import (
     Priority,
     Status,
 )
+from beliefgraph.planner_models import Contest
 from beliefgraph.precedence import Candidate
 
 
@@ -96,7 +97,8 @@ def candidate_from_record(record: Record) -> tuple[Candidate, dict[str, Any]]:
     Returns:
         The :class:`~beliefgraph.precedence.Candidate`, and the row's other planner columns
         as plain values: ways, chain, links (raw maps; :func:`link_from_map` converts them),
-        overrides, narrows, scope_key, about_hits, scope_hits, candidate.
+        overrides, narrows, scope_key, about_hits, scope_hits, candidate, contested_by (raw
+        maps; :func:`contest_from_map` converts them), disputes.
     """
     b = record["belief"]
     governs = record["governs"]
@@ -123,6 +125,7 @@ def candidate_from_record(record: Record) -> tuple[Candidate, dict[str, Any]]:
         similarity=None if similarity is None else float(similarity),
         found_by=frozenset(record["ways"]) or frozenset({"supersession"}),
         head=record["head"],
+        contested_by=tuple(sorted(c["id"] for c in record["contested_by"])),
     )
     extra = {
         key: record[key]
@@ -136,9 +139,28 @@ def candidate_from_record(record: Record) -> tuple[Candidate, dict[str, Any]]:
             "about_hits",
             "scope_hits",
             "candidate",
+            "contested_by",
+            "disputes",
         )
     }
     return candidate, extra
+
+
+def contest_from_map(contest: dict[str, Any], disputes: str) -> Contest:
+    """Build a :class:`Contest` from one map of ``planner_candidates``' ``contested_by``."""
+    return Contest(
+        id=contest["id"],
+        text=contest["text"],
+        kind=contest["kind"],
+        status=contest["status"],
+        trust=float(contest["trust"]),
+        author=contest.get("author"),
+        disputes=disputes,
+        guard=contest.get("guard"),
+        why=contest.get("reason"),
+        by=contest.get("by"),
+        at=native_datetime(contest.get("at")),
+    )
 
 
 def planner_rows(

@@ -19,7 +19,9 @@
 // Walk. For every candidate and every current head of its SUPERSEDES chain (heads outside
 // the namespaces are never read): the belief, its namespaces, entities (keys, names and
 // aliases), governed scope, chain, OVERRIDES between candidates, NARROWS of its scope, the
-// ABOUT / COVERS edges to entities the query names, and its cosine to the query.
+// ABOUT / COVERS edges to entities the query names, its cosine to the query, and its open
+// contests: the live beliefs in the namespaces that CONTRADICT it (the gate's guards kept
+// them from superseding it), and the beliefs in the namespaces it contradicts itself.
 //
 // $namespaces: list<string>; $embedding: list<float> (384); $k: int; $exact_limit: int;
 // $max_fetch: int; $words: string (Lucene OR query, '' for none); $terms: list<string>
@@ -28,7 +30,8 @@
 // ways (how it was found; [] for a head reached only through SUPERSEDES), belief (map, no
 // embedding), namespaces, about, governs, supersedes, superseded_by (the shape of
 // belief_get_many), names, scope_key, head, chain (ids, oldest first), links, overrides,
-// narrows, about_hits, scope_hits, similarity, candidate. When nothing is found: one row
+// narrows, about_hits, scope_hits, similarity, candidate, contested_by (maps: id, text,
+// kind, status, trust, author, reason, guard, by, at), disputes. When nothing is found: one row
 // with known and size and a null belief.
 MATCH (n:Namespace) WHERE n.name IN $namespaces
 // Only beliefs have IN edges, so the degree is the belief count (read in O(1)).
@@ -110,7 +113,7 @@ OPTIONAL CALL (spaces, hits) {
   UNWIND reached AS b
   RETURN DISTINCT b
 }
-WITH known, size, hits, b, [hit IN hits WHERE hit.b = b | hit.ways][0] AS ways
+WITH spaces, known, size, hits, b, [hit IN hits WHERE hit.b = b | hit.ways][0] AS ways
 OPTIONAL CALL (b) {
   WITH b WHERE EXISTS { (b)-[:SUPERSEDES]->(:Belief) }
   MATCH p = (b)-[:SUPERSEDES*1..]->(root:Belief) WHERE NOT (root)-[:SUPERSEDES]->(:Belief)
@@ -146,4 +149,12 @@ RETURN known, size, coalesce(ways, []) AS ways,
        [(b)-[:ABOUT]->(e:Entity) WHERE e.key IN $keys | e.key] AS about_hits,
        [(b)-[:GOVERNS]->(:Scope)-[:COVERS]->(e:Entity) WHERE e.key IN $keys | e.key] AS scope_hits,
        vector.similarity.cosine(b.embedding, $embedding) AS similarity,
-       any(hit IN hits WHERE hit.b = b) AS candidate
+       any(hit IN hits WHERE hit.b = b) AS candidate,
+       // CONTRADICTS is matched by type() like OVERRIDES: a store may hold no contest yet.
+       [(c:Belief)-[r]->(b) WHERE type(r) = 'CONTRADICTS'
+          AND c.status IN ['active', 'provisional', 'inferred', 'exploratory']
+          AND EXISTS { (c)-[:IN]->(m) WHERE m IN spaces }
+        | c {.id, .text, .kind, .status, .trust, .author,
+             reason: r.reason, guard: r.guard, by: r.by, at: r.at}] AS contested_by,
+       [(b)-[r]->(o:Belief) WHERE type(r) = 'CONTRADICTS'
+          AND EXISTS { (o)-[:IN]->(m) WHERE m IN spaces } | o.id] AS disputes

@@ -15,9 +15,10 @@ router = APIRouter(prefix="/v1", tags=["query"])
 def query(body: QueryRequest, store: StoreDep, caller: CallerDep) -> QueryResult:
     """Walks the graph from the request's terms to the scopes and beliefs that govern it;
     returns the governing belief (or null), `block`/`verify_first`/`warn`/`answer`/
-    `answer_context` (or `archive_only` for history), and a trace of every candidate.
-    Namespaces the caller may not read, or that hold nothing, give an explained empty
-    result."""
+    `answer_context` (or `archive_only` for history), the governing belief's open contests
+    (contradictions the gate's guards kept from superseding it: it still governs, and a bare
+    `answer` becomes `warn`), and a trace of every candidate. Namespaces the caller may not
+    read, or that hold nothing, give an explained empty result."""
     # A plain `def`: FastAPI runs it in a worker thread, so embedding the query (CPU-bound)
     # never blocks the event loop.
     return Planner(store).query(body, caller=caller)

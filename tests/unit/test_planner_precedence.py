@@ -227,3 +227,39 @@ def test_statements_answer_before_rules_without_standing() -> None:
     d = decide("what was the total", [R], [lure, fact])
     assert d.governing == "fact"
     assert d.action == ActionClass.answer
+
+
+def test_a_contested_decision_still_governs_and_the_answer_becomes_warn() -> None:
+    decision = belief(
+        "decision",
+        "The project's database is PostgreSQL.",
+        kind=Kind.decision,
+        names=("project", "database"),
+        similarity=0.7,
+    )
+    inference = belief(
+        "inference",
+        "The project's database is MongoDB.",
+        names=("project", "database"),
+        status=Status.inferred,
+        epistemic=EpistemicStatus.contested,
+        similarity=0.7,
+    )
+    query = "which database does the project use?"
+    plain = decide(query, [R], [decision, inference])
+    assert (plain.governing, plain.action) == ("decision", ActionClass.answer)
+    contested = replace(decision, contested_by=("inference",))
+    d = decide(query, [R], [contested, inference])
+    assert d.governing == "decision"  # the guard kept it: a contest never changes who governs
+    assert d.action == ActionClass.warn
+    assert "contested by inference" in d.reason
+    assert any("disputed: warn" in step for step in d.steps)
+    [loser] = [a for a in d.assessments if a.candidate.id == "inference"]
+    assert loser.lane == "evidence"  # contested: no standing to govern
+
+
+def test_a_contest_keeps_stronger_protection_as_it_is() -> None:
+    policy = replace(DOSE_POLICY, contested_by=("agent-note",))
+    d = decide("Remind me of mom's heart pill dose", [R], [DOSE_NOTE, policy])
+    assert (d.governing, d.action) == ("policy", ActionClass.verify_first)
+    assert any("verify_first already protects" in step for step in d.steps)
