@@ -98,6 +98,8 @@ class BeliefView:
     namespaces: tuple[str, ...]
     #: entity key -> the words of its name, key and aliases
     entities: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: the user the belief belongs to (``None``: everyone in its namespaces)
+    user: str | None = None
 
 
 @dataclass(frozen=True)
@@ -176,6 +178,12 @@ def shared_subject(new: BeliefView, old: BeliefView) -> frozenset[str] | None:
 
 def different_subjects(new: BeliefView, old: BeliefView) -> str | None:
     """Why two beliefs are about different things (never merged), or ``None``."""
+    if new.user != old.user:
+        # one user's belief never folds into, replaces or archives another's (or a shared one)
+        return (
+            f"different users ({new.user or 'shared'} vs {old.user or 'shared'}): "
+            "never merged, however similar the text"
+        )
     if new.entities and old.entities and not (new.entities.keys() & old.entities.keys()):
         return (
             f"different entities ({', '.join(sorted(new.entities))} vs "

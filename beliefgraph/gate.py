@@ -50,6 +50,7 @@ neighbour that appeared meanwhile) is decided by the default classifier.
 
 from __future__ import annotations
 
+import uuid
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -72,6 +73,7 @@ from beliefgraph.config import Settings
 from beliefgraph.errors import Forbidden, NotFound
 from beliefgraph.models import AUTHORITY_KINDS, BeliefCreate, GateDecision, Verdict
 from beliefgraph.text import tokenize
+from beliefgraph.vectors import Copy, Matrix, Ranked, VectorCache, as_matrix, rank
 
 if TYPE_CHECKING:
     from beliefgraph.store import Store
@@ -158,6 +160,7 @@ def view_from_row(row: dict[str, Any]) -> BeliefView:
         canonical_name=props.get("canonical_name"),
         namespaces=tuple(row["namespaces"]),
         entities={e["key"]: _entity_words(e["key"], e["name"], e["aliases"]) for e in row["about"]},
+        user=props.get("user"),
     )
 
 
@@ -165,6 +168,7 @@ def _search_row(item: Incoming) -> dict[str, Any]:
     """What the neighbour queries need of an incoming belief."""
     return {
         "i": item.index,
+        "user": item.view.user,
         "embedding": item.embedding,
         "namespaces": list(item.view.namespaces),
         "about": sorted(item.view.entities),
@@ -191,6 +195,29 @@ def _matrix(incoming: Sequence[Incoming]) -> np.ndarray[Any, Any]:
     return np.asarray([item.row["embedding"] for item in incoming], dtype=np.float64)
 
 
+def _matrix32(incoming: Sequence[Incoming], dimensions: int = 0) -> Matrix:
+    """As :func:`_matrix`, in the precision of the vector copies."""
+    return as_matrix([item.row["embedding"] for item in incoming], dimensions)
+
+
+def _near(ranked: Ranked | None) -> list[dict[str, Any]]:
+    """A ranking as the rows' ``near`` parameter, scaled to 0..1 as Neo4j scales cosine."""
+    if ranked is None:
+        return []
+    return [
+        {"id": i, "score": (1.0 + score) / 2.0}
+        for i, score in zip(ranked.ids, ranked.scores, strict=True)
+    ]
+
+
+@dataclass(frozen=True)
+class Locked:
+    """What a write's lock found: its token, and the current copy of each namespace."""
+
+    token: str
+    copies: Mapping[str, Copy]
+
+
 def _candidate(record: Any) -> Candidate:
     view = BeliefView(
         id=record["id"],
@@ -203,6 +230,7 @@ def _candidate(record: Any) -> Candidate:
             e["key"]: _entity_words(e["key"], e.get("name"), e.get("aliases"))
             for e in record["about"]
         },
+        user=record["user"],
     )
     # Neo4j scales cosine to 0..1 as (1 + cos) / 2; the gate's thresholds are plain cosine.
     return Candidate(view, 2.0 * float(record["score"]) - 1.0)
@@ -223,6 +251,7 @@ class Gate:
         self.settings = settings
         self.classifier = classifier
         self.default = DefaultClassifier(settings)
+        self.vectors = VectorCache(settings.gate_vector_cache)
 
     @property
     def prejudges(self) -> bool:
@@ -274,29 +303,146 @@ class Gate:
 
     def lock_and_find(
         self, tx: ManagedTransaction, incoming: Sequence[Incoming]
-    ) -> dict[int, list[Candidate]]:
+    ) -> tuple[dict[int, list[Candidate]], Locked]:
         """Lock the incoming beliefs' namespaces and find their neighbours, inside ``tx``.
 
-        The same candidates as :meth:`candidates`, but the lock, the structural search and
-        the exact scans are one round trip (``gate_lock_scan``); only namespaces too large
-        to scan take more (the index).
+        The same candidates as :meth:`candidates`, found the fast way: each namespace's
+        vectors are kept in memory (:class:`~beliefgraph.vectors.VectorCache`), so the
+        nearest are ranked before the lock and the lock's round trip (``gate_lock_near``)
+        reads just those, with the structural candidates. Only when the copy turns out
+        stale (another writer), or too few of the nearest are live, does it take more
+        round trips; a namespace too large to copy is scanned or goes to the index as in
+        :meth:`candidates`.
+
+        Returns:
+            The candidates of each incoming belief, nearest first, and what the lock saw
+            (for :meth:`remember`).
         """
+        if not incoming:
+            return {}, Locked("", {})
         rows = [_search_row(item) for item in incoming]
         names = sorted({ns for item in incoming for ns in item.view.namespaces})
+        vectors = _matrix32(incoming)
+        copies = self.vectors.get(names)
+        # ranked against the copies as they are now; the lock says whether that was right
+        ranks = self._rank(rows, copies, vectors, self._near_limit)
+        for row in rows:
+            row["near"] = _near(ranks.get(row["i"]))
+        token = uuid.uuid4().hex
         records = self.store.tx_run(
             tx,
-            "gate_lock_scan",
+            "gate_lock_near",
             names=names,
             rows=rows,
-            k=self.settings.gate_neighbours,
-            limit=self.settings.gate_exact_scan_limit,
+            token=token,
             structural_limit=STRUCTURAL_LIMIT,
             live=list(LIVE_STATUSES),
         )
+        locked = {s["name"]: (s["replaced"], int(s["beliefs"])) for s in records[0]["sizes"]}
+        synced = {name: copies[name] for name in self.vectors.in_sync(copies, locked)}
+        for name, (_, count) in locked.items():
+            if name not in synced and self.vectors.fits(count):
+                synced[name] = self._load(tx, name, count)
         held = {int(r["i"]): int(r["held"]) for r in records}
-        large = [r for r in rows if held.get(r["i"], 0) > self.settings.gate_exact_scan_limit]
         found = [r for r in records if r["id"] is not None]
-        return _collect(found + self._nearest_by_index(tx, large))
+        near = {i: set(ranked.ids) for i, ranked in ranks.items()}
+        live = Counter(int(r["i"]) for r in found if r["id"] in near.get(int(r["i"]), ()))
+        copied = [r for r in rows if all(ns in synced for ns in r["namespaces"])]
+        # a row is settled when its ranking was made on copies the lock confirmed, and
+        # either k of its nearest are live or it ranked every belief there is
+        settled = {
+            r["i"]
+            for r in copied
+            if r["i"] in ranks
+            and all(copies.get(ns) is synced[ns] for ns in r["namespaces"])
+            and (live[r["i"]] >= self.settings.gate_neighbours or ranks[r["i"]].complete)
+        }
+        found += self._nearest_in_copies(
+            tx,
+            [r for r in copied if r["i"] not in settled and held.get(r["i"], 0) > 0],
+            synced,
+            vectors,
+        )
+        copied_rows = {r["i"] for r in copied}
+        uncopied = [r for r in rows if r["i"] not in copied_rows and held.get(r["i"], 0) > 0]
+        limit = self.settings.gate_exact_scan_limit
+        scan = [r for r in uncopied if held[r["i"]] <= limit]
+        if scan:
+            found += self._exact(tx, scan, self.settings.gate_neighbours)
+        found += self._nearest_by_index(tx, [r for r in uncopied if held[r["i"]] > limit])
+        return _collect(found), Locked(token, synced)
+
+    @property
+    def _near_limit(self) -> int:
+        """How many of the nearest are read first: enough that k are live, usually."""
+        return 2 * self.settings.gate_neighbours
+
+    def _rank(
+        self,
+        rows: Sequence[dict[str, Any]],
+        copies: Mapping[str, Copy],
+        vectors: np.ndarray[Any, Any],
+        limit: int,
+    ) -> dict[int, Ranked]:
+        """Each row's nearest beliefs in its namespaces' copies (rows lacking a copy: none)."""
+        ranks: dict[int, Ranked] = {}
+        groups: dict[tuple[tuple[str, ...], str | None], list[int]] = {}
+        for row in rows:
+            if all(ns in copies for ns in row["namespaces"]):
+                key = (tuple(sorted(set(row["namespaces"]))), row["user"])
+                groups.setdefault(key, []).append(row["i"])
+        for (namespaces, user), indexes in groups.items():
+            ranked = rank([copies[ns] for ns in namespaces], vectors[indexes], user, limit)
+            ranks.update(zip(indexes, ranked, strict=True))
+        return ranks
+
+    def _load(self, tx: ManagedTransaction, name: str, count: int) -> Copy:
+        """Read a namespace's vectors into a copy (:meth:`remember` stamps it)."""
+        dims = self.store.embedder.dimensions
+        records = self.store.tx_run(tx, "gate_namespace_vectors", namespace=name) if count else []
+        return Copy.of(
+            None,
+            [r["id"] for r in records],
+            [r["user"] for r in records],
+            as_matrix([r["embedding"] for r in records], dims),
+        )
+
+    def _nearest_in_copies(
+        self,
+        tx: ManagedTransaction,
+        rows: list[dict[str, Any]],
+        copies: Mapping[str, Copy],
+        vectors: np.ndarray[Any, Any],
+    ) -> list[Any]:
+        """Live nearest neighbours from the (now current) copies, reading four times as many
+        of the nearest each round until k are live or every belief was read."""
+        k = self.settings.gate_neighbours
+        records: list[Any] = []
+        limit = self._near_limit
+        pending = rows
+        while pending:
+            ranks = self._rank(pending, copies, vectors, limit)
+            query = [{"i": r["i"], "near": _near(ranks[r["i"]])} for r in pending]
+            found = self.store.tx_run(
+                tx, "gate_candidates_near", rows=query, live=list(LIVE_STATUSES)
+            )
+            records += found
+            counts = Counter(int(r["i"]) for r in found)
+            pending = [r for r in pending if counts[r["i"]] < k and not ranks[r["i"]].complete]
+            limit *= 4
+        return records
+
+    def remember(self, locked: Locked, stored: Sequence[Incoming]) -> None:
+        """Keep the copies of the locked namespaces in step with the beliefs ``stored``.
+
+        Called inside the write transaction: the copies are stamped with its lock version,
+        so if it rolls back they no longer match the next lock and are reloaded.
+        """
+        for name, copy in locked.copies.items():
+            added = [item for item in stored if name in item.view.namespaces]
+            owners = [(item.id, item.view.user) for item in added]
+            matrix = _matrix32(added, copy.dimensions)
+            self.vectors.extend(name, copy, locked.token, owners, matrix)
 
     def _nearest_by_index(
         self, tx: ManagedTransaction | None, rows: list[dict[str, Any]]
@@ -659,10 +805,11 @@ class GateWrite:
         store = self.gate.store
         store.check_ids_free(tx, [row["props"]["id"] for row in rows])
         incoming = incoming_from_rows(rows)
-        found = self.gate.lock_and_find(tx, incoming)
+        found, locked = self.gate.lock_and_find(tx, incoming)
         decisions, effects = self.gate.decide(incoming, found, caller, prejudged)
         if effects.store:
             store.create_rows(tx, [rows[i] for i in effects.store])
+        self.gate.remember(locked, [incoming[i] for i in effects.store])
         self.gate.apply(tx, effects, actor=actor, now=now)
         texts = {c.view.id: (c.view.text, c.view.namespaces) for cs in found.values() for c in cs}
         texts |= {i.id: (i.view.text, i.view.namespaces) for i in incoming}

@@ -1,7 +1,9 @@
 // name: compat_pmb_replace
 // Replaces a compat belief in place (PrecisionMemBench's upsert and update): its properties,
 // embedding, namespaces and the entity of its canonical name. A belief that something
-// already supersedes stays superseded.
+// already supersedes stays superseded. Every namespace it leaves or joins has its
+// lock_token replaced, so the gate's in-process vector copies of them are reloaded
+// (beliefgraph/vectors.py: only the gate's own writes may leave a copy in step).
 // $id: belief id; $props: map of Belief properties (a null removes one); $embedding: list<float>;
 // $namespaces: list<string>; $about: list<{key, name, aliases}>.
 // Returns: id.
@@ -11,12 +13,14 @@ SET b.status = CASE WHEN EXISTS { (:Belief)-[:SUPERSEDES]->(b) } THEN 'supersede
 WITH b
 CALL db.create.setNodeVectorProperty(b, 'embedding', $embedding)
 CALL (b) {
-  MATCH (b)-[r:IN]->(:Namespace)
+  MATCH (b)-[r:IN]->(n:Namespace)
+  SET n.lock_version = coalesce(n.lock_version, 0) + 1, n.lock_token = randomUUID()
   DELETE r
 }
 CALL (b) {
   UNWIND $namespaces AS ns
   MERGE (n:Namespace {name: ns})
+  SET n.lock_version = coalesce(n.lock_version, 0) + 1, n.lock_token = randomUUID()
   CREATE (b)-[:IN]->(n)
 }
 CALL (b) {

@@ -4,7 +4,7 @@
 // beliefs of the whole store and keeps those of the belief's namespaces. Fewer than $k rows
 // for an incoming belief means the namespace is rare among its neighbours: gate.py then
 // asks again with a larger $fetch, and finally scans (gate_candidates_exact).
-// $rows: list of {i, embedding, namespaces} (see gate_candidates_exact)
+// $rows: list of {i, user (null: shared), embedding, namespaces} (see gate_candidates_exact)
 // $k: int; $fetch: int (>= $k); $live: list<string>.
 // Returns: as gate_candidates_exact.
 UNWIND $rows AS row
@@ -13,12 +13,13 @@ CALL (row) {
     YIELD node AS b, score
   WITH b, score
   WHERE b.status IN $live
+    AND coalesce(b.user, '') = coalesce(row.user, '')  // one user's never another's
     AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN row.namespaces }
   ORDER BY score DESC, b.id
   LIMIT $k
   RETURN b, score
 }
 RETURN row.i AS i, score, b.id AS id, b.text AS text, b.kind AS kind, b.status AS status,
-       b.trust AS trust, b.importance AS importance, b.canonical_name AS canonical_name,
+       b.trust AS trust, b.importance AS importance, b.canonical_name AS canonical_name, b.user AS user,
        [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
        [(b)-[:ABOUT]->(e:Entity) | e {.key, .name, .aliases}] AS about

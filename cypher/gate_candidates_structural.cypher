@@ -3,7 +3,7 @@
 // canonical name with it: they can contradict it even when their text is not close, so the
 // gate compares them whatever their similarity. At most $limit per incoming belief, the most
 // recent first; the cosine is computed only for those (it is what costs).
-// $rows: list of {i, embedding, namespaces, about: list<string> (entity keys),
+// $rows: list of {i, user (null: shared), embedding, namespaces, about: list<string> (entity keys),
 //                 canonical_name: string or null}
 // $limit: int; $live: list<string>.
 // Returns: as gate_candidates_exact.
@@ -22,6 +22,7 @@ CALL (row) {
     WHERE held <= degree
     MATCH (n:Namespace)<-[:IN]-(b:Belief)
     WHERE n.name IN row.namespaces AND b.status IN $live
+      AND coalesce(b.user, '') = coalesce(row.user, '')  // one user's never another's
       AND EXISTS { (b)-[:ABOUT]->(x:Entity) WHERE x.key IN row.about }
     RETURN b
     UNION
@@ -29,6 +30,7 @@ CALL (row) {
     WHERE held > degree
     MATCH (e:Entity)<-[:ABOUT]-(b:Belief)
     WHERE e.key IN row.about AND b.status IN $live
+      AND coalesce(b.user, '') = coalesce(row.user, '')  // one user's never another's
       AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN row.namespaces }
     RETURN b
   }
@@ -36,6 +38,7 @@ CALL (row) {
   UNION
   MATCH (b:Belief {canonical_name: row.canonical_name})
   WHERE b.status IN $live
+    AND coalesce(b.user, '') = coalesce(row.user, '')  // one user's never another's
     AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN row.namespaces }
   RETURN b
 }
@@ -45,6 +48,6 @@ WITH row, collect(b)[..$limit] AS recent
 UNWIND recent AS b
 RETURN row.i AS i, vector.similarity.cosine(b.embedding, row.embedding) AS score,
        b.id AS id, b.text AS text, b.kind AS kind, b.status AS status,
-       b.trust AS trust, b.importance AS importance, b.canonical_name AS canonical_name,
+       b.trust AS trust, b.importance AS importance, b.canonical_name AS canonical_name, b.user AS user,
        [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
        [(b)-[:ABOUT]->(e:Entity) | e {.key, .name, .aliases}] AS about

@@ -233,6 +233,43 @@ def test_a_failed_write_leaves_nothing_not_even_reinforcement_or_audit(
     assert count_in(driver, ns) == 1
 
 
+def test_one_users_belief_never_folds_into_anothers(store: Store, ns: str) -> None:
+    [ann] = store.curate([BeliefCreate(text="I prefer dark mode.", user="ann", namespaces=[ns])])
+    [bob] = store.curate([BeliefCreate(text="I prefer dark mode.", user="bob", namespaces=[ns])])
+    [shared] = store.curate([BeliefCreate(text="I prefer dark mode.", namespaces=[ns])])
+    assert [d.verdict for d in (ann, bob, shared)] == [Verdict.add] * 3
+    [again] = store.curate([BeliefCreate(text="I prefer dark mode", user="bob", namespaces=[ns])])
+    assert (again.verdict, again.belief_id) == (Verdict.noop, bob.belief_id)
+
+
+def test_the_gates_vector_copy_notices_other_writers_and_rolled_back_writes(
+    driver: Driver, embedder: SentenceTransformerEmbedder, settings: Settings, ns: str
+) -> None:
+    # two stores are two processes: each keeps its own copy of the namespace's vectors
+    one, two = (
+        Store(driver, embedder, database=settings.neo4j.database, settings=settings)
+        for _ in range(2)
+    )
+    one.create([BeliefCreate(text="The espresso machine is on floor three.", namespaces=[ns])])
+    two.create([BeliefCreate(text="The printer is next to the kitchen.", namespaces=[ns])])
+    [d] = one.curate([BeliefCreate(text="The printer is next to the kitchen", namespaces=[ns])])
+    assert d.verdict is Verdict.noop  # one's copy was stale, and was reloaded
+
+    # a write that rolls back after the gate grew one's copy ...
+    rows = one.prepare([BeliefCreate(text="The stapler lives in the top drawer.", namespaces=[ns])])
+
+    def fail(tx: Any) -> None:
+        one.create_in(tx, rows)
+        raise RuntimeError("rolled back")
+
+    with pytest.raises(RuntimeError):
+        one.write(fail)
+    # ... then another writer adds one belief: the count matches one's copy again
+    two.create([BeliefCreate(text="The scanner sits by the window.", namespaces=[ns])])
+    [d] = one.curate([BeliefCreate(text="The scanner sits by the window", namespaces=[ns])])
+    assert d.verdict is Verdict.noop
+
+
 def test_concurrent_contradictions_of_one_belief_make_one_chain_never_a_fork(
     store: Store, driver: Driver, ns: str, uid: str
 ) -> None:
@@ -281,7 +318,7 @@ def test_a_large_namespace_goes_through_the_vector_index(
         driver,
         embedder,
         database=settings.neo4j.database,
-        settings=Settings(gate_exact_scan_limit=0),
+        settings=Settings(gate_exact_scan_limit=0, gate_vector_cache=0),
     )
     indexed.create([BeliefCreate(text="The espresso machine is on floor three.", namespaces=[ns])])
     [d] = indexed.curate(

@@ -1,0 +1,85 @@
+"""The gate's in-process vector copies: ranking, sync checks, growth, eviction."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from beliefgraph.vectors import Copy, VectorCache, as_matrix, rank
+
+
+def unit(*values: float) -> list[float]:
+    v = np.asarray(values, dtype=np.float64)
+    return list(v / np.linalg.norm(v))
+
+
+def copy_of(token: str | None, beliefs: dict[str, list[float]], user: str | None = None) -> Copy:
+    return Copy.of(
+        token, list(beliefs), [user] * len(beliefs), as_matrix(list(beliefs.values()), 3)
+    )
+
+
+def test_rank_orders_by_cosine_and_breaks_ties_by_id() -> None:
+    copy = copy_of("t", {"b": unit(1, 0, 0), "a": unit(1, 0, 0), "c": unit(0, 1, 0)})
+    [ranked] = rank([copy], as_matrix([unit(1, 0.1, 0)], 3), None, 2)
+    assert ranked.ids == ["a", "b"]
+    assert ranked.scores[0] > 0.99
+    assert not ranked.complete  # c was never looked at
+
+
+def test_rank_counts_a_belief_in_two_namespaces_once() -> None:
+    shared = unit(1, 0, 0)
+    one = copy_of("t1", {"x": shared, "y": unit(0, 1, 0)})
+    two = copy_of("t2", {"x": shared, "z": unit(0, 0, 1)})
+    [ranked] = rank([one, two], as_matrix([unit(1, 0.2, 0.1)], 3), None, 3)
+    assert ranked.ids == ["x", "y", "z"]
+    assert ranked.complete
+
+
+def test_rank_keeps_to_the_writers_user() -> None:
+    rows = Copy.of(
+        "t",
+        ["mine", "theirs", "shared"],
+        ["ann", "bob", None],
+        as_matrix([unit(1, 0, 0), unit(1, 0, 0), unit(1, 0, 0)], 3),
+    )
+    query = as_matrix([unit(1, 0, 0)], 3)
+    assert rank([rows], query, "ann", 5)[0].ids == ["mine"]
+    assert rank([rows], query, None, 5)[0].ids == ["shared"]
+    assert rank([rows], query, "carol", 5)[0].ids == []
+
+
+def test_a_copy_is_in_sync_only_with_the_token_and_count_the_lock_saw() -> None:
+    copy = copy_of("t1", {"a": unit(1, 0, 0)})
+    copies = {"ns": copy}
+    assert VectorCache.in_sync(copies, {"ns": ("t1", 1)}) == {"ns"}
+    assert VectorCache.in_sync(copies, {"ns": ("t2", 1)}) == set()  # another writer
+    assert VectorCache.in_sync(copies, {"ns": ("t1", 2)}) == set()  # an ungated write
+    assert VectorCache.in_sync(copies, {"ns": (None, 1)}) == set()  # never locked
+
+
+def test_extend_appends_in_place_and_an_older_copy_keeps_its_view() -> None:
+    cache = VectorCache(100)
+    base = copy_of("t1", {"a": unit(1, 0, 0)})
+    cache.extend("ns", base, "t2", [("b", None)], as_matrix([unit(0, 1, 0)], 3))
+    grown = cache.get(["ns"])["ns"]
+    assert (grown.token, grown.count) == ("t2", 2)
+    assert grown.rows is base.rows  # appended, not copied
+    assert rank([base], as_matrix([unit(0, 1, 0)], 3), None, 5)[0].ids == ["a"]
+    # a write that rolled back grew `base` too; growing it again must not touch `grown`
+    cache.extend("ns", base, "t3", [("c", None)], as_matrix([unit(0, 0, 1)], 3))
+    again = cache.get(["ns"])["ns"]
+    assert again.rows is not base.rows
+    assert rank([again], as_matrix([unit(0, 0, 1)], 3), None, 5)[0].ids == ["c", "a"]
+    assert rank([grown], as_matrix([unit(0, 1, 0)], 3), None, 5)[0].ids == ["b", "a"]
+
+
+def test_the_least_recently_used_namespace_is_evicted_and_a_too_large_one_never_held() -> None:
+    cache = VectorCache(3)
+    cache.put("one", copy_of("t", {"a": unit(1, 0, 0), "b": unit(0, 1, 0)}))
+    cache.put("two", copy_of("t", {"c": unit(0, 0, 1)}))
+    cache.get(["one"])  # "two" is now the least recently used
+    cache.put("three", copy_of("t", {"d": unit(1, 1, 0)}))
+    assert set(cache.get(["one", "two", "three"])) == {"one", "three"}
+    cache.put("big", copy_of("t", {str(i): unit(1, i, 0) for i in range(4)}))
+    assert cache.get(["big"]) == {}
+    assert not VectorCache(0).fits(0)
