@@ -17,8 +17,8 @@ entity or the canonical name with it, and decides one :class:`~beliefgraph.model
 
 **Hard rules and guards**, whatever the classifier says:
 
-- Beliefs about different entities (both have ``about``, none shared), or with different
-  canonical names, are never merged or replaced: ``add``.
+- Beliefs about different entities (both have ``about``, none shared), with different
+  canonical names, or of different users, are never merged or replaced: ``add``.
 - **Trust guard**: a belief whose trust is below ``gate_trust_ratio`` (0.8) x the existing
   belief's trust cannot supersede it. It is stored, marked ``contested`` and linked
   ``CONTRADICTS`` to the belief it disputes, which keeps governing. The same happens when an
@@ -32,13 +32,17 @@ entity or the canonical name with it, and decides one :class:`~beliefgraph.model
 
 **Finding neighbours.** 5.26's vector index cannot filter by namespace, and the shared
 store may hold millions of beliefs of other namespaces: a global top-k can miss a small
-namespace entirely. So a namespace of up to ``gate_exact_scan_limit`` beliefs is scanned
-exactly (``vector.similarity.cosine`` over its live beliefs; reading each stored vector is
-what costs, about 20 us a belief), and a larger one goes to the index: ``k x
-gate_index_overfetch`` nodes, then five times as many while fewer than ``k`` of them are in
-the namespace (once ``k`` are, they are its true nearest), and past :data:`MAX_INDEX_FETCH` a
-scan after all. Beliefs sharing an entity or canonical name are always compared (the most
-recent :data:`STRUCTURAL_LIMIT`). ``bench/write_latency.py`` measures all of it.
+namespace entirely. So the gate keeps an in-memory copy of each namespace's vectors
+(:mod:`beliefgraph.vectors`, which says when a copy may be trusted), ranks the nearest
+exactly, and has Neo4j read only those. A namespace too large for the copy is searched in
+Cypher: up to ``gate_exact_scan_limit`` beliefs by an exact scan
+(``vector.similarity.cosine``; reading each stored vector is what costs, about 15 us a
+belief), larger ones through the index: ``k x gate_index_overfetch`` nodes, then five times
+as many while fewer than ``k`` of them are in the namespace (once ``k`` are, they are its
+true nearest), and past :data:`MAX_INDEX_FETCH` a scan after all. Beliefs sharing an entity
+or canonical name are always compared (the most recent :data:`STRUCTURAL_LIMIT`). Only the
+writer's ``user``'s beliefs are candidates (shared ones for a shared belief).
+``bench/write_latency.py`` measures all of it.
 
 **Consistency.** Decisions are made inside the write transaction after locking the
 belief's namespaces (sorted, so lock order is fixed), so two writers in one namespace
