@@ -176,7 +176,6 @@ class Planner:
         timings["embed"] = self._ms(mark)
 
         mark = self._clock()
-        keys = query_keys(request.query)
         rows = self.store.run_read(
             "planner_candidates",
             namespaces=visible,
@@ -186,7 +185,7 @@ class Planner:
             max_fetch=self.settings.max_fetch,
             words=lucene_words(request.query),
             terms=query_terms(request.query),
-            keys=keys,
+            keys=query_keys(request.query),
         )
         timings["graph"] = self._ms(mark)
         known, size, found = planner_rows(rows)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
@@ -26,19 +26,24 @@ from beliefgraph.precedence import Candidate
 
 
 def native_datetime(value: Any) -> datetime | None:
-    """A driver ``DateTime`` (or ``None``) as a timezone-aware ``datetime``."""
+    """A driver ``DateTime``, an ISO 8601 string from Cypher's ``toString()`` (or ``None``)
+    as a timezone-aware ``datetime``, to the microsecond as the driver's ``to_native()``."""
     if value is None:
         return None
     if isinstance(value, DateTime):
         return value.to_native()
     if isinstance(value, datetime):
         return value
+    if isinstance(value, str):
+        # A named zone comes as "...+01:00[Europe/Paris]": the offset already places it.
+        return datetime.fromisoformat(value.partition("[")[0])
     raise TypeError(f"expected a datetime, got {type(value).__name__}")
 
 
-def belief_from_record(record: Record) -> BeliefPublic:
-    """Build a :class:`BeliefPublic` from a row of ``belief_get_many``."""
-    b = dict(record["belief"])
+def belief_from_record(record: Record, belief: Mapping[str, Any] | None = None) -> BeliefPublic:
+    """Build a :class:`BeliefPublic` from a row of ``belief_get_many`` (or of
+    ``planner_candidates``, whose ``belief`` column the caller passes as a map)."""
+    b = dict(record["belief"]) if belief is None else belief
     governs = record["governs"]
     return BeliefPublic(
         id=b["id"],
@@ -87,20 +92,26 @@ def link_from_map(link: dict[str, Any]) -> ChainLink:
     )
 
 
-def candidate_from_record(record: Record) -> tuple[Candidate, dict[str, Any]]:
+def candidate_from_record(
+    record: Record, belief: Mapping[str, Any]
+) -> tuple[Candidate, dict[str, Any]]:
     """Build the planner's view of a row of ``planner_candidates``.
 
     Only what the decision reads is converted (one datetime, not six): a query reads
     dozens of candidates and returns one belief, which :func:`belief_from_record` builds
     from the same row.
 
+    Args:
+        record: the row.
+        belief: its ``belief`` column as a map (the row carries it as [key, value] pairs).
+
     Returns:
         The :class:`~beliefgraph.precedence.Candidate`, and the row's other planner columns
         as plain values: ways, chain, links (raw maps; :func:`link_from_map` converts them),
-        overrides, narrows, scope_key, about_hits, scope_hits, candidate, contested_by (raw
-        maps; :func:`contest_from_map` converts them), disputes.
+        overrides, narrows, scope_key, about_hits, scope_hits, contested_by (raw maps;
+        :func:`contest_from_map` converts them), disputes.
     """
-    b = record["belief"]
+    b = belief
     governs = record["governs"]
     names = [*record["names"], *(b.get("aliases") or [])]
     if b.get("canonical_name"):
@@ -138,7 +149,6 @@ def candidate_from_record(record: Record) -> tuple[Candidate, dict[str, Any]]:
             "scope_key",
             "about_hits",
             "scope_hits",
-            "candidate",
             "contested_by",
             "disputes",
         )
@@ -148,18 +158,18 @@ def candidate_from_record(record: Record) -> tuple[Candidate, dict[str, Any]]:
 
 def contest_from_map(contest: dict[str, Any], disputes: str) -> Contest:
     """Build a :class:`Contest` from one map of ``planner_candidates``' ``contested_by``."""
+    edge = dict(contest.get("edge") or {})
     return Contest(
         id=contest["id"],
         text=contest["text"],
         kind=contest["kind"],
         status=contest["status"],
         trust=float(contest["trust"]),
-        author=contest.get("author"),
         disputes=disputes,
-        guard=contest.get("guard"),
-        why=contest.get("reason"),
-        by=contest.get("by"),
-        at=native_datetime(contest.get("at")),
+        guard=edge.get("guard"),
+        why=edge.get("reason"),
+        by=edge.get("by"),
+        at=native_datetime(edge.get("at")),
     )
 
 
@@ -178,6 +188,7 @@ def planner_rows(
     found: list[tuple[Candidate, dict[str, Any], Callable[[], BeliefPublic]]] = []
     for r in records:
         if r["belief"] is not None:
-            candidate, extra = candidate_from_record(r)
-            found.append((candidate, extra, partial(belief_from_record, r)))
+            belief = dict(r["belief"])
+            candidate, extra = candidate_from_record(r, belief)
+            found.append((candidate, extra, partial(belief_from_record, r, belief)))
     return known, size, found

@@ -10,52 +10,57 @@
 // of them scans the whole store's edges). Every belief is scored exactly with
 // vector.similarity.cosine; candidates are the $k most similar ('vector'), every belief
 // ABOUT an entity the query names ('alias'), every belief whose scope COVERS one
-// ('scope_walk'), and the more similar ones whose text holds a query word ('fulltext').
-// Large namespaces go through the indexes: the vector index and Lucene over belief_text,
-// each over-fetched in proportion to the share of the store the namespaces hold (at most
-// $max_fetch; the store size comes from the count store), and the entity walks from the
-// Entity nodes named by $keys or matched in entity_names, each bounded by $k.
+// ('scope_walk'), and those among the 4 x $k most similar whose text holds a query word
+// ('fulltext'). Large namespaces go through the indexes: the vector index and Lucene over
+// belief_text, each over-fetched in proportion to the share of the store the namespaces
+// hold (at most $max_fetch; the store size comes from the count store), and the entity
+// walks from the Entity nodes named by $keys or matched in entity_names, each bounded by $k.
 //
 // Walk. For every candidate and every current head of its SUPERSEDES chain (heads outside
 // the namespaces are never read): the belief, its namespaces, entities (keys, names and
 // aliases), governed scope, chain, OVERRIDES between candidates, NARROWS of its scope, the
-// ABOUT / COVERS edges to entities the query names, its cosine to the query, and its open
-// contests: the live beliefs in the namespaces that CONTRADICT it (the gate's guards kept
-// them from superseding it), and the beliefs in the namespaces it contradicts itself.
+// ABOUT / COVERS edges to entities the query names, its cosine to the query (kept from
+// the exact scan), and its open contests: the live beliefs in the namespaces that CONTRADICT it
+// (the gate's guards kept them from superseding it), and the beliefs in the namespaces it
+// contradicts itself.
 //
 // $namespaces: list<string>; $embedding: list<float> (384); $k: int; $exact_limit: int;
 // $max_fetch: int; $words: string (Lucene OR query, '' for none); $terms: list<string>
 // (the query's words, lower case); $keys: list<string> (entity keys the query could name).
 // Returns one row per belief: known (namespaces that exist), size (their belief count),
-// ways (how it was found; [] for a head reached only through SUPERSEDES), belief (map, no
-// embedding), namespaces, about, governs, supersedes, superseded_by (the shape of
-// belief_get_many), names, scope_key, head, chain (ids, oldest first), links, overrides,
-// narrows, about_hits, scope_hits, similarity, candidate, contested_by (maps: id, text,
-// kind, status, trust, author, reason, guard, by, at), disputes. When nothing is found: one row
-// with known and size and a null belief.
+// ways (how it was found; [] for a head reached only through SUPERSEDES), similarity (its
+// cosine to the query), belief (its properties but the embedding, as [key, value] pairs,
+// date-times as ISO strings: the driver's temporal types cost more to decode than the rest
+// of the row), namespaces, about, governs, supersedes, superseded_by (the shape of
+// belief_get_many), names, scope_key, head, chain (ids, oldest first), links, overrides
+// (the candidates it OVERRIDES), narrows, about_hits, scope_hits, contested_by (maps: id,
+// text, kind, status, trust, edge (the CONTRADICTS edge's properties: reason, guard, by,
+// at)), disputes. When nothing is found: one row with known and size and a null belief.
 MATCH (n:Namespace) WHERE n.name IN $namespaces
 // Only beliefs have IN edges, so the degree is the belief count (read in O(1)).
 WITH collect(n) AS spaces, collect(n.name) AS known, sum(COUNT { (n)<-[:IN]-() }) AS size
-OPTIONAL CALL (spaces, size) {
-  WITH spaces, size WHERE size <= $exact_limit
+// The entities the query names, looked up once: the walks below compare nodes, not keys.
+CALL () { OPTIONAL MATCH (e:Entity) WHERE e.key IN $keys RETURN collect(e) AS named }
+OPTIONAL CALL (spaces, size, named) {
+  WITH spaces, size, named WHERE size <= $exact_limit
   UNWIND spaces AS space
   MATCH (space)<-[:IN]-(b:Belief)
-  WITH DISTINCT b
-  WITH b, vector.similarity.cosine(b.embedding, $embedding) AS score
+  WITH DISTINCT b, named
+  WITH b, named, vector.similarity.cosine(b.embedding, $embedding) AS score
   ORDER BY score DESC, b.id
-  WITH collect({b: b, score: score}) AS ranked
+  WITH collect({b: b, score: score}) AS ranked, named
   UNWIND range(0, size(ranked) - 1) AS rank
-  WITH ranked[rank].b AS b, rank
-  WITH b, [
+  WITH ranked[rank].b AS b, ranked[rank].score AS score, rank, named
+  WITH b, score, [
     CASE WHEN rank < $k THEN 'vector' END,
-    CASE WHEN EXISTS { (b)-[:ABOUT]->(e:Entity) WHERE e.key IN $keys } THEN 'alias' END,
-    CASE WHEN EXISTS { (b)-[:GOVERNS]->(:Scope)-[:COVERS]->(e:Entity) WHERE e.key IN $keys }
+    CASE WHEN EXISTS { (b)-[:ABOUT]->(e) WHERE e IN named } THEN 'alias' END,
+    CASE WHEN EXISTS { (b)-[:GOVERNS]->(:Scope)-[:COVERS]->(e) WHERE e IN named }
          THEN 'scope_walk' END,
     CASE WHEN rank < 4 * $k AND any(t IN $terms WHERE toLower(b.text) CONTAINS t)
          THEN 'fulltext' END
   ] AS ways
   UNWIND [w IN ways WHERE w IS NOT NULL] AS via
-  RETURN b, via
+  RETURN b, via, score
 UNION
   WITH spaces, size WHERE size > $exact_limit
   CALL () { MATCH (every:Belief) RETURN count(every) AS total }
@@ -64,7 +69,8 @@ UNION
   CALL db.index.vector.queryNodes('belief_embedding', fetch, $embedding) YIELD node, score
   WITH node AS b, score, spaces WHERE EXISTS { (b)-[:IN]->(m) WHERE m IN spaces }
   WITH b ORDER BY score DESC, b.id LIMIT $k
-  RETURN b, 'vector' AS via
+  // The index's own score may round differently from vector.similarity.cosine: not kept.
+  RETURN b, 'vector' AS via, null AS score
 UNION
   WITH spaces, size WHERE size > $exact_limit AND $words <> ''
   CALL () { MATCH (every:Belief) RETURN count(every) AS total }
@@ -73,7 +79,7 @@ UNION
   CALL db.index.fulltext.queryNodes('belief_text', $words, {limit: fetch}) YIELD node, score
   WITH node AS b, score, spaces WHERE EXISTS { (b)-[:IN]->(m) WHERE m IN spaces }
   WITH b ORDER BY score DESC, b.id LIMIT $k
-  RETURN b, 'fulltext' AS via
+  RETURN b, 'fulltext' AS via, null AS score
 UNION
   WITH spaces, size WHERE size > $exact_limit
   CALL (spaces) {
@@ -93,11 +99,11 @@ UNION
     WHERE EXISTS { (b)-[:IN]->(m) WHERE m IN spaces }
     RETURN b, 'scope_walk' AS via LIMIT $k
   }
-  RETURN DISTINCT b, via
+  RETURN DISTINCT b, via, null AS score
 }
-WITH spaces, known, size, b, collect(DISTINCT via) AS ways
-WITH spaces, known, size,
-     collect(CASE WHEN b IS NULL THEN null ELSE {b: b, ways: ways} END) AS hits
+WITH spaces, named, known, size, b, collect(DISTINCT via) AS ways, max(score) AS score
+WITH spaces, named, known, size,
+     collect(CASE WHEN b IS NULL THEN null ELSE {b: b, ways: ways, score: score} END) AS hits
 // Only a superseded belief has a head, and only a belief that supersedes another has a
 // chain behind it: the variable-length walks run for those few, not for every candidate.
 OPTIONAL CALL (spaces, hits) {
@@ -113,7 +119,7 @@ OPTIONAL CALL (spaces, hits) {
   UNWIND reached AS b
   RETURN DISTINCT b
 }
-WITH spaces, known, size, hits, b, [hit IN hits WHERE hit.b = b | hit.ways][0] AS ways
+WITH spaces, named, known, size, hits, b, [hit IN hits WHERE hit.b = b][0] AS hit
 OPTIONAL CALL (b) {
   WITH b WHERE EXISTS { (b)-[:SUPERSEDES]->(:Belief) }
   MATCH p = (b)-[:SUPERSEDES*1..]->(root:Belief) WHERE NOT (root)-[:SUPERSEDES]->(:Belief)
@@ -124,8 +130,17 @@ OPTIONAL CALL (b) {
   MATCH (h:Belief)-[:SUPERSEDES*1..]->(b) WHERE NOT (:Belief)-[:SUPERSEDES]->(h)
   RETURN h.id AS head LIMIT 1
 }
-RETURN known, size, coalesce(ways, []) AS ways,
-       b {.*, embedding: null} AS belief,
+// One read of the properties; the map is then looked up, not the node, key by key.
+WITH spaces, named, known, size, hits, b, hit, p, head, properties(b) AS props
+RETURN known, size, coalesce(hit.ways, []) AS ways,
+       // The exact scan scored its candidates already; the others are scored here.
+       CASE WHEN b IS NULL THEN null WHEN hit.score IS NOT NULL THEN hit.score
+            ELSE vector.similarity.cosine(b.embedding, $embedding) END AS similarity,
+       CASE WHEN b IS NULL THEN null ELSE
+         [key IN keys(props) WHERE key <> 'embedding' |
+          [key, CASE WHEN valueType(props[key]) STARTS WITH 'ZONED DATETIME'
+                     THEN toString(props[key]) ELSE props[key] END]]
+       END AS belief,
        [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
        [(b)-[:ABOUT]->(e:Entity) | e.key] AS about,
        head([(b)-[:GOVERNS]->(s:Scope) |
@@ -141,20 +156,17 @@ RETURN known, size, coalesce(ways, []) AS ways,
          [r IN reverse(relationships(p)) |
           {newer: startNode(r).id, older: endNode(r).id, at: r.at, reason: r.reason, by: r.by}]
        END AS links,
-       // OVERRIDES and NARROWS may not exist yet in a store; matching them by type() keeps
-       // the server from warning about an unknown relationship type on every query.
+       // OVERRIDES, NARROWS and CONTRADICTS may not exist yet in a store; matching them by
+       // type() keeps the server from warning about an unknown relationship type (and the
+       // edge's own properties are read as a map, for the same reason) on every query.
        [(b)-[r]->(o:Belief) WHERE type(r) = 'OVERRIDES' AND any(hit IN hits WHERE hit.b = o)
         | o.id] AS overrides,
        [(b)-[:GOVERNS]->(:Scope)-[r]->(s:Scope) WHERE type(r) = 'NARROWS' | s.key] AS narrows,
-       [(b)-[:ABOUT]->(e:Entity) WHERE e.key IN $keys | e.key] AS about_hits,
-       [(b)-[:GOVERNS]->(:Scope)-[:COVERS]->(e:Entity) WHERE e.key IN $keys | e.key] AS scope_hits,
-       vector.similarity.cosine(b.embedding, $embedding) AS similarity,
-       any(hit IN hits WHERE hit.b = b) AS candidate,
-       // CONTRADICTS is matched by type() like OVERRIDES: a store may hold no contest yet.
+       [(b)-[:ABOUT]->(e) WHERE e IN named | e.key] AS about_hits,
+       [(b)-[:GOVERNS]->(:Scope)-[:COVERS]->(e) WHERE e IN named | e.key] AS scope_hits,
        [(c:Belief)-[r]->(b) WHERE type(r) = 'CONTRADICTS'
           AND c.status IN ['active', 'provisional', 'inferred', 'exploratory']
           AND EXISTS { (c)-[:IN]->(m) WHERE m IN spaces }
-        | c {.id, .text, .kind, .status, .trust, .author,
-             reason: r.reason, guard: r.guard, by: r.by, at: r.at}] AS contested_by,
+        | c {.id, .text, .kind, .status, .trust, edge: properties(r)}] AS contested_by,
        [(b)-[r]->(o:Belief) WHERE type(r) = 'CONTRADICTS'
           AND EXISTS { (o)-[:IN]->(m) WHERE m IN spaces } | o.id] AS disputes
