@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 
 from api.deps import CallerDep, StoreDep
 from beliefgraph.planner import Planner
@@ -11,8 +11,12 @@ from beliefgraph.planner_models import QueryRequest, QueryResult
 router = APIRouter(prefix="/v1", tags=["query"])
 
 
-@router.post("/query", summary="The belief allowed to govern a request, and the action class")
-def query(body: QueryRequest, store: StoreDep, caller: CallerDep) -> QueryResult:
+@router.post(
+    "/query",
+    summary="The belief allowed to govern a request, and the action class",
+    response_model=QueryResult,
+)
+def query(body: QueryRequest, store: StoreDep, caller: CallerDep) -> Response:
     """Walks the graph from the request's terms to the scopes and beliefs that govern it;
     returns the governing belief (or null), `block`/`verify_first`/`warn`/`answer`/
     `answer_context` (or `archive_only` for history), the governing belief's open contests
@@ -20,5 +24,9 @@ def query(body: QueryRequest, store: StoreDep, caller: CallerDep) -> QueryResult
     `answer` becomes `warn`), and a trace of every candidate. Namespaces the caller may not
     read, or that hold nothing, give an explained empty result."""
     # A plain `def`: FastAPI runs it in a worker thread, so embedding the query (CPU-bound)
-    # never blocks the event loop.
-    return Planner(store).query(body, caller=caller)
+    # never blocks the event loop. The result is serialised here, in that thread: returned
+    # as a model, FastAPI would validate again what the planner has just built, in a second
+    # trip to the thread pool, before serialising it (`response_model` keeps the OpenAPI
+    # schema).
+    result = Planner(store).query(body, caller=caller)
+    return Response(result.model_dump_json(), media_type="application/json")
