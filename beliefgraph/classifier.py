@@ -37,6 +37,7 @@ decides the pairs it lacks: a write never fails because the LLM did.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -128,8 +129,13 @@ class Classifier(Protocol):
         ...
 
 
+@functools.lru_cache(maxsize=8192)
 def content_words(text: str) -> frozenset[str]:
-    """The words of ``text`` that carry content: tokens minus :data:`STOPWORDS`."""
+    """The words of ``text`` that carry content: tokens minus :data:`STOPWORDS`.
+
+    Cached: a batch compares each text with many others (an import's 256 beliefs with
+    their 20 nearest each), and tokenizing is most of a judgement's cost.
+    """
     return frozenset(t for t in tokenize(text) if t not in STOPWORDS)
 
 

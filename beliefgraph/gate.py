@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import uuid
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -180,18 +180,29 @@ def _search_row(item: Incoming) -> dict[str, Any]:
     }
 
 
-def _collect(records: Sequence[Any]) -> dict[int, list[Candidate]]:
+def _gather(found: Iterable[tuple[int, Candidate]]) -> dict[int, list[Candidate]]:
     """Candidates per incoming belief, each once (its best score), nearest first."""
-    found: dict[int, dict[str, Candidate]] = {}
-    for record in records:
-        c = _candidate(record)
-        seen = found.setdefault(int(record["i"]), {})
+    best: dict[int, dict[str, Candidate]] = {}
+    for i, c in found:
+        seen = best.setdefault(i, {})
         if c.view.id not in seen or seen[c.view.id].similarity < c.similarity:
             seen[c.view.id] = c
     return {
         i: sorted(by_id.values(), key=lambda c: (-c.similarity, c.view.id))
-        for i, by_id in found.items()
+        for i, by_id in best.items()
     }
+
+
+def _nearest(
+    ranks: Mapping[int, Ranked], live: Mapping[str, BeliefView]
+) -> list[tuple[int, Candidate]]:
+    """The live beliefs of each ranking, with the ranking's cosine."""
+    return [
+        (i, Candidate(live[belief], score))
+        for i, ranked in ranks.items()
+        for belief, score in zip(ranked.ids, ranked.scores, strict=True)
+        if belief in live
+    ]
 
 
 def _matrix(incoming: Sequence[Incoming]) -> np.ndarray[Any, Any]:
@@ -204,16 +215,6 @@ def _matrix32(incoming: Sequence[Incoming], dimensions: int = 0) -> Matrix:
     return as_matrix([item.row["embedding"] for item in incoming], dimensions)
 
 
-def _near(ranked: Ranked | None) -> list[dict[str, Any]]:
-    """A ranking as the rows' ``near`` parameter, scaled to 0..1 as Neo4j scales cosine."""
-    if ranked is None:
-        return []
-    return [
-        {"id": i, "score": (1.0 + score) / 2.0}
-        for i, score in zip(ranked.ids, ranked.scores, strict=True)
-    ]
-
-
 @dataclass(frozen=True)
 class Locked:
     """What a write's lock found: its token, and the current copy of each namespace."""
@@ -222,8 +223,9 @@ class Locked:
     copies: Mapping[str, Copy]
 
 
-def _candidate(record: Any) -> Candidate:
-    view = BeliefView(
+def _view(record: Any) -> BeliefView:
+    """The comparable view of a stored belief, from a ``gate_candidates_*`` record."""
+    return BeliefView(
         id=record["id"],
         text=record["text"],
         kind=record["kind"],
@@ -236,8 +238,11 @@ def _candidate(record: Any) -> Candidate:
         },
         user=record["user"],
     )
+
+
+def _candidate(record: Any) -> Candidate:
     # Neo4j scales cosine to 0..1 as (1 + cos) / 2; the gate's thresholds are plain cosine.
-    return Candidate(view, 2.0 * float(record["score"]) - 1.0)
+    return Candidate(_view(record), 2.0 * float(record["score"]) - 1.0)
 
 
 class Gate:
@@ -303,7 +308,7 @@ class Gate:
         if exact:
             records += self._exact(tx, exact, k)
         records += self._nearest_by_index(tx, [r for r in rows if held[r["i"]] > limit])
-        return _collect(records)
+        return _gather((int(r["i"]), _candidate(r)) for r in records)
 
     def lock_and_find(
         self, tx: ManagedTransaction, incoming: Sequence[Incoming]
@@ -330,15 +335,14 @@ class Gate:
         copies = self.vectors.get(names)
         # ranked against the copies as they are now; the lock says whether that was right
         ranks = self._rank(rows, copies, vectors, self._near_limit)
-        for row in rows:
-            row["near"] = _near(ranks.get(row["i"]))
         token = uuid.uuid4().hex
         records = self.store.tx_run(
             tx,
             "gate_lock_near",
             names=names,
-            rows=rows,
             token=token,
+            near=sorted({i for ranked in ranks.values() for i in ranked.ids}),
+            rows=[r for r in rows if r["about"] or r["canonical_name"]],
             structural_limit=STRUCTURAL_LIMIT,
             live=list(LIVE_STATUSES),
         )
@@ -347,34 +351,30 @@ class Gate:
         for name, (_, count) in locked.items():
             if name not in synced and self.vectors.fits(count):
                 synced[name] = self._load(tx, name, count)
-        held = {int(r["i"]): int(r["held"]) for r in records}
-        found = [r for r in records if r["id"] is not None]
-        near = {i: set(ranked.ids) for i, ranked in ranks.items()}
-        live = Counter(int(r["i"]) for r in found if r["id"] in near.get(int(r["i"]), ()))
-        copied = [r for r in rows if all(ns in synced for ns in r["namespaces"])]
+        held = {r["i"]: sum(locked[ns][1] for ns in r["namespaces"]) for r in rows}
+        live = {r["id"]: _view(r) for r in records if r["id"] is not None and r["i"] is None}
+        found = [(int(r["i"]), _candidate(r)) for r in records if r["i"] is not None]
+        found += _nearest(ranks, live)
         # a row is settled when its ranking was made on copies the lock confirmed, and
         # either k of its nearest are live or it ranked every belief there is
-        settled = {
-            r["i"]
+        k = self.settings.gate_neighbours
+        copied = [r for r in rows if held[r["i"]] and all(ns in synced for ns in r["namespaces"])]
+        unsettled = [
+            r
             for r in copied
-            if r["i"] in ranks
-            and all(copies.get(ns) is synced[ns] for ns in r["namespaces"])
-            and (live[r["i"]] >= self.settings.gate_neighbours or ranks[r["i"]].complete)
-        }
-        found += self._nearest_in_copies(
-            tx,
-            [r for r in copied if r["i"] not in settled and held.get(r["i"], 0) > 0],
-            synced,
-            vectors,
-        )
+            if r["i"] not in ranks
+            or any(copies.get(ns) is not synced[ns] for ns in r["namespaces"])
+            or not (sum(i in live for i in ranks[r["i"]].ids) >= k or ranks[r["i"]].complete)
+        ]
+        found += self._nearest_in_copies(tx, unsettled, synced, vectors)
         copied_rows = {r["i"] for r in copied}
-        uncopied = [r for r in rows if r["i"] not in copied_rows and held.get(r["i"], 0) > 0]
+        uncopied = [r for r in rows if r["i"] not in copied_rows and held[r["i"]]]
         limit = self.settings.gate_exact_scan_limit
         scan = [r for r in uncopied if held[r["i"]] <= limit]
-        if scan:
-            found += self._exact(tx, scan, self.settings.gate_neighbours)
-        found += self._nearest_by_index(tx, [r for r in uncopied if held[r["i"]] > limit])
-        return _collect(found), Locked(token, synced)
+        records = self._exact(tx, scan, k) if scan else []
+        records += self._nearest_by_index(tx, [r for r in uncopied if held[r["i"]] > limit])
+        found += [(int(r["i"]), _candidate(r)) for r in records]
+        return _gather(found), Locked(token, synced)
 
     @property
     def _near_limit(self) -> int:
@@ -417,24 +417,28 @@ class Gate:
         rows: list[dict[str, Any]],
         copies: Mapping[str, Copy],
         vectors: np.ndarray[Any, Any],
-    ) -> list[Any]:
+    ) -> list[tuple[int, Candidate]]:
         """Live nearest neighbours from the (now current) copies, reading four times as many
         of the nearest each round until k are live or every belief was read."""
         k = self.settings.gate_neighbours
-        records: list[Any] = []
+        found: list[tuple[int, Candidate]] = []
         limit = self._near_limit
         pending = rows
         while pending:
             ranks = self._rank(pending, copies, vectors, limit)
-            query = [{"i": r["i"], "near": _near(ranks[r["i"]])} for r in pending]
-            found = self.store.tx_run(
-                tx, "gate_candidates_near", rows=query, live=list(LIVE_STATUSES)
+            ids = sorted({i for ranked in ranks.values() for i in ranked.ids})
+            records = self.store.tx_run(
+                tx, "gate_candidates_near", ids=ids, live=list(LIVE_STATUSES)
             )
-            records += found
-            counts = Counter(int(r["i"]) for r in found)
-            pending = [r for r in pending if counts[r["i"]] < k and not ranks[r["i"]].complete]
+            live = {r["id"]: _view(r) for r in records}
+            found += _nearest(ranks, live)
+            pending = [
+                r
+                for r in pending
+                if sum(i in live for i in ranks[r["i"]].ids) < k and not ranks[r["i"]].complete
+            ]
             limit *= 4
-        return records
+        return found
 
     def remember(self, locked: Locked, stored: Sequence[Incoming]) -> None:
         """Keep the copies of the locked namespaces in step with the beliefs ``stored``.

@@ -33,8 +33,23 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 Matrix = np.ndarray[Any, np.dtype[np.float32]]
+
+_BLAS: list[ThreadpoolController] = []  # made on first use (it inspects the loaded libraries)
+
+
+def _one_blas_thread() -> Any:
+    """A context in which numpy's BLAS uses one thread.
+
+    The gate's products are small; on a busy 2-core machine handing one to a second BLAS
+    thread waits for that thread to be scheduled: measured 7.4 ms for one incoming belief
+    against 30,000 vectors, 2.5 ms on one thread (and the same for a 256-belief batch).
+    """
+    if not _BLAS:
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0].limit(limits=1, user_api="blas")
 
 
 def as_matrix(vectors: Sequence[Sequence[float]], dimensions: int) -> Matrix:
@@ -215,7 +230,8 @@ def rank(copies: Sequence[Copy], vectors: Matrix, user: str | None, limit: int) 
         mine = copy.rows.owned(user, copy.count)
         if mine is not None and not mine:
             continue
-        scores = vectors @ copy.rows.matrix[: copy.count].T
+        with _one_blas_thread():
+            scores = vectors @ copy.rows.matrix[: copy.count].T
         blocks.append(scores if mine is None else scores[:, mine])
         segments.append((copy.rows, mine))
     if not blocks:
@@ -231,9 +247,12 @@ def rank(copies: Sequence[Copy], vectors: Matrix, user: str | None, limit: int) 
 
     width = scores.shape[1]
     take = min(width, limit * len(blocks))  # enough to find `limit` distinct beliefs
+    if take < width:
+        tops = np.argpartition(-scores, take - 1, axis=1)[:, :take]
+    else:
+        tops = np.broadcast_to(np.arange(width), (len(scores), width))
     results = []
-    for row in scores:
-        top = np.argpartition(-row, take - 1)[:take] if take < width else np.arange(width)
+    for row, top in zip(scores, tops, strict=True):
         named = [(-float(row[j]), belief(j)) for j in top.tolist()]
         named.sort()
         seen: set[str] = set()
