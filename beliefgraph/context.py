@@ -36,6 +36,7 @@ from beliefgraph.context_models import (
     PersonaPrelude,
     SearchHit,
 )
+from beliefgraph.index_keys import namespace_key
 from beliefgraph.models import Kind
 from beliefgraph.search import (
     SURFACING_STATUSES,
@@ -48,7 +49,8 @@ from beliefgraph.search import (
 #: kinds that make up the persona prelude
 PERSONA_KINDS = (Kind.preference.value, Kind.directive.value)
 # One small pool per process for the search half of a context request (I/O-bound: it waits
-# on Neo4j), so the two reads of a request overlap.
+# on Neo4j) and the query's embedding (ONNX releases the GIL), so the two reads of a request
+# and the embedding overlap.
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="context-search")
 
 
@@ -77,12 +79,19 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
     query = analyze(request.message)
     searching: Future[list[SearchHit]] | None = None
     if not query.empty and namespaces:
+        # Search embeds the query only to break ties of lexical evidence, but it knows of a
+        # tie only after its read: embedding beside the reads instead of after them takes
+        # the model's ~10 ms off most requests (ties are common) for ~10 ms of CPU on the
+        # others (bench/results/context_latency.md). Submitted first, the embedding is never
+        # queued behind the search that waits for it, however busy the pool.
+        embedding = _POOL.submit(_embed_query, store, query.text)
         searching = _POOL.submit(
             find,
             store,
             query,
             namespaces,
             user=request.user,
+            query_vector=embedding.result,
             # room for hits that turn out to be shown in another layer already
             limit=(request.budget or settings.context_relevant_limit)
             + settings.context_persona_limit
@@ -98,6 +107,7 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
         user=request.user,
         namespaces=namespaces,
         persona_namespaces=persona_namespaces,
+        persona_keys=[namespace_key(ns) for ns in persona_namespaces],
         persona_kinds=list(PERSONA_KINDS),
         visible=sorted(caller.namespaces) if caller.namespaces is not None else None,
         statuses=list(SURFACING_STATUSES),
@@ -145,3 +155,8 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
         relevant_beliefs=relevant,
         open_questions=[ContextItem(belief=b) for b in questions],
     )
+
+
+def _embed_query(store: Any, text: str) -> list[float]:
+    vectors: list[list[float]] = store.embedder.embed([text])
+    return vectors[0]

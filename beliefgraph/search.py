@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -391,7 +391,20 @@ def rank(
     confidence, then the most recently reinforced, then id, so the order is deterministic.
     """
     hits = [hit for c in candidates if (hit := score(query, c)) is not None]
-    hits.sort(key=_order_key)
+    return _take(
+        hits, limit=limit, kind_budgets=kind_budgets, default_kind_budget=default_kind_budget
+    )
+
+
+def _take(
+    hits: list[SearchHit],
+    *,
+    limit: int,
+    kind_budgets: Mapping[str, int] | None,
+    default_kind_budget: int | None,
+) -> list[SearchHit]:
+    """Scored hits, best first, at most ``limit``, at most a kind's budget per kind."""
+    hits = sorted(hits, key=_order_key)
     taken: Counter[str] = Counter()
     out: list[SearchHit] = []
     for hit in hits:
@@ -441,6 +454,7 @@ def find(
     candidate_budget: int = 20,
     fetch: int = 100,
     semantic: bool = True,
+    query_vector: Callable[[], Sequence[float]] | None = None,
 ) -> list[SearchHit]:
     """Search the store: read candidates, score them, rank them.
 
@@ -456,6 +470,9 @@ def find(
         fetch: best full-text hits read per source (names, text), inside the scope.
         semantic: break ties of lexical evidence by the embedding's cosine similarity
             (embeds the query once, only when there is a tie).
+        query_vector: returns the query's embedding, called only when there is a tie
+            (context assembly passes one already being computed beside the read);
+            ``None``: embed with ``store.embedder``.
 
     Returns:
         The hits, best first.
@@ -479,24 +496,28 @@ def find(
         fetch=fetch,
     )
     candidates = [Candidate(brief_from_map(dict(r["belief"]), r["namespaces"])) for r in records]
-    lexical = {c.belief.id: hit.score for c in candidates if (hit := score(query, c)) is not None}
-    admitted = [c for c in candidates if c.belief.id in lexical]
-    tied = [i for i, v in lexical.items() if list(lexical.values()).count(v) > 1]
+    hits = [hit for c in candidates if (hit := score(query, c)) is not None]
+    scores = Counter(hit.score for hit in hits)
+    tied = [hit.belief.id for hit in hits if scores[hit.score] > 1]
     if semantic and tied:
-        similarities = _similarities(store, query, tied)
-        admitted = [Candidate(c.belief, similarities.get(c.belief.id)) for c in admitted]
-    return rank(
-        query,
-        admitted,
-        limit=limit,
-        kind_budgets=kind_budgets,
-        default_kind_budget=default_kind_budget,
+        vector = (
+            list(query_vector())
+            if query_vector is not None
+            else store.embedder.embed([query.text])[0]
+        )
+        similarities = _similarities(store, vector, tied)
+        # only the tied hits are scored again: the semantic part orders, it never admits
+        for i, hit in enumerate(hits):
+            similarity = similarities.get(hit.belief.id)
+            if similarity is not None:
+                hits[i] = score(query, Candidate(hit.belief, similarity)) or hit
+    return _take(
+        hits, limit=limit, kind_budgets=kind_budgets, default_kind_budget=default_kind_budget
     )
 
 
-def _similarities(store: Any, query: Query, ids: list[str]) -> dict[str, float]:
-    [vector] = store.embedder.embed([query.text])
-    records = store.run_read("search_similarity", ids=ids, vector=vector)
+def _similarities(store: Any, vector: Sequence[float], ids: list[str]) -> dict[str, float]:
+    records = store.run_read("search_similarity", ids=ids, vector=list(vector))
     return {r["id"]: float(r["similarity"]) for r in records if r["similarity"] is not None}
 
 

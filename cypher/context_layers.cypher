@@ -7,16 +7,25 @@
 //   question - pinned open questions of the turn's scope.
 // Superseded, retracted, archived ($statuses) and resolved beliefs never appear.
 // $user: string; $namespaces, $persona_namespaces, $persona_kinds, $statuses: list<string>;
+// $persona_keys: list<string>, the index terms of $persona_namespaces (beliefgraph/index_keys.py);
 // $visible: list<string> or null; $persona_limit, $pinned_limit, $questions_limit: int.
 // Returns: layer, belief (map without embedding), namespaces.
 CALL () {
   UNWIND $persona_kinds AS kind
   MATCH (b:Belief {user: $user, kind: kind})
-  WHERE b.status IN $statuses AND b.resolved_at IS NULL
-    AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
+  // A user can hold thousands of preferences: only their namespaces are read first, from
+  // the belief's own search_keys (one property, no relationship walk; a belief written
+  // before search_keys existed passes), and the rest (status, and the graph, which says
+  // the last word on namespaces) is checked for the best of them only, in order, until
+  // the limit is met (the order of a WITH ... ORDER BY is kept by the filter and the limit
+  // that follow it).
+  WHERE b.search_keys IS NULL OR any(key IN $persona_keys WHERE b.search_keys CONTAINS key)
   WITH b ORDER BY b.pinned DESC, b.confidence DESC,
                   coalesce(b.last_reinforced_at, b.created_at) DESC, b.id
-  LIMIT $persona_limit
+  WITH b
+  WHERE b.status IN $statuses AND b.resolved_at IS NULL
+    AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
+  WITH b LIMIT $persona_limit
   RETURN b, 'persona' AS layer
   UNION ALL
   MATCH (b:Belief {user: $user, pinned: true})
