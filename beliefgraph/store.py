@@ -560,8 +560,13 @@ class Store:
         Raises:
             DuplicateId: a concurrent writer took an id between the check and the write.
         """
+        # A batch's rows share one creation time: it travels once, as $now (the driver's
+        # encoding of a date-time costs ~0.3 ms, twice per belief otherwise).
+        now = rows[0]["props"].get("created_at") if rows else None
+        if now is not None:
+            rows = [_hoisted(row, now) for row in rows]
         try:
-            self.tx_run(tx, "belief_create", rows=rows)
+            self.tx_run(tx, "belief_create", rows=rows, now=now)
         except ConstraintError as e:  # a concurrent writer took the id between check and write
             raise DuplicateId(f"a belief id already exists: {e.message}", field="id") from e
 
@@ -737,6 +742,16 @@ def _row(
         ],
         "scope": _scope_row(belief.governs),
     }
+
+
+def _hoisted(row: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """``row`` without the creation and update times that equal ``now`` (set from $now)."""
+    props = {
+        k: v
+        for k, v in row["props"].items()
+        if not (k in ("created_at", "updated_at") and v == now)
+    }
+    return row | {"props": props}
 
 
 def _encode_cursor(created_at: datetime | None, belief_id: str) -> str:

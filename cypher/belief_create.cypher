@@ -2,16 +2,19 @@
 // Creates beliefs, each linked to its namespaces, the entities it is about and the scope
 // it governs; namespaces, entities and scopes are MERGEd on their keys, never duplicated.
 // $rows: list of {
-//   props: map of Belief properties (without embedding),
+//   props: map of Belief properties (without embedding; created_at and updated_at may be
+//          left out, then they are $now),
 //   embedding: list<float> (384),
 //   namespaces: list<string>,
 //   about: list<{key, name, aliases}>,
 //   scope: {key, any_terms, all_terms, excluded_terms, action_types,
 //           terms: list<{key, name, mode}>} or null }
+// $now: datetime (see props).
 // Returns one row per created belief: id.
 UNWIND $rows AS row
 CREATE (b:Belief)
 SET b = row.props
+SET b.created_at = coalesce(b.created_at, $now), b.updated_at = coalesce(b.updated_at, $now)
 // display labels for Neo4j Browser's style (cypher/browser/style.grass), derived from the
 // properties and never queried on
 SET b:$(CASE WHEN b.kind IN ['policy', 'credential', 'correction', 'decision']
