@@ -42,6 +42,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from beliefgraph import audit
 from beliefgraph.errors import MalformedDocument, NotFound
 from beliefgraph.models import (
     CREATABLE_STATUSES,
@@ -353,7 +354,27 @@ def import_documents(
         if not links:
             return merged, 0
         done = store.tx_run(tx, "documents_supersede", rows=links, by=actor, now=clock())
-        return merged, int(done[0]["linked"]) if done else 0
+        # an explicit change, audited like any other supersession (in this transaction)
+        audit.append(
+            store,
+            tx,
+            [
+                audit.AuditEntry(
+                    action=audit.AuditAction.supersede,
+                    beliefs=[r["new_id"], r["old_id"]],
+                    namespaces=sorted(set(r["namespaces"])),
+                    snapshot=[
+                        {"id": r["new_id"], "text": r["new_text"]},
+                        {"id": r["old_id"], "text": r["old_text"]},
+                    ],
+                    reason="superseded_by (import)",
+                    actor=actor,
+                    write_path=WritePath.import_.value,
+                )
+                for r in done
+            ],
+        )
+        return merged, len(done)
 
     merged, linked = store.write(work)
     return ImportReport(

@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from neo4j import Driver
 
 from beliefgraph import audit
+from beliefgraph.documents import import_documents, parse_documents
 from beliefgraph.models import BeliefCreate, SupersedeRequest
 from beliefgraph.store import Store
 from tests.integration.test_beliefs_api import assert_problem
@@ -199,3 +200,33 @@ def test_the_whole_log_verifies_over_the_api(client: TestClient, chain: str) -> 
     report = client.get("/v1/audit/verify", params={"chain": chain}).json()
     assert report["ok"] is True
     assert report["events"] == 5
+
+
+def test_a_documents_supersession_is_audited_and_labelled(
+    store: Store, driver: Driver, ns: str, uid: str
+) -> None:
+    docs = parse_documents(
+        [
+            {
+                "_id": f"{uid}-new",
+                "type": "decision",
+                "content": "Lints with Biome.",
+                "scope": [ns],
+            },
+            {
+                "_id": f"{uid}-old",
+                "type": "decision",
+                "content": "Linted with ESLint.",
+                "scope": [ns],
+                "superseded_by": f"{uid}-new",
+            },
+        ]
+    )
+    assert import_documents(store, docs).supersessions == 1
+    [event] = [e for e in chain_events(driver, f"ns:{ns}") if e["action"] == "supersede"]
+    assert event["beliefs"] == [f"{uid}-new", f"{uid}-old"]
+    records, _, _ = driver.execute_query(
+        "MATCH (b:Belief {id: $id}) RETURN b:Superseded AS labelled", id=f"{uid}-old"
+    )
+    assert records[0]["labelled"]
+    assert audit.verify(store, f"ns:{ns}").ok
