@@ -146,11 +146,25 @@ class Store:
     # -- schema and health ----------------------------------------------------------------
 
     def init_schema(self, *, wait_seconds: int = 300) -> None:
-        """Create constraints and indexes if missing, then wait until they are online."""
+        """Create constraints and indexes if missing, wait until they are online, and give
+        beliefs stored before ``search_keys`` existed their keys (a no-op once done)."""
         with self.driver.session(database=self.database) as session:
             for statement in self.queries["schema"].statements():
                 session.run(statement).consume()
             session.run(self.queries["await_indexes"].text, seconds=wait_seconds).consume()
+        self.backfill_search_keys()
+
+    def backfill_search_keys(self, *, batch: int = 5_000) -> int:
+        """Set ``search_keys`` on every belief that lacks it; return how many were set."""
+        done = 0
+        while found := self.run_read("belief_missing_search_keys", limit=batch):
+            rows = [{"id": r["id"], "keys": search_keys(r["user"], r["namespaces"])} for r in found]
+
+            def work(tx: ManagedTransaction, rows: list[dict[str, Any]] = rows) -> int:
+                return int(self.tx_run(tx, "belief_set_search_keys", rows=rows)[0]["updated"])
+
+            done += self.write(work)
+        return done
 
     def readiness(self) -> Readiness:
         """Check that Neo4j answers and every required index is online; never raises."""

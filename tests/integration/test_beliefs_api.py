@@ -7,6 +7,10 @@ from typing import Any
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
+from beliefgraph.index_keys import search_keys
+from beliefgraph.models import BeliefCreate
+from beliefgraph.store import Store
+
 PROBLEM = "application/problem+json"
 
 
@@ -301,3 +305,18 @@ def test_health_readiness_and_docs(client: TestClient) -> None:
 
 def test_unknown_route_is_a_problem(client: TestClient) -> None:
     assert_problem(client.get("/v1/nothing-here"), 404)
+
+
+def test_init_gives_beliefs_from_before_search_keys_their_keys(
+    store: Store, driver: Driver, ns: str, uid: str
+) -> None:
+    [belief] = store.create(
+        [BeliefCreate(id=f"{uid}-old", text="Legacy note.", user="ann", namespaces=[ns])]
+    )
+    driver.execute_query("MATCH (b:Belief {id: $id}) REMOVE b.search_keys", id=belief.id)
+    store.init_schema()
+    records, _, _ = driver.execute_query(
+        "MATCH (b:Belief {id: $id}) RETURN b.search_keys AS keys", id=belief.id
+    )
+    assert records[0]["keys"] == search_keys("ann", [ns])
+    assert store.backfill_search_keys() == 0  # nothing left to do
