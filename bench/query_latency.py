@@ -1,7 +1,7 @@
 """Query latency of ``POST /v1/query`` at 10k and 100k beliefs, on its own Neo4j.
 
     .venv/bin/python bench/query_latency.py [--small 10000] [--large 100000] [--runs 5]
-                                           [--queries 200] [--reuse]
+                                           [--queries 200] [--reuse] [--baseline REF]
 
 The synthetic stores never touch the shared development server: the script starts two more
 Neo4j 5.26 servers (the project's launcher), the large store in
@@ -30,6 +30,11 @@ namespace of 5,000 beliefs in the large store, which goes through the vector ind
 of the exact scan. The ratio needs both stores under the same load, but a deployment runs
 one server: a last series measures the large store alone, with the small store's Neo4j and
 API stopped. Machine facts and load averages are recorded with the numbers.
+
+``--baseline REF`` (a git commit) measures a change under the same load: the code of REF
+(``api/``, ``beliefgraph/``, ``cypher/``, extracted with ``git archive``) serves the large
+store from a second API, and the alone series alternates between the two (current, REF,
+current, ...); its db hits per query are measured too.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import http.client
+import io
 import json
 import os
 import platform
@@ -45,6 +51,8 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -394,8 +402,11 @@ def cold_cpu_probe(store: Store) -> dict[str, float]:
     return out
 
 
-def db_hits(store: Store, pool: list[tuple[str, str]], sample: int, seed: int) -> dict[str, float]:
-    """Server work per query (PROFILE db hits), independent of machine load."""
+def db_hits(
+    store: Store, pool: list[tuple[str, str]], sample: int, seed: int, text: str | None = None
+) -> dict[str, float]:
+    """Server work per query (PROFILE db hits), independent of machine load; ``text`` is
+    another version of ``planner_candidates`` taking the same parameters."""
     from beliefgraph.planner import PlannerSettings, lucene_words, query_keys, query_terms
 
     rng = random.Random(seed)  # noqa: S311  (seeded sampling, not crypto)
@@ -414,7 +425,8 @@ def db_hits(store: Store, pool: list[tuple[str, str]], sample: int, seed: int) -
             "keys": query_keys(q),
         }
         with store.driver.session(database=store.database) as session:
-            profile = session.run("PROFILE " + store.queries["planner_candidates"].text, params)
+            query = text or store.queries["planner_candidates"].text
+            profile = session.run("PROFILE " + query, params)
             plan = profile.consume().profile
 
         def total(node: dict[str, Any]) -> int:
@@ -473,8 +485,25 @@ def bench_neo4j(home: Path, bolt: int, http_port: int, *, reuse: bool) -> Iterat
 
 
 @contextlib.contextmanager
-def api_server(bolt: int, port: int, home: Path) -> Iterator[int]:
-    """The REST API in a uvicorn subprocess on loopback, over the Neo4j on ``bolt``."""
+def baseline_tree(ref: str) -> Iterator[Path]:
+    """The project's code at git commit ``ref`` in a temporary directory."""
+    with tempfile.TemporaryDirectory(prefix="query-latency-") as tmp:
+        # S603/S607: git on the project's own checkout, with a ref the operator gave.
+        archive = subprocess.run(  # noqa: S603
+            ["git", "archive", ref, "api", "beliefgraph", "cypher"],  # noqa: S607
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        )
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(tmp, filter="data")
+        yield Path(tmp)
+
+
+@contextlib.contextmanager
+def api_server(bolt: int, port: int, home: Path, code: Path = ROOT) -> Iterator[int]:
+    """The REST API in a uvicorn subprocess on loopback, over the Neo4j on ``bolt``, from
+    the code in ``code`` (``python -m`` puts it first on the path)."""
     env = {
         **os.environ,
         "NEO4J_URI": f"bolt://127.0.0.1:{bolt}",
@@ -485,7 +514,7 @@ def api_server(bolt: int, port: int, home: Path) -> Iterator[int]:
     command = [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory"]
     command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
     # S603: the command is this interpreter running uvicorn on the project's own app.
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603
+    proc = subprocess.Popen(command, cwd=code, env=env, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603
     try:
         deadline = time.time() + 180
         while time.time() < deadline:
@@ -535,6 +564,7 @@ def main() -> int:
     parser.add_argument(
         "--reuse", action="store_true", help="keep a store that already holds the data"
     )
+    parser.add_argument("--baseline", help="a git commit measured beside the current code")
     args = parser.parse_args()
     facts = machine()
     report: dict[str, Any] = {"machine": facts, "args": vars(args)}
@@ -563,8 +593,24 @@ def main() -> int:
         # The ratio needs both stores under the same load; a deployment runs one. With the
         # small store's server and API stopped, the large store is measured alone.
         small_stack.close()
-        alone = interleaved({"alone": large_port}, pool, args.runs, args.queries, args.seed + 1)
+        targets = {"alone": large_port}
+        if args.baseline:
+            code = stack.enter_context(baseline_tree(args.baseline))
+            old_text = (code / "cypher" / "planner_candidates.cypher").read_text()
+            report["db_hits"]["baseline"] = db_hits(large, pool, 40, 1, old_text)
+            targets["baseline"] = stack.enter_context(
+                api_server(BOLT, API_PORT + 2, large_home, code)
+            )
+        alone = interleaved(targets, pool, args.runs, args.queries, args.seed + 1)
         report["large_alone"] = alone["alone"]
+        if args.baseline:
+            report["baseline"] = alone["baseline"]
+            report["baseline_ratio_p50"] = round(
+                alone["alone"]["p50"] / alone["baseline"]["p50"], 3
+            )
+            report["baseline_ratio_p99"] = round(
+                alone["alone"]["p99"] / alone["baseline"]["p99"], 3
+            )
         big = interleaved(
             {"big": large_port},
             [("tenant:bench-big", q) for q in big_queries],
@@ -619,6 +665,16 @@ def render(report: dict[str, Any]) -> str:
         f"{report['namespaces'][str(args['large'])]:,} | {a['p50']:.1f} | {a['p95']:.1f} | "
         f"{a['p99']:.1f} | {stages} | |"
     )
+    if "baseline" in report:
+        base = report["baseline"]
+        stages = ", ".join(f"{k} {v}" for k, v in base["server_stage_p50"].items())
+        hits = report["db_hits"]["baseline"]
+        lines.append(
+            f"| {int(args['large']):,}, alone, the code of `{args['baseline']}` (baseline, "
+            f"alternating with the row above) | {report['namespaces'][str(args['large'])]:,} | "
+            f"{base['p50']:.1f} | {base['p95']:.1f} | {base['p99']:.1f} | {stages} | "
+            f"{hits['p50']:.0f} / {hits['max']:.0f} |"
+        )
     b = report["big_namespace"]
     stages = ", ".join(f"{k} {v}" for k, v in b["server_stage_p50"].items())
     lines.append(
@@ -630,6 +686,16 @@ def render(report: dict[str, Any]) -> str:
         f"{int(args['large']):,}/{int(args['small']):,} ratio: p50 {report['ratio_p50']}, "
         f"p99 {report['ratio_p99']}.",
         "",
+        *(
+            [
+                f"Current code / baseline `{args['baseline']}`, alone at "
+                f"{int(args['large']):,} under the same load: p50 {report['baseline_ratio_p50']}, "
+                f"p99 {report['baseline_ratio_p99']}.",
+                "",
+            ]
+            if "baseline" in report
+            else []
+        ),
         "Goals (issue 3): p50 <= 15 ms and p99 <= 50 ms at 100k; ratio <= 1.5.",
         "",
         "Reading the numbers. The db hits per query are the same at both sizes: a small "
@@ -645,7 +711,10 @@ def render(report: dict[str, Any]) -> str:
         "Per-run p50/p95/p99 (ms) and the 1-minute load average at the end of each run:",
         "",
     ]
-    for size, r in [*report["sizes"].items(), ("100000 alone", a), ("big namespace", b)]:
+    series = [*report["sizes"].items(), ("100000 alone", a)]
+    if "baseline" in report:
+        series.append((f"100000 alone, baseline {args['baseline']}", report["baseline"]))
+    for size, r in [*series, ("big namespace", b)]:
         runs = "; ".join(
             f"{x['p50']:.1f}/{x['p95']:.1f}/{x['p99']:.1f} (load {x['load']:.1f})"
             for x in r["runs"]
