@@ -7,15 +7,22 @@ Neo4j 5.26 (the project's launcher) in ``~/.cache/beliefgraph/neo4j-bench-contex
 7689 / HTTP 7476, reusing the jars of the main install, and stops it at the end (its data is
 wiped first, so every run starts empty).
 
-The store holds the PrecisionMemBench seed for ``test-user`` plus synthetic beliefs: 20% belong
-to ``test-user`` (mostly daily observations, some preferences, entities and decisions with
-names and aliases, spread over ``domain:code``, ``domain:writing`` and ``user:universal``), 80%
-to 200 other users in the same namespaces, so full-text matches across the whole store have
-to be filtered, as in a shared deployment. Texts draw words, including the words the
-benchmark's messages use, from one vocabulary.
+The store holds the PrecisionMemBench seed for two users and synthetic beliefs for them and
+for 200 others, all in the same namespaces (``domain:code``, ``domain:writing``,
+``user:universal``), so every search must keep to its user inside a shared store:
+
+- **harsh** ``test-user`` owns 20% of the store (20,000 beliefs at 100k: 75% daily
+  observations, then preferences, entities and decisions with names and aliases), every text
+  drawn from one 130-word vocabulary that the benchmark's messages use, so each message
+  matches thousands of the user's own beliefs and 2,400 of them are preferences;
+- **realistic** ``real.test-user`` (the same seed, ids prefixed ``real.``) owns 2% (2,000 at
+  100k: 85% observations, 5% each preferences, entities and decisions), texts drawn mostly
+  from a wide vocabulary of 5,000 made-up words and one word in six from the 130 — the other
+  beliefs are the same as in the harsh profile (its beliefs are taken from the 200 other
+  users', drawn by a second random stream, so the harsh user's beliefs do not change).
 
 Measured: the 60 static queries and the 12 session messages of the suite, each as a context
-request of ``test-user``, ``rounds`` times after a warm-up round — through the library
+request of each profile's user, ``rounds`` times after a warm-up round — through the library
 (:func:`beliefgraph.context.assemble`) and through HTTP (FastAPI's in-process test client, so
 routing, validation and JSON are counted, the network is not). The embedding of the query (the
 real model, ONNX) is counted: search embeds it when two or more beliefs were admitted.
@@ -56,7 +63,7 @@ from beliefgraph.access import DEVELOPMENT_CALLER  # noqa: E402
 from beliefgraph.config import Settings  # noqa: E402
 from beliefgraph.context import assemble  # noqa: E402
 from beliefgraph.context_models import ContextRequest  # noqa: E402
-from beliefgraph.documents import import_documents, load_documents  # noqa: E402
+from beliefgraph.documents import Isolation, import_documents, load_documents  # noqa: E402
 from beliefgraph.embeddings import DIMENSIONS, load_embedder  # noqa: E402
 from beliefgraph.launcher import Neo4jLauncher  # noqa: E402
 from beliefgraph.models import BeliefCreate, Kind  # noqa: E402
@@ -67,6 +74,11 @@ HOME = Path.home() / ".cache" / "beliefgraph" / "neo4j-bench-context"
 MAIN_LIB = Path.home() / ".cache" / "beliefgraph" / "neo4j-5.26.30" / "lib"
 BOLT, HTTP = 7689, 7476
 USER = "test-user"
+#: the realistic profile's user and the prefix of its copy of the seed
+REAL_PREFIX = "real."
+REAL_USER = REAL_PREFIX + USER
+#: share of all synthetic beliefs that belong to the realistic user
+REAL_SHARE = 0.02
 NAMESPACES = ("domain:code", "domain:writing", "user:universal")
 
 _WORD_TEXT = (
@@ -82,6 +94,21 @@ _WORD_TEXT = (
     "fixed flaky stable green red staging prod production local remote team standup sprint"
 )
 WORDS = _WORD_TEXT.split()
+
+
+def _wide_vocabulary(n: int, seed: int) -> list[str]:
+    """``n`` made-up words of two to four syllables, none of them in WORDS."""
+    rng = random.Random(seed)  # noqa: S311  (synthetic data, not a secret)
+    syllables = [c + v for c in "bdfgklmnprstvz" for v in "aeiou"]
+    out: set[str] = set()
+    while len(out) < n:
+        word = "".join(rng.choice(syllables) for _ in range(rng.randint(2, 4)))
+        if word not in WORDS:
+            out.add(word)
+    return sorted(out)
+
+
+WIDE_WORDS = _wide_vocabulary(5000, seed=5)
 
 
 class RandomEmbedder:
@@ -112,7 +139,39 @@ def start_server() -> Neo4jLauncher:
     return launcher
 
 
-def synthetic(n: int, start: int, rng: random.Random) -> list[BeliefCreate]:
+def realistic(i: int, day0: datetime, namespace: str, rng: random.Random) -> BeliefCreate:
+    """A belief of the realistic user: mostly observations, words mostly from WIDE_WORDS."""
+
+    def word() -> str:
+        return rng.choice(WORDS) if rng.random() < 1 / 6 else rng.choice(WIDE_WORDS)
+
+    roll = rng.random()
+    kind = (
+        Kind.observation
+        if roll < 0.85
+        else Kind.preference
+        if roll < 0.90
+        else Kind.entity
+        if roll < 0.95
+        else Kind.decision
+    )
+    named = kind is not Kind.observation
+    return BeliefCreate(
+        id=f"syn-{i}",
+        text=f"Day {i % 365}: " + " ".join(word() for _ in range(rng.randint(6, 16))) + ".",
+        kind=kind,
+        canonical_name=f"{word()}_{word()}" if named else None,
+        aliases=[word(), word()] if named else [],
+        pinned=named and rng.random() < 0.02,
+        user=REAL_USER,
+        last_reinforced_at=day0 + timedelta(minutes=i),
+        namespaces=[namespace],
+    )
+
+
+def synthetic(
+    n: int, start: int, rng: random.Random, real_rng: random.Random
+) -> list[BeliefCreate]:
     day0 = datetime(2026, 1, 1, tzinfo=UTC)
     out = []
     for i in range(start, start + n):
@@ -130,19 +189,22 @@ def synthetic(n: int, start: int, rng: random.Random) -> list[BeliefCreate]:
         )
         words = [rng.choice(WORDS) for _ in range(rng.randint(6, 16))]
         named = kind is not Kind.observation
-        out.append(
-            BeliefCreate(
-                id=f"syn-{i}",
-                text=f"Day {i % 365}: " + " ".join(words) + ".",
-                kind=kind,
-                canonical_name="_".join(rng.sample(WORDS, 2)) if named else None,
-                aliases=rng.sample(WORDS, 2) if named else [],
-                pinned=named and rng.random() < 0.02,
-                user=user,
-                last_reinforced_at=day0 + timedelta(minutes=i),
-                namespaces=[rng.choice(NAMESPACES)],
-            )
+        belief = BeliefCreate(
+            id=f"syn-{i}",
+            text=f"Day {i % 365}: " + " ".join(words) + ".",
+            kind=kind,
+            canonical_name="_".join(rng.sample(WORDS, 2)) if named else None,
+            aliases=rng.sample(WORDS, 2) if named else [],
+            pinned=named and rng.random() < 0.02,
+            user=user,
+            last_reinforced_at=day0 + timedelta(minutes=i),
+            namespaces=[rng.choice(NAMESPACES)],
         )
+        # The realistic user's beliefs replace some of the other users' (a stream of its
+        # own, so the harsh user's beliefs are the same as before it existed).
+        if not mine and real_rng.random() < REAL_SHARE / 0.8:
+            belief = realistic(i, day0, belief.namespaces[0], real_rng)
+        out.append(belief)
     return out
 
 
@@ -156,21 +218,31 @@ def load(loader: Store, beliefs: list[BeliefCreate], batch: int = 1000) -> None:
         loader.write(work)
 
 
-def requests() -> list[ContextRequest]:
+def requests(user: str = USER) -> list[ContextRequest]:
     out = []
     for case in json.loads((PRECISION / "retrieval.cases.json").read_text()):
         budget = (case.get("budget") or {}).get("maxBeliefs")
         out.append(
             ContextRequest(
-                user=USER, namespaces=case["scope"], message=case["query"], budget=budget
+                user=user, namespaces=case["scope"], message=case["query"], budget=budget
             )
         )
     for session in json.loads((PRECISION / "session-retrieval.cases.json").read_text()):
         for turn in session["turns"]:
             out.append(
-                ContextRequest(user=USER, namespaces=turn["scope"], message=turn["userMessage"])
+                ContextRequest(user=user, namespaces=turn["scope"], message=turn["userMessage"])
             )
     return out
+
+
+def user_beliefs(store: Store, user: str) -> dict[str, int]:
+    """How many beliefs of each kind ``user`` owns (what each profile's requests search)."""
+    records, _, _ = store.driver.execute_query(
+        "MATCH (b:Belief {user: $user}) RETURN b.kind AS kind, count(*) AS n ORDER BY kind",
+        user=user,
+        database_=store.database,
+    )
+    return {r["kind"]: r["n"] for r in records}
 
 
 def percentiles(ms: list[float]) -> dict[str, float]:
@@ -272,23 +344,29 @@ def main() -> int:
         store = Store(driver, embedder, database="neo4j", settings=settings)
         store.init_schema()
         loader = Store(driver, RandomEmbedder(7), database="neo4j", settings=settings)
-        import_documents(store, load_documents(PRECISION / "beliefs.seed.json"))
-        reqs = requests()
+        seed = load_documents(PRECISION / "beliefs.seed.json")
+        import_documents(store, seed)
+        import_documents(store, seed, isolation=Isolation(prefix=REAL_PREFIX))
+        profiles = {"harsh": requests(USER), "realistic": requests(REAL_USER)}
         rng = random.Random(11)  # noqa: S311  (synthetic data, not a secret)
-        have = 29
+        real_rng = random.Random(13)  # noqa: S311
+        have = 2 * len(seed)
         with TestClient(create_app(settings)) as client:
             for size in sorted(args.sizes):
                 t = time.perf_counter()
-                load(loader, synthetic(size - have, have, rng))
+                load(loader, synthetic(size - have, have, rng, real_rng))
                 have = size
                 print(f"loaded {size} beliefs in {time.perf_counter() - t:.0f} s", flush=True)
-                load_before = os.getloadavg()
-                res = measure(store, client, reqs, args.rounds)
-                # the machine is shared: say how busy it was while measuring
-                res["load_average_before"] = [round(x, 2) for x in load_before]
-                res["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
-                results["sizes"][str(size)] = res
-                print(json.dumps({size: {k: res[k] for k in ("library", "http")}}), flush=True)
+                for profile, reqs in profiles.items():
+                    load_before = os.getloadavg()
+                    res = measure(store, client, reqs, args.rounds)
+                    # the machine is shared: say how busy it was while measuring
+                    res["load_average_before"] = [round(x, 2) for x in load_before]
+                    res["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+                    res["user_beliefs"] = user_beliefs(store, reqs[0].user)
+                    results["sizes"].setdefault(str(size), {})[profile] = res
+                    brief = {k: res[k] for k in ("library", "http")}
+                    print(json.dumps({size: {profile: brief}}), flush=True)
     finally:
         driver.close()
         launcher.stop()

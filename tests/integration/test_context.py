@@ -244,6 +244,49 @@ class TestPersonaAndUsers:
         assert c.persona_prelude is not None
         assert "Haskell" not in c.persona_prelude.text
 
+    def test_the_prelude_is_the_best_live_universal_preferences_among_many(
+        self, store: Store, driver: Any, uid: str
+    ) -> None:
+        user, universal, code = f"{uid}-user", f"tenant:{uid}-u", f"tenant:{uid}-c"
+        topics = [
+            "tabs for indentation", "dark editor themes", "short commit messages",
+            "British spelling", "metric units", "24-hour clocks", "vim keybindings",
+            "bullet lists over prose", "morning meetings", "Python type hints",
+            "SQL in upper case", "ISO dates", "terse code reviews", "green tea",
+            "standing desks", "quiet music",
+        ]  # fmt: skip
+
+        def pref(i: int, confidence: float, namespace: str, **extra: Any) -> BeliefCreate:
+            return BeliefCreate(
+                id=f"{uid}-p{i}",
+                text=f"The user prefers {topics[i]}.",
+                kind=Kind.preference,
+                confidence=confidence,
+                user=user,
+                namespaces=[namespace],
+                **extra,
+            )
+
+        store.create(
+            [
+                # the most confident ones are elsewhere or resolved: they must not take a place
+                *(pref(i, 0.99, code) for i in range(2)),
+                pref(2, 0.98, universal, resolved_at=datetime(2026, 1, 1, tzinfo=UTC)),
+                # written before search_keys existed (removed below): the graph decides
+                pref(3, 0.97, universal),
+                *(pref(i, 0.5 + i / 100, universal) for i in range(4, 16)),
+            ]
+        )
+        driver.execute_query("MATCH (b:Belief {id: $id}) REMOVE b.search_keys", id=f"{uid}-p3")
+        request = ContextRequest(
+            user=user, namespaces=[code], message="", persona_namespaces=[universal]
+        )
+        c = assemble(store, request, caller=DEVELOPMENT_CALLER)
+        assert c.persona_prelude is not None
+        assert [i.belief.id for i in c.persona_prelude.beliefs] == [
+            f"{uid}-p{i}" for i in (3, 15, 14, 13, 12, 11, 10, 9, 8, 7)
+        ]
+
     def test_an_unknown_user_gets_empty_layers(self, store: Store, seeded: Isolation) -> None:
         c = ctx(store, seeded, "how should I structure my repository layer?", user="nobody")
         assert c.persona_prelude is None
