@@ -700,7 +700,7 @@ def render(report: dict[str, Any]) -> str:
         "",
         "Reading the numbers. The db hits per query are the same at both sizes: a small "
         "namespace is scanned from the namespace side, so the work follows the namespace, "
-        "not the store; the ratio is under 1 within noise. The absolute times are dominated "
+        "not the store, and the ratio is 1 within noise. The absolute times are dominated "
         "by this 2-vCPU VM: the same embedding took "
         f"{report['cold_cpu']['back_to_back']} ms back to back and "
         f"{report['cold_cpu']['after_20ms_idle']} ms after 20 ms idle (p50, measured by this "
