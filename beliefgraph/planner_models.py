@@ -103,8 +103,9 @@ class Contest(BaseModel):
     text: str
     kind: str
     status: str
-    trust: float = Field(description="The contesting belief's trust (the governor's is higher).")
-    author: str | None = None
+    trust: float = Field(
+        description="The contesting belief's trust, as written (an agent's may claim more)."
+    )
     disputes: str = Field(description="The belief it contradicts (the governing belief).")
     guard: str | None = Field(
         None, description="The guard that kept it from superseding: trust, role or namespace."
