@@ -58,7 +58,7 @@ from api.app import create_app
 from beliefgraph import keys
 from beliefgraph.access import Role
 from beliefgraph.config import Settings, default_cache_dir
-from beliefgraph.embeddings import DIMENSIONS, SentenceTransformerEmbedder, load_embedder
+from beliefgraph.embeddings import DIMENSIONS, OnnxEmbedder, load_embedder
 from beliefgraph.gate import Gate, incoming_from_rows
 from beliefgraph.launcher import Neo4jLauncher
 from beliefgraph.models import BeliefCreate
@@ -242,10 +242,10 @@ def instrument() -> None:
     Gate.lock_and_find = _timed("gate", Gate.lock_and_find)  # type: ignore[method-assign]
     Gate.decide = _timed("gate", Gate.decide)  # type: ignore[method-assign]
     Gate.remember = _timed("gate", Gate.remember)  # type: ignore[method-assign]
-    SentenceTransformerEmbedder.embed = _timed(  # type: ignore[method-assign]
-        "embed", SentenceTransformerEmbedder.embed
+    OnnxEmbedder.embed = _timed(  # type: ignore[method-assign]
+        "embed", OnnxEmbedder.embed
     )
-    assert embeddings_module.SentenceTransformerEmbedder is SentenceTransformerEmbedder
+    assert embeddings_module.OnnxEmbedder is OnnxEmbedder
 
 
 def free_port() -> int:

@@ -19,7 +19,7 @@ from neo4j import Driver, GraphDatabase
 
 from api.app import create_app
 from beliefgraph.config import Settings
-from beliefgraph.embeddings import SentenceTransformerEmbedder, load_embedder
+from beliefgraph.embeddings import OnnxEmbedder, load_embedder
 from beliefgraph.launcher import LauncherError, Neo4jLauncher
 from beliefgraph.store import Store
 
@@ -68,7 +68,7 @@ def driver(neo4j_uri: str, settings: Settings) -> Iterator[Driver]:
 
 
 @pytest.fixture(scope="session")
-def embedder(settings: Settings) -> SentenceTransformerEmbedder:
+def embedder(settings: Settings) -> OnnxEmbedder:
     try:
         return load_embedder(settings.cache_dir)
     except Exception as e:  # the model is required: fail, never skip
@@ -76,7 +76,7 @@ def embedder(settings: Settings) -> SentenceTransformerEmbedder:
 
 
 @pytest.fixture(scope="session")
-def store(driver: Driver, embedder: SentenceTransformerEmbedder, settings: Settings) -> Store:
+def store(driver: Driver, embedder: OnnxEmbedder, settings: Settings) -> Store:
     s = Store(driver, embedder, database=settings.neo4j.database, settings=settings)
     s.init_schema()
     return s

@@ -18,7 +18,7 @@ from neo4j import Driver
 from beliefgraph import audit
 from beliefgraph.access import Caller, Role
 from beliefgraph.config import Settings
-from beliefgraph.embeddings import SentenceTransformerEmbedder
+from beliefgraph.embeddings import OnnxEmbedder
 from beliefgraph.errors import DuplicateId
 from beliefgraph.models import BeliefCreate, Verdict
 from beliefgraph.store import Store
@@ -243,7 +243,7 @@ def test_one_users_belief_never_folds_into_anothers(store: Store, ns: str) -> No
 
 
 def test_the_gates_vector_copy_notices_other_writers_and_rolled_back_writes(
-    driver: Driver, embedder: SentenceTransformerEmbedder, settings: Settings, ns: str
+    driver: Driver, embedder: OnnxEmbedder, settings: Settings, ns: str
 ) -> None:
     # two stores are two processes: each keeps its own copy of the namespace's vectors
     one, two = (
@@ -312,7 +312,7 @@ def test_concurrent_contradictions_of_one_belief_make_one_chain_never_a_fork(
 
 
 def test_a_large_namespace_goes_through_the_vector_index(
-    driver: Driver, embedder: SentenceTransformerEmbedder, settings: Settings, ns: str
+    driver: Driver, embedder: OnnxEmbedder, settings: Settings, ns: str
 ) -> None:
     indexed = Store(
         driver,
@@ -359,7 +359,7 @@ def llm_url() -> Iterator[tuple[str, type[_OpenAI]]]:
     server.server_close()
 
 
-def llm_store(driver: Driver, embedder: SentenceTransformerEmbedder, url: str) -> Store:
+def llm_store(driver: Driver, embedder: OnnxEmbedder, url: str) -> Store:
     return Store(
         driver,
         embedder,
@@ -370,7 +370,7 @@ def llm_store(driver: Driver, embedder: SentenceTransformerEmbedder, url: str) -
 
 def test_the_llm_classifier_decides_and_its_reason_is_kept(
     driver: Driver,
-    embedder: SentenceTransformerEmbedder,
+    embedder: OnnxEmbedder,
     llm_url: tuple[str, type[_OpenAI]],
     ns: str,
 ) -> None:
@@ -398,7 +398,7 @@ def test_the_llm_classifier_decides_and_its_reason_is_kept(
 
 def test_malformed_llm_verdicts_fall_back_to_the_default_and_are_logged(
     driver: Driver,
-    embedder: SentenceTransformerEmbedder,
+    embedder: OnnxEmbedder,
     llm_url: tuple[str, type[_OpenAI]],
     ns: str,
     caplog: pytest.LogCaptureFixture,
@@ -414,7 +414,7 @@ def test_malformed_llm_verdicts_fall_back_to_the_default_and_are_logged(
 
 
 def test_with_the_llm_endpoint_down_writes_still_succeed(
-    driver: Driver, embedder: SentenceTransformerEmbedder, ns: str
+    driver: Driver, embedder: OnnxEmbedder, ns: str
 ) -> None:
     s = llm_store(driver, embedder, "http://127.0.0.1:9/v1")  # nothing listens there
     [old] = s.create(

@@ -1,0 +1,32 @@
+"""The direct ONNX embedder gives the vectors sentence-transformers gives for the same export."""
+
+from __future__ import annotations
+
+import numpy as np
+from sentence_transformers import SentenceTransformer
+
+from beliefgraph.config import Settings
+from beliefgraph.embeddings import DIMENSIONS, OnnxEmbedder, onnx_model_dir
+
+TEXTS = [
+    "The office Wi-Fi password is tulip-42.",
+    "what's the wifi password?",
+    "",
+    "Café déjà vu — naïve résumé.",
+    "long " * 400,  # past the model's 256 tokens: truncated, as sentence-transformers does
+    "I prefer dark mode.",
+]
+
+
+def test_the_same_vectors_as_sentence_transformers(
+    embedder: OnnxEmbedder, settings: Settings
+) -> None:
+    reference = SentenceTransformer(
+        str(onnx_model_dir(settings.cache_dir)), backend="onnx", device="cpu"
+    ).encode(TEXTS, normalize_embeddings=True, convert_to_numpy=True)
+    ours = np.asarray(embedder.embed(TEXTS))
+    assert ours.shape == (len(TEXTS), DIMENSIONS)
+    assert np.abs(ours - reference).max() < 1e-5
+    # one at a time (no padding) as in a batch (padded to the longest)
+    assert np.abs(np.asarray(embedder.embed(TEXTS[:1]))[0] - ours[0]).max() < 1e-5
+    assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
