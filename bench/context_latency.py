@@ -25,13 +25,14 @@ Measured: the 60 static queries and the 12 session messages of the suite, each a
 request of each profile's user, ``rounds`` times after a warm-up round — through the library
 (:func:`beliefgraph.context.assemble`) and through HTTP (FastAPI's in-process test client, so
 routing, validation and JSON are counted, the network is not). The embedding of the query (the
-real model, ONNX) is counted: search embeds it when two or more beliefs were admitted.
+real model, ONNX) is counted: context assembly embeds it beside its reads, and search uses it
+when admitted beliefs tie.
 
 Synthetic beliefs are written with random unit vectors rather than the model's: the context
 path never queries the vector index (it takes the exact cosine of the few admitted beliefs), so
 their vectors do not change its latency, and embedding 100k texts would take the 2-core machine
-several minutes. They are written with the ``belief_create`` query directly, not through the
-curation gate, which is measured by the write benchmark.
+several minutes. They are written with ``Store.create_rows`` (the ``belief_create`` query),
+not through the curation gate, which is measured by the write benchmark.
 """
 
 from __future__ import annotations
@@ -213,7 +214,7 @@ def load(loader: Store, beliefs: list[BeliefCreate], batch: int = 1000) -> None:
         rows = loader.prepare(beliefs[i : i + batch], actor="bench")
 
         def work(tx: ManagedTransaction, rows: list[dict[str, Any]] = rows) -> None:
-            loader.tx_run(tx, "belief_create", rows=rows)
+            loader.create_rows(tx, rows)
 
         loader.write(work)
 
