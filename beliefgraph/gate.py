@@ -77,7 +77,17 @@ from beliefgraph.config import Settings
 from beliefgraph.errors import Forbidden, NotFound
 from beliefgraph.models import AUTHORITY_KINDS, BeliefCreate, GateDecision, Verdict
 from beliefgraph.text import tokenize
-from beliefgraph.vectors import Copy, Matrix, Ranked, VectorCache, as_matrix, rank
+from beliefgraph.vectors import (
+    Copy,
+    Held,
+    Matrix,
+    Ranked,
+    VectorCache,
+    as_matrix,
+    rank,
+    related,
+    subjects_of,
+)
 
 if TYPE_CHECKING:
     from beliefgraph.store import Store
@@ -193,14 +203,25 @@ def _gather(found: Iterable[tuple[int, Candidate]]) -> dict[int, list[Candidate]
     }
 
 
-def _nearest(
-    ranks: Mapping[int, Ranked], live: Mapping[str, BeliefView]
+Proposals = dict[int, list[tuple[str, float]]]
+
+
+def _proposals(ranks: Mapping[int, Ranked], related: Proposals) -> Proposals:
+    """Per incoming belief, the (id, cosine) of every belief its copies propose."""
+    out: Proposals = {i: list(zip(r.ids, r.scores, strict=True)) for i, r in ranks.items()}
+    for i, pairs in related.items():
+        out.setdefault(i, []).extend(pairs)
+    return out
+
+
+def _candidates(
+    proposals: Proposals, live: Mapping[str, BeliefView]
 ) -> list[tuple[int, Candidate]]:
-    """The live beliefs of each ranking, with the ranking's cosine."""
+    """The proposed beliefs that are live, with the copies' cosine."""
     return [
         (i, Candidate(live[belief], score))
-        for i, ranked in ranks.items()
-        for belief, score in zip(ranked.ids, ranked.scores, strict=True)
+        for i, pairs in proposals.items()
+        for belief, score in pairs
         if belief in live
     ]
 
@@ -333,17 +354,16 @@ class Gate:
         names = sorted({ns for item in incoming for ns in item.view.namespaces})
         vectors = _matrix32(incoming)
         copies = self.vectors.get(names)
-        # ranked against the copies as they are now; the lock says whether that was right
+        # proposed from the copies as they are now; the lock says whether that was right
         ranks = self._rank(rows, copies, vectors, self._near_limit)
+        proposals = _proposals(ranks, self._related(rows, copies, vectors))
         token = uuid.uuid4().hex
         records = self.store.tx_run(
             tx,
             "gate_lock_near",
             names=names,
             token=token,
-            near=sorted({i for ranked in ranks.values() for i in ranked.ids}),
-            rows=[r for r in rows if r["about"] or r["canonical_name"]],
-            structural_limit=STRUCTURAL_LIMIT,
+            near=sorted({belief for pairs in proposals.values() for belief, _ in pairs}),
             live=list(LIVE_STATUSES),
         )
         locked = {s["name"]: (s["replaced"], int(s["beliefs"])) for s in records[0]["sizes"]}
@@ -352,10 +372,9 @@ class Gate:
             if name not in synced and self.vectors.fits(count):
                 synced[name] = self._load(tx, name, count)
         held = {r["i"]: sum(locked[ns][1] for ns in r["namespaces"]) for r in rows}
-        live = {r["id"]: _view(r) for r in records if r["id"] is not None and r["i"] is None}
-        found = [(int(r["i"]), _candidate(r)) for r in records if r["i"] is not None]
-        found += _nearest(ranks, live)
-        # a row is settled when its ranking was made on copies the lock confirmed, and
+        live = {r["id"]: _view(r) for r in records if r["id"] is not None}
+        found = _candidates(proposals, live)
+        # a row is settled when its proposals came from copies the lock confirmed, and
         # either k of its nearest are live or it ranked every belief there is
         k = self.settings.gate_neighbours
         copied = [r for r in rows if held[r["i"]] and all(ns in synced for ns in r["namespaces"])]
@@ -369,9 +388,11 @@ class Gate:
         found += self._nearest_in_copies(tx, unsettled, synced, vectors)
         copied_rows = {r["i"] for r in copied}
         uncopied = [r for r in rows if r["i"] not in copied_rows and held[r["i"]]]
+        structural = [r for r in uncopied if r["about"] or r["canonical_name"]]
+        records = self._structural(tx, structural) if structural else []
         limit = self.settings.gate_exact_scan_limit
         scan = [r for r in uncopied if held[r["i"]] <= limit]
-        records = self._exact(tx, scan, k) if scan else []
+        records += self._exact(tx, scan, k) if scan else []
         records += self._nearest_by_index(tx, [r for r in uncopied if held[r["i"]] > limit])
         found += [(int(r["i"]), _candidate(r)) for r in records]
         return _gather(found), Locked(token, synced)
@@ -400,14 +421,33 @@ class Gate:
             ranks.update(zip(indexes, ranked, strict=True))
         return ranks
 
+    def _related(
+        self,
+        rows: Sequence[dict[str, Any]],
+        copies: Mapping[str, Copy],
+        vectors: np.ndarray[Any, Any],
+    ) -> Proposals:
+        """Each row's beliefs sharing an entity or canonical name, from its copies: they may
+        contradict it at any similarity, so they are compared whatever their rank."""
+        found: Proposals = {}
+        for row in rows:
+            subjects = subjects_of(row["about"], row["canonical_name"])
+            if subjects and all(ns in copies for ns in row["namespaces"]):
+                held = [copies[ns] for ns in sorted(set(row["namespaces"]))]
+                vector = vectors[row["i"]]
+                found[row["i"]] = related(held, vector, row["user"], subjects, STRUCTURAL_LIMIT)
+        return found
+
     def _load(self, tx: ManagedTransaction, name: str, count: int) -> Copy:
-        """Read a namespace's vectors into a copy (:meth:`remember` stamps it)."""
+        """Read a namespace's beliefs into a copy (:meth:`remember` stamps it)."""
         dims = self.store.embedder.dimensions
         records = self.store.tx_run(tx, "gate_namespace_vectors", namespace=name) if count else []
         return Copy.of(
             None,
-            [r["id"] for r in records],
-            [r["user"] for r in records],
+            [
+                Held(r["id"], r["user"], subjects_of(r["about"], r["canonical_name"]))
+                for r in records
+            ],
             as_matrix([r["embedding"] for r in records], dims),
         )
 
@@ -418,20 +458,23 @@ class Gate:
         copies: Mapping[str, Copy],
         vectors: np.ndarray[Any, Any],
     ) -> list[tuple[int, Candidate]]:
-        """Live nearest neighbours from the (now current) copies, reading four times as many
-        of the nearest each round until k are live or every belief was read."""
+        """Live neighbours from the (now current) copies: the related ones, and the nearest,
+        reading four times as many each round until k are live or every belief was read."""
         k = self.settings.gate_neighbours
         found: list[tuple[int, Candidate]] = []
         limit = self._near_limit
         pending = rows
+        related = self._related(rows, copies, vectors)
         while pending:
             ranks = self._rank(pending, copies, vectors, limit)
-            ids = sorted({i for ranked in ranks.values() for i in ranked.ids})
+            proposals = _proposals(ranks, related)
+            ids = sorted({belief for pairs in proposals.values() for belief, _ in pairs})
             records = self.store.tx_run(
                 tx, "gate_candidates_near", ids=ids, live=list(LIVE_STATUSES)
             )
             live = {r["id"]: _view(r) for r in records}
-            found += _nearest(ranks, live)
+            found += _candidates(proposals, live)
+            related = {}  # read once
             pending = [
                 r
                 for r in pending
@@ -443,14 +486,22 @@ class Gate:
     def remember(self, locked: Locked, stored: Sequence[Incoming]) -> None:
         """Keep the copies of the locked namespaces in step with the beliefs ``stored``.
 
-        Called inside the write transaction: the copies are stamped with its lock version,
+        Called inside the write transaction: the copies are stamped with its lock token,
         so if it rolls back they no longer match the next lock and are reloaded.
         """
         for name, copy in locked.copies.items():
             added = [item for item in stored if name in item.view.namespaces]
-            owners = [(item.id, item.view.user) for item in added]
-            matrix = _matrix32(added, copy.dimensions)
-            self.vectors.extend(name, copy, locked.token, owners, matrix)
+            beliefs = [
+                Held(
+                    item.id,
+                    item.view.user,
+                    subjects_of(list(item.view.entities), item.view.canonical_name),
+                )
+                for item in added
+            ]
+            self.vectors.extend(
+                name, copy, locked.token, beliefs, _matrix32(added, copy.dimensions)
+            )
 
     def _nearest_by_index(
         self, tx: ManagedTransaction | None, rows: list[dict[str, Any]]

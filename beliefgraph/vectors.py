@@ -59,34 +59,60 @@ def as_matrix(vectors: Sequence[Sequence[float]], dimensions: int) -> Matrix:
     return np.asarray(vectors, dtype=np.float32)
 
 
+@dataclass(frozen=True)
+class Held:
+    """What a copy keeps of a belief besides its vector; none of it ever changes.
+
+    ``subjects`` are the keys of what it is about: ``e:<entity key>`` for each entity and
+    ``c:<canonical name>``; beliefs sharing one may contradict each other at any similarity.
+    """
+
+    id: str
+    user: str | None
+    subjects: frozenset[str] = frozenset()
+
+
+def subjects_of(about: Sequence[str], canonical_name: str | None) -> frozenset[str]:
+    """The subject keys of a belief (see :class:`Held`)."""
+    keys = {f"e:{key}" for key in about}
+    if canonical_name:
+        keys.add(f"c:{canonical_name}")
+    return frozenset(keys)
+
+
 class Rows:
-    """Beliefs' ids, users and vectors, appended only at the end.
+    """Beliefs (:class:`Held`) and their vectors, appended only at the end, oldest first.
 
     Copies of one namespace share their rows: a copy is a prefix, so appending for a newer
     copy never changes what an older one sees.
     """
 
-    def __init__(self, ids: Sequence[str], users: Sequence[str | None], matrix: Matrix) -> None:
-        self.ids = list(ids)
-        self.users = list(users)
+    def __init__(self, beliefs: Sequence[Held], matrix: Matrix) -> None:
+        self.beliefs: list[Held] = []
         self.by_user: dict[str | None, list[int]] = {}
-        for j, user in enumerate(self.users):
-            self.by_user.setdefault(user, []).append(j)
-        self.matrix = np.array(matrix, dtype=np.float32)
-        self.length = len(self.ids)
+        self.by_subject: dict[str, list[int]] = {}
+        self.matrix = np.zeros((0, matrix.shape[1]), np.float32)
+        self.length = 0
+        self.append(beliefs, matrix)
 
-    def append(self, ids: Sequence[str], users: Sequence[str | None], matrix: Matrix) -> None:
+    @property
+    def ids(self) -> list[str]:
+        """The beliefs' ids, row by row."""
+        return [b.id for b in self.beliefs]
+
+    def append(self, beliefs: Sequence[Held], matrix: Matrix) -> None:
         """Add rows at the end (the matrix grows by doubling, so appends are cheap)."""
-        end = self.length + len(ids)
+        end = self.length + len(beliefs)
         if end > len(self.matrix):
             grown = np.zeros((max(end, 2 * len(self.matrix)), matrix.shape[1]), np.float32)
             grown[: self.length] = self.matrix[: self.length]
             self.matrix = grown
         self.matrix[self.length : end] = matrix
-        for j, (belief, user) in enumerate(zip(ids, users, strict=True), start=self.length):
-            self.ids.append(belief)
-            self.users.append(user)
-            self.by_user.setdefault(user, []).append(j)
+        for j, belief in enumerate(beliefs, start=self.length):
+            self.beliefs.append(belief)
+            self.by_user.setdefault(belief.user, []).append(j)
+            for subject in belief.subjects:
+                self.by_subject.setdefault(subject, []).append(j)
         self.length = end
 
     def owned(self, user: str | None, count: int) -> list[int] | None:
@@ -94,6 +120,14 @@ class Rows:
         rows = self.by_user.get(user, [])
         mine = rows[: bisect.bisect_left(rows, count)]
         return None if len(mine) == count else mine
+
+    def about(self, subjects: frozenset[str], user: str | None, count: int) -> list[int]:
+        """The rows among the first ``count`` of ``user`` sharing a subject, newest first."""
+        found: set[int] = set()
+        for subject in subjects:
+            rows = self.by_subject.get(subject, [])
+            found.update(rows[: bisect.bisect_left(rows, count)])
+        return sorted((j for j in found if self.beliefs[j].user == user), reverse=True)
 
 
 @dataclass(frozen=True)
@@ -105,11 +139,9 @@ class Copy:
     count: int
 
     @classmethod
-    def of(
-        cls, token: str | None, ids: Sequence[str], users: Sequence[str | None], matrix: Matrix
-    ) -> Copy:
-        """A copy holding exactly these beliefs."""
-        return cls(token, Rows(ids, users, matrix), len(ids))
+    def of(cls, token: str | None, beliefs: Sequence[Held], matrix: Matrix) -> Copy:
+        """A copy holding exactly these beliefs (oldest first)."""
+        return cls(token, Rows(beliefs, matrix), len(beliefs))
 
     @property
     def dimensions(self) -> int:
@@ -185,28 +217,19 @@ class VectorCache:
                 self._held -= evicted.count
 
     def extend(
-        self,
-        name: str,
-        copy: Copy,
-        token: str,
-        added: Sequence[tuple[str, str | None]],
-        matrix: Matrix,
+        self, name: str, copy: Copy, token: str, added: Sequence[Held], matrix: Matrix
     ) -> None:
-        """Hold ``copy`` grown by the beliefs (id, user) the write that took ``token`` wrote.
+        """Hold ``copy`` grown by the beliefs the write that took ``token`` wrote.
 
         Rows are appended in place when ``copy`` is the newest of its rows; a copy that
         something else already grew (a write that then rolled back) is copied first.
         """
-        ids = [i for i, _ in added]
-        users = [u for _, u in added]
         with self._lock:
             rows = copy.rows
             if rows.length != copy.count:
-                rows = Rows(
-                    rows.ids[: copy.count], rows.users[: copy.count], rows.matrix[: copy.count]
-                )
+                rows = Rows(rows.beliefs[: copy.count], rows.matrix[: copy.count])
             if added:
-                rows.append(ids, users, matrix)
+                rows.append(added, matrix)
         self.put(name, Copy(token, rows, copy.count + len(added)))
 
     def forget(self, names: Sequence[str]) -> None:
@@ -243,7 +266,7 @@ def rank(copies: Sequence[Copy], vectors: Matrix, user: str | None, limit: int) 
         s = bisect.bisect_right(starts, j) - 1
         rows, mine = segments[s]
         local = j - starts[s]
-        return str(rows.ids[local if mine is None else mine[local]])
+        return str(rows.beliefs[local if mine is None else mine[local]].id)
 
     width = scores.shape[1]
     take = min(width, limit * len(blocks))  # enough to find `limit` distinct beliefs
@@ -268,3 +291,21 @@ def rank(copies: Sequence[Copy], vectors: Matrix, user: str | None, limit: int) 
         everything = take == width and all(b in seen for _, b in named)
         results.append(Ranked(ids, values, everything))
     return results
+
+
+def related(
+    copies: Sequence[Copy], vector: Matrix, user: str | None, subjects: frozenset[str], limit: int
+) -> list[tuple[str, float]]:
+    """The beliefs of ``user`` sharing a subject with an incoming one, with their cosine to
+    its ``vector``: the newest ``limit`` of each copy, each belief once."""
+    if not subjects:
+        return []
+    found: dict[str, float] = {}
+    for copy in copies:
+        rows = copy.rows.about(subjects, user, copy.count)[:limit]
+        if not rows:
+            continue
+        scores = copy.rows.matrix[rows] @ vector
+        for j, score in zip(rows, scores.tolist(), strict=True):
+            found[copy.rows.beliefs[j].id] = float(score)
+    return list(found.items())

@@ -1,8 +1,11 @@
 // name: gate_namespace_vectors
-// Every belief of the namespace with its embedding, whatever its status: the gate's
-// in-process copy (vectors.py) is loaded from this, inside the write that locked the
-// namespace, once per namespace and then kept in step by the gate's own writes.
+// Every belief of the namespace, whatever its status, oldest first, with what the gate's
+// in-process copy (vectors.py) keeps of it: its user, the keys of the entities it is about,
+// its canonical name and its embedding. The copy is loaded from this inside the write that
+// locked the namespace, once per namespace, and then kept in step by the gate's own writes.
 // $namespace: string.
-// Returns one row per belief: id, user, embedding.
+// Returns one row per belief: id, user, about (entity keys), canonical_name, embedding.
 MATCH (:Namespace {name: $namespace})<-[:IN]-(b:Belief)
-RETURN b.id AS id, b.user AS user, b.embedding AS embedding
+RETURN b.id AS id, b.user AS user, [(b)-[:ABOUT]->(e:Entity) | e.key] AS about,
+       b.canonical_name AS canonical_name, b.embedding AS embedding
+ORDER BY b.created_at, b.id

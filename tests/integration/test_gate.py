@@ -242,6 +242,32 @@ def test_one_users_belief_never_folds_into_anothers(store: Store, ns: str) -> No
     assert (again.verdict, again.belief_id) == (Verdict.noop, bob.belief_id)
 
 
+@pytest.mark.parametrize("cache", [200_000, 0], ids=["vector-copy", "cypher"])
+def test_a_belief_about_the_same_entity_is_compared_however_far_down_the_ranking(
+    driver: Driver, embedder: OnnxEmbedder, ns: str, uid: str, cache: int
+) -> None:
+    # one neighbour by similarity: the old password is never among the nearest
+    store = Store(
+        driver,
+        embedder,
+        database="neo4j",
+        settings=Settings(gate_neighbours=1, gate_vector_cache=cache),
+    )
+    old = BeliefCreate(
+        id=f"{uid}-pw", text=WIFI_OLD, kind="credential", about=["office wifi"], namespaces=[ns]
+    )
+    store.create([old])
+    for text in (  # each closer to the new text than the old password is (cosine 0.67)
+        "The Wi-Fi password is kept by IT.",
+        "Ask IT for the current Wi-Fi password.",
+        "Wi-Fi passwords are managed by IT.",
+    ):
+        store.create([BeliefCreate(text=text, namespaces=[ns])])
+    new = BeliefCreate(text=WIFI_NEW, kind="correction", about=["Office Wi-Fi"], namespaces=[ns])
+    [d] = store.curate([new])
+    assert (d.verdict, d.target) == (Verdict.contradicts, old.id)
+
+
 def test_the_gates_vector_copy_notices_other_writers_and_rolled_back_writes(
     driver: Driver, embedder: OnnxEmbedder, settings: Settings, ns: str
 ) -> None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from beliefgraph.vectors import Copy, VectorCache, as_matrix, rank
+from beliefgraph.vectors import Copy, Held, VectorCache, as_matrix, rank, related, subjects_of
 
 
 def unit(*values: float) -> list[float]:
@@ -13,9 +14,8 @@ def unit(*values: float) -> list[float]:
 
 
 def copy_of(token: str | None, beliefs: dict[str, list[float]], user: str | None = None) -> Copy:
-    return Copy.of(
-        token, list(beliefs), [user] * len(beliefs), as_matrix(list(beliefs.values()), 3)
-    )
+    held = [Held(i, user) for i in beliefs]
+    return Copy.of(token, held, as_matrix(list(beliefs.values()), 3))
 
 
 def test_rank_orders_by_cosine_and_breaks_ties_by_id() -> None:
@@ -38,8 +38,7 @@ def test_rank_counts_a_belief_in_two_namespaces_once() -> None:
 def test_rank_keeps_to_the_writers_user() -> None:
     rows = Copy.of(
         "t",
-        ["mine", "theirs", "shared"],
-        ["ann", "bob", None],
+        [Held("mine", "ann"), Held("theirs", "bob"), Held("shared", None)],
         as_matrix([unit(1, 0, 0), unit(1, 0, 0), unit(1, 0, 0)], 3),
     )
     query = as_matrix([unit(1, 0, 0)], 3)
@@ -60,13 +59,13 @@ def test_a_copy_is_in_sync_only_with_the_token_and_count_the_lock_saw() -> None:
 def test_extend_appends_in_place_and_an_older_copy_keeps_its_view() -> None:
     cache = VectorCache(100)
     base = copy_of("t1", {"a": unit(1, 0, 0)})
-    cache.extend("ns", base, "t2", [("b", None)], as_matrix([unit(0, 1, 0)], 3))
+    cache.extend("ns", base, "t2", [Held("b", None)], as_matrix([unit(0, 1, 0)], 3))
     grown = cache.get(["ns"])["ns"]
     assert (grown.token, grown.count) == ("t2", 2)
     assert grown.rows is base.rows  # appended, not copied
     assert rank([base], as_matrix([unit(0, 1, 0)], 3), None, 5)[0].ids == ["a"]
     # a write that rolled back grew `base` too; growing it again must not touch `grown`
-    cache.extend("ns", base, "t3", [("c", None)], as_matrix([unit(0, 0, 1)], 3))
+    cache.extend("ns", base, "t3", [Held("c", None)], as_matrix([unit(0, 0, 1)], 3))
     again = cache.get(["ns"])["ns"]
     assert again.rows is not base.rows
     assert rank([again], as_matrix([unit(0, 0, 1)], 3), None, 5)[0].ids == ["c", "a"]
@@ -83,3 +82,20 @@ def test_the_least_recently_used_namespace_is_evicted_and_a_too_large_one_never_
     cache.put("big", copy_of("t", {str(i): unit(1, i, 0) for i in range(4)}))
     assert cache.get(["big"]) == {}
     assert not VectorCache(0).fits(0)
+
+
+def test_related_finds_the_newest_beliefs_sharing_a_subject_of_the_same_user() -> None:
+    wifi = subjects_of(["office_wifi"], None)
+    beliefs = [
+        Held("old", None, wifi),
+        Held("other", None, subjects_of(["printer"], None)),
+        Held("named", None, subjects_of([], "wifi_password")),
+        Held("new", None, wifi),
+        Held("anns", "ann", wifi),
+    ]
+    copy = Copy.of("t", beliefs, as_matrix([unit(1, i, 0) for i in range(5)], 3))
+    query = np.asarray(unit(1, 0, 0), dtype=np.float32)
+    found = related([copy], query, None, wifi | subjects_of([], "wifi_password"), 2)
+    assert [i for i, _ in found] == ["new", "named"]  # newest first, at most 2
+    assert found[0][1] == pytest.approx(unit(1, 3, 0)[0], abs=1e-6)  # its cosine
+    assert related([copy], query, None, frozenset(), 5) == []
