@@ -33,9 +33,10 @@ entity or the canonical name with it, and decides one :class:`~beliefgraph.model
 **Finding neighbours.** 5.26's vector index cannot filter by namespace, and the shared
 store may hold millions of beliefs of other namespaces: a global top-k can miss a small
 namespace entirely. So the gate keeps an in-memory copy of each namespace's vectors
-(:mod:`beliefgraph.vectors`, which says when a copy may be trusted), ranks the nearest
-exactly, and has Neo4j read only those. A namespace too large for the copy is searched in
-Cypher: up to ``gate_exact_scan_limit`` beliefs by an exact scan
+(:mod:`beliefgraph.vectors`, which says when a copy may be trusted) with what each belief
+is about, ranks the nearest exactly, picks the beliefs sharing an entity or canonical name,
+and has Neo4j read only those (and say which are live). A namespace too large for the copy
+is searched in Cypher: up to ``gate_exact_scan_limit`` beliefs by an exact scan
 (``vector.similarity.cosine``; reading each stored vector is what costs, about 15 us a
 belief), larger ones through the index: ``k x gate_index_overfetch`` nodes, then five times
 as many while fewer than ``k`` of them are in the namespace (once ``k`` are, they are its
