@@ -200,6 +200,14 @@ def machine() -> dict[str, Any]:
 def run(turns: int, runs: int) -> dict[str, Any]:
     # the server's notices about property keys it has not seen yet are noise in a fresh store
     logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
+    # the code measured is the code imported now: later commits during the run do not count
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],  # noqa: S607  (git from PATH, as in dev)
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    ).stdout.strip()
     settings = Settings()
     embedder = load_embedder(settings.cache_dir)
     embedder.embed(["warm-up"] * BATCH)
@@ -261,13 +269,7 @@ def run(turns: int, runs: int) -> dict[str, Any]:
         "peak_rss_mb": {"importer": round(peak_rss_mb(), 1), "neo4j_server": round(server_rss, 1)},
         "goals": {"ratio": "<= 1.25", "peak_rss_mb": "<= 2048 (the importer)"},
         "machine": machine(),
-        "git": subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],  # noqa: S607  (git from PATH, as in dev)
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            check=False,
-        ).stdout.strip(),
+        "git": commit,
     }
 
 
