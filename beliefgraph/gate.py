@@ -375,6 +375,11 @@ class Gate:
         held = {r["i"]: sum(locked[ns][1] for ns in r["namespaces"]) for r in rows}
         live = {r["id"]: _view(r) for r in records if r["id"] is not None}
         found = _candidates(proposals, live)
+        # what a confirmed copy proposed and Neo4j did not return is no longer live, for good
+        gone = {belief for pairs in proposals.values() for belief, _ in pairs} - live.keys()
+        for name, copy in synced.items():
+            if copies.get(name) is copy:
+                copy.rows.bury(gone)
         # a row is settled when its proposals came from copies the lock confirmed, and
         # either k of its nearest are live or it ranked every belief there is
         k = self.settings.gate_neighbours
@@ -475,6 +480,8 @@ class Gate:
             )
             live = {r["id"]: _view(r) for r in records}
             found += _candidates(proposals, live)
+            for copy in copies.values():
+                copy.rows.bury(set(ids) - live.keys())
             related = {}  # read once
             pending = [
                 r

@@ -17,6 +17,12 @@ back, the token is never seen again and the copy is reloaded. Every other writer
 the token too (another process's gate, the compat router's in-place replace) or the count
 (an evaluation load): a copy can be stale only in a way that is detected, never trusted.
 
+**Status.** A copy does not know which beliefs are live (statuses change); Neo4j says, for
+the few proposed. But a status that is not live (superseded, archived, retracted) is final, so
+a proposed belief that Neo4j, under the namespace's lock, did not return as live is noted in
+the copy and never proposed again: a namespace whose nearest are mostly superseded does not
+cost a second round trip on every write.
+
 **Memory.** At most ``capacity`` vectors (float32, 1.5 kB each) are kept, whole
 namespaces at a time, least recently used first out; a namespace larger than the capacity
 is never copied (the gate uses the vector index for it). Rows are appended in place, so
@@ -28,7 +34,7 @@ from __future__ import annotations
 import bisect
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,6 +95,9 @@ class Rows:
 
     def __init__(self, beliefs: Sequence[Held], matrix: Matrix) -> None:
         self.beliefs: list[Held] = []
+        self.index: dict[str, int] = {}
+        #: rows seen no longer live (superseded, archived, retracted: never live again)
+        self.dead: set[int] = set()
         self.by_user: dict[str | None, list[int]] = {}
         self.by_subject: dict[str, list[int]] = {}
         self.matrix = np.zeros((0, matrix.shape[1]), np.float32)
@@ -110,10 +119,20 @@ class Rows:
         self.matrix[self.length : end] = matrix
         for j, belief in enumerate(beliefs, start=self.length):
             self.beliefs.append(belief)
+            self.index[belief.id] = j
             self.by_user.setdefault(belief.user, []).append(j)
             for subject in belief.subjects:
                 self.by_subject.setdefault(subject, []).append(j)
         self.length = end
+
+    def bury(self, ids: Iterable[str]) -> None:
+        """Note that these beliefs were read, under the namespace's lock, as no longer live.
+
+        Only committed state may be noted (a status seen by a read under the lock): a
+        status this write is about to change could still roll back. A status that is not
+        live is final, so the rows are skipped from then on.
+        """
+        self.dead.update(j for i in ids if (j := self.index.get(i)) is not None)
 
     def owned(self, user: str | None, count: int) -> list[int] | None:
         """The rows among the first ``count`` that belong to ``user`` (``None``: all do)."""
@@ -127,7 +146,9 @@ class Rows:
         for subject in subjects:
             rows = self.by_subject.get(subject, [])
             found.update(rows[: bisect.bisect_left(rows, count)])
-        return sorted((j for j in found if self.beliefs[j].user == user), reverse=True)
+        dead = self.dead
+        mine = (j for j in found if self.beliefs[j].user == user and j not in dead)
+        return sorted(mine, reverse=True)
 
 
 @dataclass(frozen=True)
@@ -255,7 +276,11 @@ def rank(copies: Sequence[Copy], vectors: Matrix, user: str | None, limit: int) 
             continue
         with _one_blas_thread():
             scores = vectors @ copy.rows.matrix[: copy.count].T
-        blocks.append(scores if mine is None else scores[:, mine])
+        block = scores if mine is None else scores[:, mine]
+        dead = [j for j in list(copy.rows.dead) if j < copy.count]
+        if dead:  # known no longer live: never proposed
+            block[:, dead if mine is None else np.flatnonzero(np.isin(mine, dead))] = -np.inf
+        blocks.append(block)
         segments.append((copy.rows, mine))
     if not blocks:
         return [Ranked([], [], True) for _ in range(len(vectors))]
@@ -276,7 +301,7 @@ def rank(copies: Sequence[Copy], vectors: Matrix, user: str | None, limit: int) 
         tops = np.broadcast_to(np.arange(width), (len(scores), width))
     results = []
     for row, top in zip(scores, tops, strict=True):
-        named = [(-float(row[j]), belief(j)) for j in top.tolist()]
+        named = [(-float(row[j]), belief(j)) for j in top.tolist() if row[j] != -np.inf]
         named.sort()
         seen: set[str] = set()
         ids: list[str] = []

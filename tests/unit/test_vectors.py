@@ -99,3 +99,20 @@ def test_related_finds_the_newest_beliefs_sharing_a_subject_of_the_same_user() -
     assert [i for i, _ in found] == ["new", "named"]  # newest first, at most 2
     assert found[0][1] == pytest.approx(unit(1, 3, 0)[0], abs=1e-6)  # its cosine
     assert related([copy], query, None, frozenset(), 5) == []
+
+
+def test_beliefs_seen_no_longer_live_are_not_proposed_again() -> None:
+    wifi = subjects_of(["office_wifi"], None)
+    copy = Copy.of(
+        "t",
+        [Held("old", None, wifi), Held("new", None, wifi), Held("far", None)],
+        as_matrix([unit(1, 0, 0), unit(1, 0.1, 0), unit(0, 0, 1)], 3),
+    )
+    query = as_matrix([unit(1, 0, 0)], 3)
+    assert rank([copy], query, None, 1)[0].ids == ["old"]
+    copy.rows.bury(["old", "unknown-id"])
+    [ranked] = rank([copy], query, None, 1)
+    assert ranked.ids == ["new"]
+    assert rank([copy], query, None, 5)[0].ids == ["new", "far"]
+    assert rank([copy], query, None, 5)[0].complete
+    assert [i for i, _ in related([copy], query[0], None, wifi, 5)] == ["new"]
