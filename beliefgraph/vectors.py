@@ -104,11 +104,6 @@ class Rows:
         self.length = 0
         self.append(beliefs, matrix)
 
-    @property
-    def ids(self) -> list[str]:
-        """The beliefs' ids, row by row."""
-        return [b.id for b in self.beliefs]
-
     def append(self, beliefs: Sequence[Held], matrix: Matrix) -> None:
         """Add rows at the end (the matrix grows by doubling, so appends are cheap)."""
         end = self.length + len(beliefs)
