@@ -204,7 +204,7 @@ def event_hash(fields: dict[str, Any]) -> str:
 
 
 def append(store: Store, tx: ManagedTransaction, entries: Sequence[AuditEntry]) -> list[str]:
-    """Append ``entries`` to their chains inside ``tx``; call it last in the transaction.
+    """Append ``entries`` to their chains inside ``tx``, after the changes they record.
 
     The chains' head nodes are locked (in name order) until ``tx`` ends, so the appends of
     concurrent transactions queue. Returns the new events' ids, in order.

@@ -128,7 +128,6 @@ def load_embedder(cache_dir: Path) -> OnnxEmbedder:
         tokenizer = Tokenizer.from_file(str(target / "tokenizer.json"))
         # the file pads every text to 128 tokens; sentence-transformers pads to the longest
         # of a batch and truncates at the model's max_seq_length (256)
-        tokenizer.no_padding()
         tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106  (a token, not a secret)
         tokenizer.enable_truncation(int(config["max_seq_length"]))
         session = onnxruntime.InferenceSession(

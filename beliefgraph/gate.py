@@ -207,10 +207,10 @@ def _gather(found: Iterable[tuple[int, Candidate]]) -> dict[int, list[Candidate]
 Proposals = dict[int, list[tuple[str, float]]]
 
 
-def _proposals(ranks: Mapping[int, Ranked], related: Proposals) -> Proposals:
+def _proposals(ranks: Mapping[int, Ranked], structural: Proposals) -> Proposals:
     """Per incoming belief, the (id, cosine) of every belief its copies propose."""
     out: Proposals = {i: list(zip(r.ids, r.scores, strict=True)) for i, r in ranks.items()}
-    for i, pairs in related.items():
+    for i, pairs in structural.items():
         out.setdefault(i, []).extend(pairs)
     return out
 
@@ -337,13 +337,15 @@ class Gate:
     ) -> tuple[dict[int, list[Candidate]], Locked]:
         """Lock the incoming beliefs' namespaces and find their neighbours, inside ``tx``.
 
-        The same candidates as :meth:`candidates`, found the fast way: each namespace's
+        The same kinds of candidates as :meth:`candidates`, found the fast way: each namespace's
         vectors are kept in memory (:class:`~beliefgraph.vectors.VectorCache`), so the
         nearest are ranked before the lock and the lock's round trip (``gate_lock_near``)
         reads just those, with the structural candidates. Only when the copy turns out
         stale (another writer), or too few of the nearest are live, does it take more
         round trips; a namespace too large to copy is scanned or goes to the index as in
-        :meth:`candidates`.
+        :meth:`candidates`. The same-entity candidates are the newest of each copy before
+        Neo4j says which are live (those it says are not are skipped from then on), so the
+        first write after many supersessions may compare fewer than :data:`STRUCTURAL_LIMIT`.
 
         Returns:
             The candidates of each incoming belief, nearest first, and what the lock saw
@@ -369,12 +371,24 @@ class Gate:
         )
         locked = {s["name"]: (s["replaced"], int(s["beliefs"])) for s in records[0]["sizes"]}
         synced = {name: copies[name] for name in self.vectors.in_sync(copies, locked)}
+        if len(synced) < len(locked):
+            # another writer of this process may have committed while this one waited for the
+            # lock: its copy is the current one, not worth a reload
+            latest = self.vectors.get([name for name in locked if name not in synced])
+            synced |= {name: latest[name] for name in self.vectors.in_sync(latest, locked)}
         for name, (_, count) in locked.items():
             if name not in synced and self.vectors.fits(count):
                 synced[name] = self._load(tx, name, count)
         held = {r["i"]: sum(locked[ns][1] for ns in r["namespaces"]) for r in rows}
         live = {r["id"]: _view(r) for r in records if r["id"] is not None}
-        found = _candidates(proposals, live)
+        # only a copy the lock confirmed is trusted for a score (a stale one may hold an
+        # embedding the compat router has since replaced); other rows are proposed again below
+        confirmed = {
+            r["i"]
+            for r in rows
+            if all(ns in synced and copies.get(ns) is synced[ns] for ns in r["namespaces"])
+        }
+        found = _candidates({i: p for i, p in proposals.items() if i in confirmed}, live)
         # what a confirmed copy proposed and Neo4j did not return is no longer live, for good
         gone = {belief for pairs in proposals.values() for belief, _ in pairs} - live.keys()
         for name, copy in synced.items():
@@ -470,10 +484,10 @@ class Gate:
         found: list[tuple[int, Candidate]] = []
         limit = self._near_limit
         pending = rows
-        related = self._related(rows, copies, vectors)
+        structural = self._related(rows, copies, vectors)
         while pending:
             ranks = self._rank(pending, copies, vectors, limit)
-            proposals = _proposals(ranks, related)
+            proposals = _proposals(ranks, structural)
             ids = sorted({belief for pairs in proposals.values() for belief, _ in pairs})
             records = self.store.tx_run(
                 tx, "gate_candidates_near", ids=ids, live=list(LIVE_STATUSES)
@@ -482,7 +496,7 @@ class Gate:
             found += _candidates(proposals, live)
             for copy in copies.values():
                 copy.rows.bury(set(ids) - live.keys())
-            related = {}  # read once
+            structural = {}  # read once
             pending = [
                 r
                 for r in pending

@@ -23,8 +23,9 @@ a proposed belief that Neo4j, under the namespace's lock, did not return as live
 the copy and never proposed again: a namespace whose nearest are mostly superseded does not
 cost a second round trip on every write.
 
-**Memory.** At most ``capacity`` vectors (float32, 1.5 kB each) are kept, whole
-namespaces at a time, least recently used first out; a namespace larger than the capacity
+**Memory.** At most ``capacity`` vectors (float32, 1.5 kB each) are held, whole
+namespaces at a time, least recently used first out; a namespace's matrix grows by doubling,
+so what is allocated can be up to twice that; a namespace larger than the capacity
 is never copied (the gate uses the vector index for it). Rows are appended in place, so
 keeping a copy in step with a write costs the new rows, not the namespace.
 """
@@ -43,19 +44,22 @@ from threadpoolctl import ThreadpoolController
 
 Matrix = np.ndarray[Any, np.dtype[np.float32]]
 
-_BLAS: list[ThreadpoolController] = []  # made on first use (it inspects the loaded libraries)
+_BLAS: list[Any] = []  # the limit, once set
+_BLAS_LOCK = threading.Lock()
 
 
-def _one_blas_thread() -> Any:
-    """A context in which numpy's BLAS uses one thread.
+def _one_blas_thread() -> None:
+    """Make numpy's BLAS use one thread in this process, once.
 
     The gate's products are small; on a busy 2-core machine handing one to a second BLAS
     thread waits for that thread to be scheduled: measured 7.4 ms for one incoming belief
-    against 30,000 vectors, 2.5 ms on one thread (and the same for a 256-belief batch).
+    against 30,000 vectors, 2.5 ms on one thread (and the same for a 256-belief batch). Set
+    once for the process rather than around each product: threadpoolctl's limit is
+    process-wide, and concurrent set-and-restore could leave it at either value.
     """
-    if not _BLAS:
-        _BLAS.append(ThreadpoolController())
-    return _BLAS[0].limit(limits=1, user_api="blas")
+    with _BLAS_LOCK:
+        if not _BLAS:
+            _BLAS.append(ThreadpoolController().limit(limits=1, user_api="blas"))
 
 
 def as_matrix(vectors: Sequence[Sequence[float]], dimensions: int) -> Matrix:
@@ -179,6 +183,8 @@ class VectorCache:
     """Namespace name -> :class:`Copy`, bounded by ``capacity`` vectors; thread-safe."""
 
     def __init__(self, capacity: int) -> None:
+        if capacity > 0:
+            _one_blas_thread()
         self.capacity = capacity
         self._copies: OrderedDict[str, Copy] = OrderedDict()
         self._held = 0
@@ -243,7 +249,9 @@ class VectorCache:
         with self._lock:
             rows = copy.rows
             if rows.length != copy.count:
-                rows = Rows(rows.beliefs[: copy.count], rows.matrix[: copy.count])
+                old = rows
+                rows = Rows(old.beliefs[: copy.count], old.matrix[: copy.count])
+                rows.dead = {j for j in old.dead if j < copy.count}
             if added:
                 rows.append(added, matrix)
         self.put(name, Copy(token, rows, copy.count + len(added)))
@@ -269,8 +277,7 @@ def rank(copies: Sequence[Copy], vectors: Matrix, user: str | None, limit: int) 
         mine = copy.rows.owned(user, copy.count)
         if mine is not None and not mine:
             continue
-        with _one_blas_thread():
-            scores = vectors @ copy.rows.matrix[: copy.count].T
+        scores = vectors @ copy.rows.matrix[: copy.count].T
         block = scores if mine is None else scores[:, mine]
         dead = [j for j in list(copy.rows.dead) if j < copy.count]
         if dead:  # known no longer live: never proposed
