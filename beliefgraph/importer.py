@@ -844,7 +844,7 @@ class Importer:
     def _prepare(self, batch: _Batch) -> _Prepared:
         """Find which statements are new, and embed them (runs in the worker thread)."""
         keys = list(dict.fromkeys(p.key for p in batch.planned))
-        done = {r["key"]: r["target"] for r in self.store.run_read("import_done", keys=keys)}
+        done = {r["key"]: r["belief"] for r in self.store.run_read("import_done", keys=keys)}
         todo = [p for p in batch.planned if p.key not in done]
         if self.options.dry_run or not todo:
             return _Prepared(batch, todo, done, [], [])
@@ -883,7 +883,7 @@ class Importer:
             )
             if wanted:  # statements of earlier batches that these follow or explain
                 found = self.store.tx_run(tx, "import_done", keys=wanted)
-                targets.update({r["key"]: r["target"] for r in found})
+                targets.update({r["key"]: r["belief"] for r in found})
             self._write_provenance(tx, todo, targets, rows, batch)
 
         self.store.write(work)
@@ -952,7 +952,7 @@ class Importer:
             {
                 "turn": turn_node_id(ns, p.turn),
                 "key": p.key,
-                "target": targets[p.key],
+                "belief": targets[p.key],
                 "speaker": p.statement.speaker,
                 "cue": p.statement.cue,
             }

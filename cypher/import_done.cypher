@@ -2,7 +2,7 @@
 // Which extracted statements an import already recorded, and the belief each one asserted
 // (its own id, or the belief the curation gate folded it into).
 // $keys: list<string> (statement keys)
-// Returns: key, target (belief id).
+// Returns: key, belief (the id of the belief the statement resulted in).
 UNWIND $keys AS key
 MATCH (:Turn)-[a:ASSERTED {key: key}]->(b:Belief)
-RETURN key, b.id AS target
+RETURN key, b.id AS belief
