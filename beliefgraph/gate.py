@@ -128,8 +128,9 @@ class Incoming:
 
     @property
     def embedding(self) -> list[float]:
-        """Its unit-length embedding."""
-        return list(self.row["embedding"])
+        """Its unit-length embedding (the row's own list: read, never changed)."""
+        embedding: list[float] = self.row["embedding"]
+        return embedding
 
 
 @dataclass(frozen=True)
