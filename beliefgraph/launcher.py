@@ -560,6 +560,36 @@ class Neo4jLauncher:
                 )
             time.sleep(0.25)
 
+    def wait_idle(self, *, busy: float = 0.1, window: float = 2.0, timeout: float = 300.0) -> float:
+        """Wait until the server uses less than ``busy`` of one core over ``window`` seconds.
+
+        After a bulk load, Neo4j keeps merging its Lucene segments and compiling for a
+        minute or more; a benchmark that starts measuring at once measures that too.
+
+        Returns:
+            The seconds waited (``timeout`` if the server never went quiet).
+
+        Raises:
+            LauncherError: the server is not running.
+        """
+        pid = self._running_pid()
+        if pid is None:
+            raise LauncherError(f"no Neo4j is running in {self.home}")
+        ticks = os.sysconf("SC_CLK_TCK")
+
+        def cpu_seconds() -> float:
+            # /proc/<pid>/stat: utime and stime are fields 14 and 15, after the "(comm)"
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+            return (int(fields[11]) + int(fields[12])) / ticks
+
+        started = time.monotonic()
+        while time.monotonic() - started < timeout:
+            before = cpu_seconds()
+            time.sleep(window)
+            if cpu_seconds() - before < busy * window:
+                break
+        return time.monotonic() - started
+
     def stop(self, timeout: float = 60.0) -> bool:
         """Stop this home's server: SIGTERM, then SIGKILL after ``timeout`` seconds.
 

@@ -146,6 +146,11 @@ def test_stop_without_server_returns_false(tmp_path: Path) -> None:
     assert Neo4jLauncher(home=tmp_path).stop() is False
 
 
+def test_wait_idle_without_server_raises(tmp_path: Path) -> None:
+    with pytest.raises(LauncherError, match="no Neo4j is running"):
+        Neo4jLauncher(home=tmp_path).wait_idle(timeout=1)
+
+
 def test_command_runs_community_entry_point(tmp_path: Path) -> None:
     cmd = Neo4jLauncher(home=tmp_path).command("/opt/java")
     assert cmd[0] == "/opt/java"
