@@ -214,6 +214,13 @@ def _tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
     return f"--- last {lines} lines of {path}:\n{body}"
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used so far, from /proc."""
+    # /proc/<pid>/stat: utime and stime are fields 14 and 15, counted after the "(comm)"
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _pid_alive(pid: int) -> bool:
     """Return whether process ``pid`` exists and is not a zombie."""
     try:
@@ -575,18 +582,11 @@ class Neo4jLauncher:
         pid = self._running_pid()
         if pid is None:
             raise LauncherError(f"no Neo4j is running in {self.home}")
-        ticks = os.sysconf("SC_CLK_TCK")
-
-        def cpu_seconds() -> float:
-            # /proc/<pid>/stat: utime and stime are fields 14 and 15, after the "(comm)"
-            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-            return (int(fields[11]) + int(fields[12])) / ticks
-
         started = time.monotonic()
         while time.monotonic() - started < timeout:
-            before = cpu_seconds()
+            before = cpu_seconds(pid)
             time.sleep(window)
-            if cpu_seconds() - before < busy * window:
+            if cpu_seconds(pid) - before < busy * window:
                 break
         return time.monotonic() - started
 

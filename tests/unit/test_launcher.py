@@ -6,6 +6,7 @@ import os
 import socket
 import stat
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -144,6 +145,14 @@ def test_pid_file_of_another_process_is_stale(tmp_path: Path) -> None:
 
 def test_stop_without_server_returns_false(tmp_path: Path) -> None:
     assert Neo4jLauncher(home=tmp_path).stop() is False
+
+
+def test_cpu_seconds_counts_this_process_work() -> None:
+    before = launcher.cpu_seconds(os.getpid())
+    deadline = time.process_time() + 0.3
+    while time.process_time() < deadline:
+        pass
+    assert launcher.cpu_seconds(os.getpid()) - before >= 0.2
 
 
 def test_wait_idle_without_server_raises(tmp_path: Path) -> None:
