@@ -215,6 +215,19 @@ class DefaultClassifier:
         """One judgement per pair (see the module docstring for the rules)."""
         return [self.judge_one(p) for p in pairs]
 
+    @property
+    def floor(self) -> float:
+        """The cosine below which every pair is ``add``: each other verdict needs at least
+        one of the thresholds (0.30 with the defaults, the structural one)."""
+        s = self.settings
+        return min(
+            s.gate_noop_similarity,
+            s.gate_polarity_similarity,
+            s.gate_structure_similarity,
+            s.gate_subsume_similarity,
+            s.gate_compatible_similarity,
+        )
+
     def judge_one(self, pair: Pair) -> Judgement:
         """The verdict on one pair."""
         s = self.settings

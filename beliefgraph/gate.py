@@ -449,14 +449,20 @@ class Gate:
         vectors: np.ndarray[Any, Any],
     ) -> Proposals:
         """Each row's beliefs sharing an entity or canonical name, from its copies: they may
-        contradict it at any similarity, so they are compared whatever their rank."""
+        contradict it at any similarity, so they are compared whatever their rank.
+
+        Those below the default classifier's floor could only be judged ``add``, and are
+        not read, unless another classifier (which may judge any pair) decides.
+        """
+        floor = -1.0 if self.prejudges else self.default.floor
         found: Proposals = {}
         for row in rows:
             subjects = subjects_of(row["about"], row["canonical_name"])
             if subjects and all(ns in copies for ns in row["namespaces"]):
                 held = [copies[ns] for ns in sorted(set(row["namespaces"]))]
                 vector = vectors[row["i"]]
-                found[row["i"]] = related(held, vector, row["user"], subjects, STRUCTURAL_LIMIT)
+                pairs = related(held, vector, row["user"], subjects, STRUCTURAL_LIMIT)
+                found[row["i"]] = [(b, score) for b, score in pairs if score >= floor]
         return found
 
     def _load(self, tx: ManagedTransaction, name: str, count: int) -> Copy:

@@ -268,6 +268,43 @@ def test_a_belief_about_the_same_entity_is_compared_however_far_down_the_ranking
     assert (d.verdict, d.target) == (Verdict.contradicts, old.id)
 
 
+def test_a_same_entity_belief_too_far_to_be_judged_anything_but_add_is_not_read(
+    driver: Driver, embedder: OnnxEmbedder, ns: str, uid: str
+) -> None:
+    store = Store(driver, embedder, database="neo4j", settings=Settings(gate_neighbours=1))
+    old = BeliefCreate(
+        id=f"{uid}-pw", text=WIFI_OLD, kind="credential", about=["office wifi"], namespaces=[ns]
+    )
+    far = BeliefCreate(
+        id=f"{uid}-far",
+        text="Bananas were delivered to the third floor kitchen on Tuesday.",
+        about=["office wifi"],
+        namespaces=[ns],
+    )
+    store.create([old, far])
+    store.create([BeliefCreate(text="Ask IT for the current Wi-Fi password.", namespaces=[ns])])
+    new = BeliefCreate(text=WIFI_NEW, kind="correction", about=["Office Wi-Fi"], namespaces=[ns])
+    [vold, vfar, vnew] = embedder.embed([old.text, far.text, new.text])
+    floor = store.gate.default.floor
+    cosine = sum(a * b for a, b in zip(vfar, vnew, strict=True))
+    assert cosine < floor <= sum(a * b for a, b in zip(vold, vnew, strict=True))
+
+    read: list[str] = []
+    tx_run = store.tx_run
+
+    def spy(tx: Any, name: str, **params: Any) -> list[Any]:
+        if name == "gate_lock_near":
+            read.extend(params["near"])
+        return tx_run(tx, name, **params)
+
+    store.tx_run = spy  # type: ignore[method-assign]
+    [d] = store.curate([new])
+    assert (d.verdict, d.target) == (Verdict.contradicts, old.id)
+    # both share the entity; only the one the classifier could judge is read
+    assert old.id in read
+    assert far.id not in read
+
+
 def test_the_gates_vector_copy_notices_other_writers_and_rolled_back_writes(
     driver: Driver, embedder: OnnxEmbedder, settings: Settings, ns: str
 ) -> None:

@@ -304,3 +304,14 @@ def test_the_settings_choose_the_classifier() -> None:
     chosen = build_classifier(Settings(gate_llm_url="http://127.0.0.1:1/v1", gate_llm_model="m"))
     assert isinstance(chosen, LLMClassifier)
     assert chosen.name == "llm:m"
+
+
+def test_below_the_floor_every_pair_is_add_and_at_it_the_structural_rule_applies() -> None:
+    # the gate does not read same-entity beliefs below the floor: they could only be `add`
+    assert DEFAULT.floor == SETTINGS.gate_structure_similarity
+    old = view("The office Wi-Fi password is tulip-42.", id="w1", about=WIFI)
+    new = view("The office Wi-Fi password changed.", about=WIFI)
+    assert judge(new, old, DEFAULT.floor - 0.01)[0] is Verdict.add
+    assert judge(new, old, DEFAULT.floor)[0] is Verdict.contradicts
+    same = view("The office Wi-Fi password is tulip-42.", about=WIFI)
+    assert judge(same, old, DEFAULT.floor - 0.01)[0] is Verdict.add
