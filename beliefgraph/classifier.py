@@ -218,7 +218,7 @@ class DefaultClassifier:
     @property
     def floor(self) -> float:
         """The cosine below which every pair is ``add``: each other verdict needs at least
-        one of the thresholds (0.30 with the defaults, the structural one)."""
+        one of the thresholds."""
         s = self.settings
         return min(
             s.gate_noop_similarity,

@@ -41,7 +41,9 @@ is searched in Cypher: up to ``gate_exact_scan_limit`` beliefs by an exact scan
 belief), larger ones through the index: ``k x gate_index_overfetch`` nodes, then five times
 as many while fewer than ``k`` of them are in the namespace (once ``k`` are, they are its
 true nearest), and past :data:`MAX_INDEX_FETCH` a scan after all. Beliefs sharing an entity
-or canonical name are always compared (the most recent :data:`STRUCTURAL_LIMIT`). Only the
+or canonical name are compared whatever their rank (the most recent
+:data:`STRUCTURAL_LIMIT`; from the copy, only those the default classifier could judge
+anything but ``add``, when it decides). Only the
 writer's ``user``'s beliefs are candidates (shared ones for a shared belief).
 ``bench/write_latency.py`` measures all of it.
 
@@ -346,7 +348,9 @@ class Gate:
         round trips; a namespace too large to copy is scanned or goes to the index as in
         :meth:`candidates`. The same-entity candidates are the newest of each copy before
         Neo4j says which are live (those it says are not are skipped from then on), so the
-        first write after many supersessions may compare fewer than :data:`STRUCTURAL_LIMIT`.
+        first write after many supersessions may compare fewer than :data:`STRUCTURAL_LIMIT`;
+        when the default classifier decides, only those at or above its floor count (see
+        :meth:`_related`).
 
         Returns:
             The candidates of each incoming belief, nearest first, and what the lock saw
@@ -451,18 +455,20 @@ class Gate:
         """Each row's beliefs sharing an entity or canonical name, from its copies: they may
         contradict it at any similarity, so they are compared whatever their rank.
 
-        Those below the default classifier's floor could only be judged ``add``, and are
-        not read, unless another classifier (which may judge any pair) decides.
+        Those below the default classifier's floor could only be judged ``add``: they are
+        neither read nor counted in the :data:`STRUCTURAL_LIMIT` newest, unless another
+        classifier (which may judge any pair) decides.
         """
-        floor = -1.0 if self.prejudges else self.default.floor
+        floor = None if self.prejudges else self.default.floor
         found: Proposals = {}
         for row in rows:
             subjects = subjects_of(row["about"], row["canonical_name"])
             if subjects and all(ns in copies for ns in row["namespaces"]):
                 held = [copies[ns] for ns in sorted(set(row["namespaces"]))]
                 vector = vectors[row["i"]]
-                pairs = related(held, vector, row["user"], subjects, STRUCTURAL_LIMIT)
-                found[row["i"]] = [(b, score) for b, score in pairs if score >= floor]
+                found[row["i"]] = related(
+                    held, vector, row["user"], subjects, STRUCTURAL_LIMIT, floor
+                )
         return found
 
     def _load(self, tx: ManagedTransaction, name: str, count: int) -> Copy:

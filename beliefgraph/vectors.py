@@ -321,18 +321,29 @@ def rank(copies: Sequence[Copy], vectors: Matrix, user: str | None, limit: int) 
 
 
 def related(
-    copies: Sequence[Copy], vector: Matrix, user: str | None, subjects: frozenset[str], limit: int
+    copies: Sequence[Copy],
+    vector: Matrix,
+    user: str | None,
+    subjects: frozenset[str],
+    limit: int,
+    floor: float | None = None,
 ) -> list[tuple[str, float]]:
     """The beliefs of ``user`` sharing a subject with an incoming one, with their cosine to
-    its ``vector``: the newest ``limit`` of each copy, each belief once."""
+    its ``vector``: the newest ``limit`` of each copy, each belief once; with a ``floor``,
+    the newest ``limit`` of those at least that close (the others are not counted)."""
     if not subjects:
         return []
     found: dict[str, float] = {}
     for copy in copies:
-        rows = copy.rows.about(subjects, user, copy.count)[:limit]
+        rows = copy.rows.about(subjects, user, copy.count)
+        if floor is None:
+            rows = rows[:limit]
         if not rows:
             continue
-        scores = copy.rows.matrix[rows] @ vector
-        for j, score in zip(rows, scores.tolist(), strict=True):
-            found[copy.rows.beliefs[j].id] = float(score)
+        scores = (copy.rows.matrix[rows] @ vector).tolist()
+        pairs = [(j, float(x)) for j, x in zip(rows, scores, strict=True)]
+        if floor is not None:
+            pairs = [(j, x) for j, x in pairs if x >= floor][:limit]
+        for j, score in pairs:
+            found[copy.rows.beliefs[j].id] = score
     return list(found.items())

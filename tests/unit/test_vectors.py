@@ -101,6 +101,17 @@ def test_related_finds_the_newest_beliefs_sharing_a_subject_of_the_same_user() -
     assert related([copy], query, None, frozenset(), 5) == []
 
 
+def test_with_a_floor_the_newest_at_least_that_close_are_taken_and_the_others_not_counted() -> None:
+    wifi = subjects_of(["office_wifi"], None)
+    # oldest first: two close to the query, then two far from it (the newest)
+    vectors = [unit(1, 0, 0), unit(1, 0.2, 0), unit(0, 0, 1), unit(0, 1, 0)]
+    copy = Copy.of("t", [Held(i, None, wifi) for i in "abcd"], as_matrix(vectors, 3))
+    query = np.asarray(unit(1, 0, 0), dtype=np.float32)
+    assert [i for i, _ in related([copy], query, None, wifi, 2)] == ["d", "c"]
+    # the far ones would only be judged `add`: they do not take the two places
+    assert [i for i, _ in related([copy], query, None, wifi, 2, floor=0.3)] == ["b", "a"]
+
+
 def test_beliefs_seen_no_longer_live_are_not_proposed_again() -> None:
     wifi = subjects_of(["office_wifi"], None)
     copy = Copy.of(
