@@ -127,15 +127,17 @@ class Store:
         """Run a named read query in one auto-commit transaction; return its records.
 
         Auto-commit, because its records come back in one round trip, where a managed
-        transaction adds a second for the COMMIT (every request waits for it). An error the
-        server calls transient (retrying can succeed) is retried once.
+        transaction adds a second for the COMMIT (every request waits for it). A read that
+        fails on a dropped connection (a restarted server) or with an error the server calls
+        transient is tried once more.
         """
         text = self.queries[name].text
         try:
-            try:
-                return self._auto_commit_read(text, params)
-            except TransientError:
-                return self._auto_commit_read(text, params)
+            return self._auto_commit_read(text, params)
+        except (TransientError, ServiceUnavailable, SessionExpired):
+            pass  # once more, on another connection
+        try:
+            return self._auto_commit_read(text, params)
         except (ServiceUnavailable, SessionExpired) as e:
             raise StoreUnavailable(f"Neo4j is unreachable: {e}") from e
 
