@@ -215,8 +215,13 @@ def _tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
 
 
 def cpu_seconds(pid: int) -> float:
-    """The CPU time (user and system) process ``pid`` has used so far, from /proc."""
-    # /proc/<pid>/stat: utime and stime are fields 14 and 15, counted after the "(comm)"
+    """The CPU time (user and system) process ``pid`` has used so far, from /proc.
+
+    Raises:
+        FileNotFoundError: no such process.
+    """
+    # /proc/<pid>/stat: utime and stime are its 14th and 15th fields, the 12th and 13th
+    # after the command name, which is in parentheses and may hold spaces
     fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
@@ -567,28 +572,31 @@ class Neo4jLauncher:
                 )
             time.sleep(0.25)
 
-    def wait_idle(self, *, busy: float = 0.1, window: float = 2.0, timeout: float = 300.0) -> float:
+    def wait_idle(self, *, busy: float = 0.1, window: float = 2.0, timeout: float = 300.0) -> bool:
         """Wait until the server uses less than ``busy`` of one core over ``window`` seconds.
 
         After a bulk load, Neo4j keeps merging its Lucene segments and compiling for a
         minute or more; a benchmark that starts measuring at once measures that too.
 
         Returns:
-            The seconds waited (``timeout`` if the server never went quiet).
+            Whether it went quiet within ``timeout`` seconds.
 
         Raises:
-            LauncherError: the server is not running.
+            LauncherError: the server is not running, or stopped while waited for.
         """
         pid = self._running_pid()
         if pid is None:
             raise LauncherError(f"no Neo4j is running in {self.home}")
-        started = time.monotonic()
-        while time.monotonic() - started < timeout:
-            before = cpu_seconds(pid)
-            time.sleep(window)
-            if cpu_seconds(pid) - before < busy * window:
-                break
-        return time.monotonic() - started
+        deadline = time.monotonic() + timeout
+        try:
+            while time.monotonic() < deadline:
+                started, used = time.monotonic(), cpu_seconds(pid)
+                time.sleep(window)
+                if cpu_seconds(pid) - used < busy * (time.monotonic() - started):
+                    return True
+        except FileNotFoundError as e:
+            raise LauncherError(f"Neo4j (pid {pid}) stopped while waited for") from e
+        return False
 
     def stop(self, timeout: float = 60.0) -> bool:
         """Stop this home's server: SIGTERM, then SIGKILL after ``timeout`` seconds.
