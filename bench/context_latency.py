@@ -140,22 +140,20 @@ def start_server() -> Neo4jLauncher:
     return launcher
 
 
+def kind_of(roll: float, cuts: tuple[float, float, float]) -> Kind:
+    """The kind a uniform ``roll`` draws: observation below the first cut, then preference,
+    entity, and decision above the last."""
+    kinds = (Kind.observation, Kind.preference, Kind.entity)
+    return next((k for k, cut in zip(kinds, cuts, strict=True) if roll < cut), Kind.decision)
+
+
 def realistic(i: int, day0: datetime, namespace: str, rng: random.Random) -> BeliefCreate:
     """A belief of the realistic user: mostly observations, words mostly from WIDE_WORDS."""
 
     def word() -> str:
         return rng.choice(WORDS) if rng.random() < 1 / 6 else rng.choice(WIDE_WORDS)
 
-    roll = rng.random()
-    kind = (
-        Kind.observation
-        if roll < 0.85
-        else Kind.preference
-        if roll < 0.90
-        else Kind.entity
-        if roll < 0.95
-        else Kind.decision
-    )
+    kind = kind_of(rng.random(), (0.85, 0.90, 0.95))
     named = kind is not Kind.observation
     return BeliefCreate(
         id=f"syn-{i}",
@@ -178,16 +176,7 @@ def synthetic(
     for i in range(start, start + n):
         mine = rng.random() < 0.2
         user = USER if mine else f"user-{rng.randrange(200)}"
-        roll = rng.random()
-        kind = (
-            Kind.observation
-            if roll < 0.75
-            else Kind.preference
-            if roll < 0.87
-            else Kind.entity
-            if roll < 0.95
-            else Kind.decision
-        )
+        kind = kind_of(rng.random(), (0.75, 0.87, 0.95))
         words = [rng.choice(WORDS) for _ in range(rng.randint(6, 16))]
         named = kind is not Kind.observation
         belief = BeliefCreate(
