@@ -57,6 +57,7 @@ neighbour that appeared meanwhile) is decided by the default classifier.
 
 from __future__ import annotations
 
+import math
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -459,7 +460,7 @@ class Gate:
         neither read nor counted in the :data:`STRUCTURAL_LIMIT` newest, unless another
         classifier (which may judge any pair) decides.
         """
-        floor = None if self.prejudges else self.default.floor
+        floor = -math.inf if self.prejudges else self.default.floor
         found: Proposals = {}
         for row in rows:
             subjects = subjects_of(row["about"], row["canonical_name"])

@@ -33,6 +33,7 @@ keeping a copy in step with a write costs the new rows, not the namespace.
 from __future__ import annotations
 
 import bisect
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
@@ -326,24 +327,20 @@ def related(
     user: str | None,
     subjects: frozenset[str],
     limit: int,
-    floor: float | None = None,
+    floor: float = -math.inf,
 ) -> list[tuple[str, float]]:
     """The beliefs of ``user`` sharing a subject with an incoming one, with their cosine to
-    its ``vector``: the newest ``limit`` of each copy, each belief once; with a ``floor``,
-    the newest ``limit`` of those at least that close (the others are not counted)."""
+    its ``vector``: of each copy, the newest ``limit`` at least ``floor`` close (the others
+    are not counted), each belief once."""
     if not subjects:
         return []
     found: dict[str, float] = {}
     for copy in copies:
         rows = copy.rows.about(subjects, user, copy.count)
-        if floor is None:
-            rows = rows[:limit]
         if not rows:
             continue
         scores = (copy.rows.matrix[rows] @ vector).tolist()
-        pairs = [(j, float(x)) for j, x in zip(rows, scores, strict=True)]
-        if floor is not None:
-            pairs = [(j, x) for j, x in pairs if x >= floor][:limit]
-        for j, score in pairs:
+        close = [(j, float(x)) for j, x in zip(rows, scores, strict=True) if x >= floor]
+        for j, score in close[:limit]:
             found[copy.rows.beliefs[j].id] = score
     return list(found.items())
