@@ -17,6 +17,7 @@ import os
 import shutil
 import tempfile
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -90,6 +91,50 @@ class OnnxEmbedder:
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return np.asarray(pooled / np.clip(norms, 1e-12, None))
+
+
+class Remembering:
+    """An :class:`Embedder` that embeds each distinct text once while it remembers it.
+
+    Conversation logs repeat themselves (a preference restated, the same rule in every
+    thread); a bulk import wraps its embedder in one of these, so a repeated statement costs
+    a lookup instead of a run of the model. The vectors are the wrapped embedder's own,
+    exactly (kept as float64 arrays, 3 KB each for 384 dimensions), the least recently used
+    forgotten first beyond ``capacity`` texts. Not thread-safe: one importer's worker uses it.
+    """
+
+    def __init__(self, embedder: Embedder, *, capacity: int = 20_000) -> None:
+        self._embedder = embedder
+        self._capacity = capacity
+        self._vectors: OrderedDict[str, np.ndarray[Any, Any]] = OrderedDict()
+        #: how many texts were asked for, and how many of them the model embedded
+        self.asked = 0
+        self.embedded = 0
+
+    @property
+    def dimensions(self) -> int:
+        return self._embedder.dimensions
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        vectors: list[list[float]] = [[] for _ in texts]
+        missing: dict[str, list[int]] = {}
+        for i, text in enumerate(texts):
+            known = self._vectors.get(text)
+            if known is None:
+                missing.setdefault(text, []).append(i)
+            else:
+                self._vectors.move_to_end(text)
+                vectors[i] = known.tolist()
+        fresh = self._embedder.embed(list(missing)) if missing else []
+        for (text, places), vector in zip(missing.items(), fresh, strict=True):
+            for i in places:
+                vectors[i] = vector
+            self._vectors[text] = np.asarray(vector, dtype=np.float64)
+        while len(self._vectors) > self._capacity:
+            self._vectors.popitem(last=False)
+        self.asked += len(texts)
+        self.embedded += len(missing)
+        return vectors
 
 
 def onnx_model_dir(cache_dir: Path) -> Path:

@@ -64,6 +64,7 @@ from typing import IO, Any, BinaryIO, Protocol
 from neo4j import ManagedTransaction
 
 from beliefgraph.access import Caller
+from beliefgraph.embeddings import Remembering
 from beliefgraph.errors import BeliefGraphError, InvalidInput, MalformedRecord, UnknownFormat
 from beliefgraph.extract import Extractor, RuleExtractor, Statement
 from beliefgraph.models import NAMESPACE_PATTERN, BeliefCreate, GateDecision, WritePath
@@ -75,6 +76,8 @@ log = logging.getLogger(__name__)
 HEAD_BYTES = 64 * 1024
 #: characters of a turn's text kept on its ``Turn`` node (the provenance, not an archive)
 TURN_TEXT_CHARS = 2000
+#: distinct statements whose vectors an import keeps (about 61 MB at 384 dimensions)
+EMBEDDINGS_REMEMBERED = 20_000
 
 
 class LogFormat(StrEnum):
@@ -718,6 +721,8 @@ class Importer:
         self._pool: ThreadPoolExecutor | None = None
         self._pending: Future[_Prepared] | None = None
         self._source: dict[str, str] = {}
+        #: a statement repeated in the log is embedded once (while remembered)
+        self.embedder = Remembering(store.embedder, capacity=EMBEDDINGS_REMEMBERED)
 
     def run(self, source: Path | str | BinaryIO, *, name: str | None = None) -> ImportSummary:
         """Import one log; return its summary.
@@ -856,7 +861,9 @@ class Importer:
         done.update({key: key for key in stored})
         creates = [p for p in todo if p.key not in stored]
         beliefs = [_belief(p, self.options) for p in creates]
-        rows = self.store.prepare(beliefs, write_path=WritePath.import_, actor="import")
+        rows = self.store.prepare(
+            beliefs, write_path=WritePath.import_, actor="import", embedder=self.embedder
+        )
         return _Prepared(batch, todo, done, rows, [p.key for p in creates])
 
     def _commit(self, prepared: _Prepared, summary: ImportSummary) -> None:

@@ -285,15 +285,18 @@ class Store:
         *,
         write_path: WritePath = WritePath.api,
         actor: str | None = None,
+        embedder: Embedder | None = None,
     ) -> list[dict[str, Any]]:
         """Validate and embed beliefs into rows for :meth:`create_in` (no database work).
 
         For writers that create beliefs and more (edges, checkpoints) in one transaction.
+        ``embedder`` replaces the store's for these rows (an importer's
+        :class:`~beliefgraph.embeddings.Remembering` one).
 
         Raises:
             TextTooLong, DuplicateId: as :meth:`create`.
         """
-        return self._rows(beliefs, write_path=write_path, actor=actor)
+        return self._rows(beliefs, write_path=write_path, actor=actor, embedder=embedder)
 
     def create_in(
         self, tx: ManagedTransaction, rows: list[dict[str, Any]], *, caller: Caller | None = None
@@ -549,7 +552,12 @@ class Store:
     # -- internals ------------------------------------------------------------------------
 
     def _rows(
-        self, beliefs: Sequence[BeliefCreate], *, write_path: WritePath, actor: str | None
+        self,
+        beliefs: Sequence[BeliefCreate],
+        *,
+        write_path: WritePath,
+        actor: str | None,
+        embedder: Embedder | None = None,
     ) -> list[dict[str, Any]]:
         """Validate, embed and shape beliefs as ``belief_create`` rows (no database work)."""
         limit = self.settings.max_text_length
@@ -565,7 +573,7 @@ class Store:
         repeated = sorted({i for i in ids if ids.count(i) > 1})
         if repeated:
             raise DuplicateId(f"ids repeated within the batch: {', '.join(repeated)}", field="id")
-        vectors = self.embedder.embed([b.text for b in beliefs])
+        vectors = (embedder or self.embedder).embed([b.text for b in beliefs])
         now = self._clock()
         return [
             _row(belief, belief_id, vector, now=now, write_path=write_path, actor=actor)

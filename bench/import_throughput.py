@@ -11,16 +11,21 @@ The log (JSON Lines, seeded, so every run reads the same file) has ``--turns`` m
 conversations, user and assistant alternating. About a third of the user turns state something
 the extractor keeps (a preference, decision, correction, rule, ``/remember``, a hedge, a reason)
 and a few assistant turns paraphrase; the rest is requests and small talk, as in real logs. Names
-and numbers are drawn from a large vocabulary so statements rarely repeat.
+and numbers come from small vocabularies (55 tools, 18 things, 1,000 numbers), and several
+templates use only two of them, so statements repeat: at 100,000 turns, 33,997 statements hold
+15,326 distinct texts.
 
 Measured per run, after a warm-up of the model:
 
 * **import**: :func:`beliefgraph.importer.import_logs` end to end — reading, extraction, the
   checks for what is already in, embedding, the curation gate, the writes (beliefs, provenance,
   checkpoints) — wall time, turns/s, beliefs/s;
-* **embedding floor**: the same model embedding exactly the statements the import embedded, in
-  the same batch size, and nothing else;
-* **ratio** = import wall time / embedding floor (goal ≤ 1.25);
+* **embedding floor**: the same model embedding, in the same batch size and nothing else, the
+  distinct statements, each once: what the import embeds (it remembers the vectors of
+  :data:`~beliefgraph.importer.EMBEDDINGS_REMEMBERED` statements, more than this log holds);
+* **ratio** = import wall time / embedding floor (goal ≤ 1.25); and, for comparison with the
+  results before the import remembered its vectors, the floor of every statement embedded as
+  it comes (repeats included) and the ratio to it;
 * **peak RSS** of this process (the importer; the model included), and of the Neo4j server.
 
 Medians over the runs are written to ``bench/results/import_throughput.{json,md}``.
@@ -51,9 +56,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from beliefgraph.config import Settings  # noqa: E402  (the checkout, not an installed copy)
-from beliefgraph.embeddings import load_embedder  # noqa: E402
+from beliefgraph.embeddings import OnnxEmbedder, load_embedder  # noqa: E402
 from beliefgraph.extract import RuleExtractor  # noqa: E402
-from beliefgraph.importer import READERS, ImportOptions, LogFormat, import_logs, open_log  # noqa: E402
+from beliefgraph.importer import (  # noqa: E402
+    EMBEDDINGS_REMEMBERED,
+    READERS,
+    ImportOptions,
+    LogFormat,
+    import_logs,
+    open_log,
+)
 from beliefgraph.launcher import NEO4J_VERSION, Neo4jLauncher, cpu_seconds  # noqa: E402
 from beliefgraph.store import Store  # noqa: E402
 
@@ -147,6 +159,14 @@ def statements_of(path: Path) -> list[str]:
     return texts
 
 
+def embedding_time(embedder: OnnxEmbedder, texts: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds the model alone takes for ``texts``, in the import's batches."""
+    started, cpu = time.perf_counter(), time.process_time()
+    for start in range(0, len(texts), BATCH):
+        embedder.embed(texts[start : start + BATCH])
+    return time.perf_counter() - started, time.process_time() - cpu
+
+
 def start_server() -> Neo4jLauncher:
     HOME.mkdir(parents=True, exist_ok=True)
     if not (HOME / "lib").exists():
@@ -214,6 +234,9 @@ def run(turns: int, runs: int) -> dict[str, Any]:
     work = Path(tempfile.gettempdir()) / f"bench-import-{uuid.uuid4().hex[:8]}.jsonl"
     write_log(work, turns)
     texts = statements_of(work)
+    distinct = list(dict.fromkeys(texts))
+    if len(distinct) > EMBEDDINGS_REMEMBERED:
+        print("more distinct statements than an import remembers: the floor is too low")
     launcher = start_server()
     driver = GraphDatabase.driver(f"bolt://127.0.0.1:{BOLT}")
     results: list[dict[str, Any]] = []
@@ -225,11 +248,8 @@ def run(turns: int, runs: int) -> dict[str, Any]:
         for i in range(runs):
             if not launcher.wait_idle():  # the previous run's index merges are not this run's
                 print("Neo4j did not go quiet within 5 minutes; measuring anyway", flush=True)
-            started, floor_cpu_start = time.perf_counter(), time.process_time()
-            for start in range(0, len(texts), BATCH):
-                embedder.embed(texts[start : start + BATCH])
-            floor = time.perf_counter() - started
-            floor_cpu = time.process_time() - floor_cpu_start
+            floor, floor_cpu = embedding_time(embedder, distinct)
+            floor_all, _ = embedding_time(embedder, texts)
 
             namespace = f"project:eval-{uuid.uuid4().hex[:10]}"
             started = time.perf_counter()
@@ -251,6 +271,8 @@ def run(turns: int, runs: int) -> dict[str, Any]:
                 "import_s": round(wall, 2),
                 "embedding_floor_s": round(floor, 2),
                 "ratio": round(wall / floor, 3),
+                "embedding_floor_all_s": round(floor_all, 2),
+                "ratio_all": round(wall / floor_all, 3),
                 "floor_cpu_s": round(floor_cpu, 1),
                 "importer_cpu_s": round(import_cpu, 1),
                 "server_cpu_s": round(server_cpu, 1),
@@ -271,7 +293,8 @@ def run(turns: int, runs: int) -> dict[str, Any]:
     return {
         "command": f".venv/bin/python bench/import_throughput.py --turns {turns} --runs {runs}",
         "turns": turns,
-        "statements_embedded": len(texts),
+        "statements": len(texts),
+        "statements_distinct": len(distinct),
         "batch_size": BATCH,
         "runs": results,
         "median": {
@@ -280,6 +303,8 @@ def run(turns: int, runs: int) -> dict[str, Any]:
                 "import_s",
                 "embedding_floor_s",
                 "ratio",
+                "embedding_floor_all_s",
+                "ratio_all",
                 "turns_per_s",
                 "beliefs_per_s",
                 "floor_cpu_s",
@@ -303,14 +328,19 @@ def render(report: dict[str, Any]) -> str:
         "# Import throughput",
         "",
         f"`{report['command']}` (commit {report['git']}): a synthetic {report['turns']:,}-turn "
-        f"JSONL log, {report['statements_embedded']:,} extracted statements, batches of "
-        f"{report['batch_size']}, on its own Neo4j.",
+        f"JSONL log, {report['statements']:,} extracted statements "
+        f"({report['statements_distinct']:,} distinct: the import embeds each once), batches "
+        f"of {report['batch_size']}, on its own Neo4j.",
         "",
         "| median of runs | value | goal |",
         "|---|---|---|",
         f"| import wall time | {m['import_s']} s | |",
-        f"| embedding floor (same statements, model alone) | {m['embedding_floor_s']} s | |",
+        f"| embedding floor (the distinct statements, model alone) | {m['embedding_floor_s']} s "
+        "| |",
         f"| ratio import / floor | {m['ratio']} | ≤ 1.25: {met} |",
+        f"| every statement embedded, repeats included (model alone) | "
+        f"{m['embedding_floor_all_s']} s | |",
+        f"| ratio import / that | {m['ratio_all']} | (for comparison) |",
         f"| turns/s | {m['turns_per_s']:,} | |",
         f"| beliefs/s (added + folded by the gate) | {m['beliefs_per_s']:,} | |",
         f"| peak RSS, importer (model included) | {rss['importer']} MB | ≤ 2048 MB: {rss_met} |",
@@ -322,14 +352,15 @@ def render(report: dict[str, Any]) -> str:
         f"{report['machine']['cores']} cores busy for the whole import would be "
         f"{round(report['machine']['cores'] * m['import_s'], 1)} s.",
         "",
-        "| run | import s | floor s | ratio | turns/s | beliefs/s | added | noop | superseded "
-        "| contested |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| run | import s | floor s | ratio | all-statements floor s | turns/s | beliefs/s "
+        "| added | noop | superseded | contested |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in report["runs"]:
         lines.append(
             f"| {r['run']} | {r['import_s']} | {r['embedding_floor_s']} | {r['ratio']} | "
-            f"{r['turns_per_s']} | {r['beliefs_per_s']} | {r['added']} | {r['noop']} | "
+            f"{r['embedding_floor_all_s']} | {r['turns_per_s']} | {r['beliefs_per_s']} | "
+            f"{r['added']} | {r['noop']} | "
             f"{r['superseded']} | {r['contested']} |"
         )
     mach = report["machine"]

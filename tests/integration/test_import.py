@@ -22,7 +22,7 @@ from neo4j import Driver
 
 from beliefgraph.errors import MalformedRecord, UnknownFormat
 from beliefgraph.extract import ASSISTANT_PREFIX
-from beliefgraph.importer import ImportOptions, LogFormat, RejectFile, import_logs
+from beliefgraph.importer import Importer, ImportOptions, LogFormat, RejectFile, import_logs
 from beliefgraph.store import Store
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
@@ -239,6 +239,27 @@ def test_follows_and_caused_edges(store: Store, driver: Driver, ns: str) -> None
     ) in follows
     site = "I'm thinking about making you a page someday but haven't decided."
     assert not any(site in (a, b) for a, b in follows if "static page" not in a + b)
+
+
+def test_a_repeated_statement_is_embedded_once_and_reinforces(
+    store: Store, driver: Driver, ns: str, tmp_path: Path
+) -> None:
+    said = "I prefer short answers without emojis."
+    log = tmp_path / "repeats.jsonl"
+    log.write_text(
+        "".join(
+            json.dumps({"conversation_id": f"c{i}", "role": "user", "content": said}) + "\n"
+            for i in range(3)
+        ),
+        encoding="utf-8",
+    )
+    importer = Importer(store, ImportOptions(namespace=ns, batch_size=2))
+    summary = importer.run(log)
+    assert (importer.embedder.asked, importer.embedder.embedded) == (3, 1)
+    assert (summary.added, summary.noop) == (1, 2)
+    [belief] = beliefs_in(driver, ns)
+    assert belief["reinforcement_count"] == 2
+    assert sorted(belief["conversations"]) == ["c0", "c1", "c2"]
 
 
 # -- idempotence and resumption ------------------------------------------------------------
