@@ -473,10 +473,20 @@ class Gate:
         return found
 
     def _load(self, tx: ManagedTransaction, name: str, count: int) -> Copy:
-        """Read a namespace's beliefs into a copy (:meth:`remember` stamps it)."""
+        """Read a namespace's beliefs into a copy (:meth:`remember` stamps it).
+
+        Those no longer live are read under the lock, so they are final: the copy starts out
+        knowing them (:meth:`~beliefgraph.vectors.Rows.bury`) and never proposes them.
+        """
         dims = self.store.embedder.dimensions
-        records = self.store.tx_run(tx, "gate_namespace_vectors", namespace=name) if count else []
-        return Copy.of(
+        records = (
+            self.store.tx_run(
+                tx, "gate_namespace_vectors", namespace=name, live=list(LIVE_STATUSES)
+            )
+            if count
+            else []
+        )
+        copy = Copy.of(
             None,
             [
                 Held(r["id"], r["user"], subjects_of(r["about"], r["canonical_name"]))
@@ -484,6 +494,8 @@ class Gate:
             ],
             as_matrix([r["embedding"] for r in records], dims),
         )
+        copy.rows.bury(r["id"] for r in records if not r["live"])
+        return copy
 
     def _nearest_in_copies(
         self,

@@ -1,11 +1,12 @@
 // name: gate_namespace_vectors
 // Every belief of the namespace, whatever its status, oldest first, with what the gate's
 // in-process copy (vectors.py) keeps of it: its user, the keys of the entities it is about,
-// its canonical name and its embedding. The copy is loaded from this inside the write that
+// its canonical name, its embedding, and whether it is live (a status that is not live is
+// final: the copy never proposes it). The copy is loaded from this inside the write that
 // locked the namespace, once per namespace, and then kept in step by the gate's own writes.
-// $namespace: string.
-// Returns one row per belief: id, user, about (entity keys), canonical_name, embedding.
+// $namespace: string; $live: list<string>, the live statuses.
+// Returns one row per belief: id, user, about (entity keys), canonical_name, embedding, live.
 MATCH (:Namespace {name: $namespace})<-[:IN]-(b:Belief)
 RETURN b.id AS id, b.user AS user, [(b)-[:ABOUT]->(e:Entity) | e.key] AS about,
-       b.canonical_name AS canonical_name, b.embedding AS embedding
+       b.canonical_name AS canonical_name, b.embedding AS embedding, b.status IN $live AS live
 ORDER BY b.created_at, b.id

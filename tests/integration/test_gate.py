@@ -305,6 +305,32 @@ def test_a_same_entity_belief_too_far_to_be_judged_anything_but_add_is_not_read(
     assert far.id not in read
 
 
+def test_a_copy_loaded_from_neo4j_never_proposes_what_is_no_longer_live(
+    driver: Driver, embedder: OnnxEmbedder, settings: Settings, ns: str
+) -> None:
+    writer = Store(driver, embedder, database=settings.neo4j.database, settings=settings)
+    [old] = writer.create([BeliefCreate(text=WIFI_OLD, about=["office wifi"], namespaces=[ns])])
+    [new] = writer.create([BeliefCreate(text=WIFI_NEW, about=["office wifi"], namespaces=[ns])])
+    assert writer.get(old.id).status == "superseded"
+
+    # another process loads the namespace's copy inside its first write
+    fresh = Store(driver, embedder, database=settings.neo4j.database, settings=settings)
+    read: list[str] = []
+    tx_run = fresh.tx_run
+
+    def spy(tx: Any, name: str, **params: Any) -> list[Any]:
+        if name in ("gate_lock_near", "gate_candidates_near"):
+            read.extend(params.get("near", params.get("ids", [])))
+        return tx_run(tx, name, **params)
+
+    fresh.tx_run = spy  # type: ignore[method-assign]
+    [d] = fresh.curate([BeliefCreate(text="The office Wi-Fi password changed.", namespaces=[ns])])
+    # the superseded password is in the loaded copy (it is in the namespace) but known dead
+    assert old.id not in read
+    assert new.id in read
+    assert d.target == new.id
+
+
 def test_the_gates_vector_copy_notices_other_writers_and_rolled_back_writes(
     driver: Driver, embedder: OnnxEmbedder, settings: Settings, ns: str
 ) -> None:
