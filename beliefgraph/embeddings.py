@@ -104,6 +104,8 @@ class Remembering:
     """
 
     def __init__(self, embedder: Embedder, *, capacity: int = 20_000) -> None:
+        if capacity < 0:
+            raise ValueError(f"capacity must be 0 or more, not {capacity}")
         self._embedder = embedder
         self._capacity = capacity
         self._vectors: OrderedDict[str, np.ndarray[Any, Any]] = OrderedDict()
@@ -116,6 +118,10 @@ class Remembering:
         return self._embedder.dimensions
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text, in order; the model sees each text not remembered, once.
+
+        Every text gets a list of its own (a row may keep it), equal to the model's vector.
+        """
         vectors: list[list[float]] = [[] for _ in texts]
         missing: dict[str, list[int]] = {}
         for i, text in enumerate(texts):
@@ -127,9 +133,10 @@ class Remembering:
                 vectors[i] = known.tolist()
         fresh = self._embedder.embed(list(missing)) if missing else []
         for (text, places), vector in zip(missing.items(), fresh, strict=True):
-            for i in places:
-                vectors[i] = vector
-            self._vectors[text] = np.asarray(vector, dtype=np.float64)
+            vectors[places[0]] = vector
+            for i in places[1:]:
+                vectors[i] = list(vector)
+            self._vectors[text] = np.array(vector, dtype=np.float64)
         while len(self._vectors) > self._capacity:
             self._vectors.popitem(last=False)
         self.asked += len(texts)

@@ -348,8 +348,9 @@ class Gate:
         stale (another writer), or too few of the nearest are live, does it take more
         round trips; a namespace too large to copy is scanned or goes to the index as in
         :meth:`candidates`. The same-entity candidates are the newest of each copy before
-        Neo4j says which are live (those it says are not are skipped from then on), so the
-        first write after many supersessions may compare fewer than :data:`STRUCTURAL_LIMIT`;
+        Neo4j says which are live (those it says are not are skipped from then on, as are
+        those the copy's load read as not live), so the first write after many supersessions
+        since the load may compare fewer than :data:`STRUCTURAL_LIMIT`;
         when the default classifier decides, only those at or above its floor count (see
         :meth:`_related`).
 

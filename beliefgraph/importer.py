@@ -33,7 +33,9 @@ create path, curation gate and audit included; the embedding is done before, by
 :meth:`Store.prepare`), their provenance (``Conversation``, ``Turn``, ``ASSERTED``,
 ``FOLLOWS``, ``CAUSED``) and the checkpoint. A batch is therefore in whole or not at all: a
 ``kill -9`` loses at most the batch in flight, which the rerun writes as the first run
-would have — with the same gate verdicts, since batches are cut at the same records.
+would have — with the same gate verdicts, since batches are cut at the same records, and the
+same vectors though the rerun remembers none from before the kill (a text's vector does not
+depend on the texts embedded with it: ``tests/integration/test_embeddings.py``).
 
 >>> summary = import_logs(store, Path("conversations.json"),   # doctest: +SKIP
 ...                       ImportOptions(namespace="user:me"))

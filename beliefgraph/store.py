@@ -573,7 +573,9 @@ class Store:
         repeated = sorted({i for i in ids if ids.count(i) > 1})
         if repeated:
             raise DuplicateId(f"ids repeated within the batch: {', '.join(repeated)}", field="id")
-        vectors = (embedder or self.embedder).embed([b.text for b in beliefs])
+        vectors = (embedder if embedder is not None else self.embedder).embed(
+            [b.text for b in beliefs]
+        )
         now = self._clock()
         return [
             _row(belief, belief_id, vector, now=now, write_path=write_path, actor=actor)

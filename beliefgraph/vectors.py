@@ -17,11 +17,11 @@ back, the token is never seen again and the copy is reloaded. Every other writer
 the token too (another process's gate, the compat router's in-place replace) or the count
 (an evaluation load): a copy can be stale only in a way that is detected, never trusted.
 
-**Status.** A copy does not know which beliefs are live (statuses change); Neo4j says, for
-the few proposed. But a status that is not live (superseded, archived, retracted) is final, so
-a proposed belief that Neo4j, under the namespace's lock, did not return as live is noted in
-the copy and never proposed again: a namespace whose nearest are mostly superseded does not
-cost a second round trip on every write.
+**Status.** Statuses change, so Neo4j says which of the few proposed beliefs are live. But a
+status that is not live (superseded, archived, retracted) is final: the beliefs a copy's load
+(under the namespace's lock) read as not live, and a proposed belief that Neo4j, under the
+lock, did not return as live, are noted in the copy and never proposed again. A namespace
+whose nearest are mostly superseded does not cost a second round trip on every write.
 
 **Memory.** At most ``capacity`` vectors (float32, 1.5 kB each) are held, whole
 namespaces at a time, least recently used first out; a namespace's matrix grows by doubling,
@@ -101,8 +101,9 @@ class Rows:
     def __init__(self, beliefs: Sequence[Held], matrix: Matrix) -> None:
         self.beliefs: list[Held] = []
         self.index: dict[str, int] = {}
-        #: rows seen no longer live (superseded, archived, retracted: never live again)
-        self.dead: set[int] = set()
+        #: False for rows known to be no longer live (superseded, archived, retracted: never
+        #: live again), grown with the matrix
+        self.live = np.ones(0, dtype=bool)
         self.by_user: dict[str | None, list[int]] = {}
         self.by_subject: dict[str, list[int]] = {}
         self.matrix = np.zeros((0, matrix.shape[1]), np.float32)
@@ -116,6 +117,9 @@ class Rows:
             grown = np.zeros((max(end, 2 * len(self.matrix)), matrix.shape[1]), np.float32)
             grown[: self.length] = self.matrix[: self.length]
             self.matrix = grown
+            live = np.ones(len(grown), dtype=bool)
+            live[: self.length] = self.live[: self.length]
+            self.live = live
         self.matrix[self.length : end] = matrix
         for j, belief in enumerate(beliefs, start=self.length):
             self.beliefs.append(belief)
@@ -132,7 +136,8 @@ class Rows:
         status this write is about to change could still roll back. A status that is not
         live is final, so the rows are skipped from then on.
         """
-        self.dead.update(j for i in ids if (j := self.index.get(i)) is not None)
+        rows = [j for i in ids if (j := self.index.get(i)) is not None]
+        self.live[rows] = False
 
     def owned(self, user: str | None, count: int) -> list[int] | None:
         """The rows among the first ``count`` that belong to ``user`` (``None``: all do)."""
@@ -146,8 +151,8 @@ class Rows:
         for subject in subjects:
             rows = self.by_subject.get(subject, [])
             found.update(rows[: bisect.bisect_left(rows, count)])
-        dead = self.dead
-        mine = (j for j in found if self.beliefs[j].user == user and j not in dead)
+        live = self.live
+        mine = (j for j in found if self.beliefs[j].user == user and live[j])
         return sorted(mine, reverse=True)
 
 
@@ -252,7 +257,7 @@ class VectorCache:
             if rows.length != copy.count:
                 old = rows
                 rows = Rows(old.beliefs[: copy.count], old.matrix[: copy.count])
-                rows.dead = {j for j in old.dead if j < copy.count}
+                rows.live[: copy.count] = old.live[: copy.count]
             if added:
                 rows.append(added, matrix)
         self.put(name, Copy(token, rows, copy.count + len(added)))
@@ -280,9 +285,10 @@ def rank(copies: Sequence[Copy], vectors: Matrix, user: str | None, limit: int) 
             continue
         scores = vectors @ copy.rows.matrix[: copy.count].T
         block = scores if mine is None else scores[:, mine]
-        dead = [j for j in list(copy.rows.dead) if j < copy.count]
-        if dead:  # known no longer live: never proposed
-            block[:, dead if mine is None else np.flatnonzero(np.isin(mine, dead))] = -np.inf
+        live = copy.rows.live[: copy.count]
+        dead = ~(live if mine is None else live[mine])
+        if dead.any():  # known no longer live: never proposed
+            block[:, dead] = -np.inf
         blocks.append(block)
         segments.append((copy.rows, mine))
     if not blocks:

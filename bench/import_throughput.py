@@ -11,7 +11,7 @@ The log (JSON Lines, seeded, so every run reads the same file) has ``--turns`` m
 conversations, user and assistant alternating. About a third of the user turns state something
 the extractor keeps (a preference, decision, correction, rule, ``/remember``, a hedge, a reason)
 and a few assistant turns paraphrase; the rest is requests and small talk, as in real logs. Names
-and numbers come from small vocabularies (55 tools, 18 things, 1,000 numbers), and several
+and numbers come from small vocabularies (51 tools, 18 things, 999 numbers), and several
 templates use only two of them, so statements repeat: at 100,000 turns, 33,997 statements hold
 15,326 distinct texts.
 
@@ -58,7 +58,7 @@ sys.path.insert(0, str(ROOT))
 from beliefgraph.config import Settings  # noqa: E402  (the checkout, not an installed copy)
 from beliefgraph.embeddings import OnnxEmbedder, load_embedder  # noqa: E402
 from beliefgraph.extract import RuleExtractor  # noqa: E402
-from beliefgraph.importer import (  # noqa: E402
+from beliefgraph.importer import (  # noqa: E402  (the checkout, not an installed copy)
     EMBEDDINGS_REMEMBERED,
     READERS,
     ImportOptions,

@@ -475,11 +475,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the store persists between invocations: a salt keeps every invocation's texts new
         # (the same texts again would be noops)
         salt = int(driver.execute_query("MATCH (b:Belief) RETURN count(b) AS n")[0][0]["n"])
-        copied = [namespace for _, namespace, s in scenarios if s.gate_vector_cache]
-        if args.warmup > 0 and copied:
-            each = max(1, args.warmup // len(copied))
+        # Every write may add a belief and the store persists between invocations, so each
+        # run writes into the namespace of its size that holds the fewest beliefs now, and the
+        # warm-up into the one that holds the most (the large namespace is the only one: +1%).
+        size_of = dict(small_namespaces(args.beliefs))
+        same_size: dict[int, list[str]] = defaultdict(list)
+        for name, size in size_of.items():
+            same_size[size].append(name)
+
+        def by_held(ns: str) -> list[str]:
+            names = same_size.get(size_of.get(ns, 0), [ns])
+            records = driver.execute_query(
+                "UNWIND $names AS name MATCH (n:Namespace {name: name}) "
+                "RETURN name ORDER BY COUNT { (n)<-[:IN]-() }, name",
+                names=names,
+            ).records
+            return [r["name"] for r in records]
+
+        warm = [by_held(ns)[-1] for _, ns, s in scenarios if s.gate_vector_cache]
+        if not warm:
+            args.warmup = 0
+        if args.warmup > 0:
+            each = max(1, args.warmup // len(warm))
             with api(settings) as port:
-                for n, namespace in enumerate(copied):
+                for n, namespace in enumerate(warm):
                     print(f"warm-up: {each} writes into {namespace}", flush=True)
                     measure(port, token, namespace, each, seed=salt + 500_000 + n)
         if not launcher.wait_idle():
@@ -490,9 +509,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             runs = []
             with api(scenario_settings) as port:
                 for run in range(args.runs):
-                    print(f"{label}: run {run + 1}/{args.runs}", flush=True)
+                    namespace = by_held(namespace)[0]
+                    print(f"{label}: run {run + 1}/{args.runs} in {namespace}", flush=True)
                     seed = salt + 1000 * n + run  # fresh texts for every run and scenario
+                    # the store persists between invocations, and every write may add a belief:
+                    # the label says the size the namespace was filled to, this what it holds
+                    held = driver.execute_query(
+                        "MATCH (:Namespace {name: $ns})<-[:IN]-(b:Belief) RETURN count(b) AS n",
+                        ns=namespace,
+                    ).records[0]["n"]
                     runs.append(measure(port, token, namespace, args.writes, seed=seed))
+                    runs[-1]["held"] = held
             results.append((label, runs))
         print("neighbour search by namespace size ...", flush=True)
         curve = gate_curve(driver, settings, args.beliefs, 30) if not args.only else []
@@ -551,16 +578,20 @@ def write_report(
         "The *no copy* rows turn the copies off (`gate_vector_cache=0`): what a namespace "
         "larger than the cache gets.",
         "",
-        "| scenario | gate p50 | gate p95 | embed p50 | REST p50 | REST p95 | first | verdicts |",
-        "|---|---|---|---|---|---|---|---|",
+        "| scenario | beliefs held at each run's start | gate p50 | gate p95 | embed p50 "
+        "| REST p50 | REST p95 | first | verdicts |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for label, runs in results:
         verdicts: Counter[str] = Counter()
         for r in runs:
             verdicts.update(r["verdicts"])
         shown = ", ".join(f"{v} {n}" for v, n in verdicts.most_common())
+        held = ", ".join(f"{r['held']:,}" for r in runs)
         lines.append(
-            f"| {label} | {med(runs, 'gate', 0.5):.1f} | {med(runs, 'gate', 0.95):.1f} | "
+            f"| {label} | {held} | "
+            f"{med(runs, 'gate', 0.5):.1f} | "
+            f"{med(runs, 'gate', 0.95):.1f} | "
             f"{med(runs, 'embed', 0.5):.1f} | {med(runs, 'rest', 0.5):.1f} | "
             f"{med(runs, 'rest', 0.95):.1f} | {runs[0]['first']:.0f} | {shown} |"
         )

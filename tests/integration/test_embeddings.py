@@ -30,3 +30,20 @@ def test_the_same_vectors_as_sentence_transformers(
     # one at a time (no padding) as in a batch (padded to the longest)
     assert np.abs(np.asarray(embedder.embed(TEXTS[:1]))[0] - ours[0]).max() < 1e-5
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+
+
+def test_a_texts_vector_does_not_depend_on_the_texts_embedded_with_it(
+    embedder: OnnxEmbedder,
+) -> None:
+    # an import remembers vectors across batches, and a resumed one starts with none: the
+    # graph it ends with is the same only if a text's vector is the same in any batch
+    text = "We no longer use Redis for the billing service."
+    alone = embedder.embed([text])[0]
+    mates = [
+        "ok",
+        "I prefer Postgres over Kafka for the staging database; it is simpler to run.",
+        *(f"filler note {i} about the {'x' * (i % 40)} job" for i in range(100)),
+    ]
+    for k in (0, 1, 50, len(mates)):
+        batch = [*mates[:k], text, *mates[k:]]
+        assert embedder.embed(batch)[k] == alone

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from beliefgraph.embeddings import Remembering
 from tests.fakes import HashingEmbedder
 
@@ -13,8 +15,10 @@ class Counting(HashingEmbedder):
 
     def __init__(self) -> None:
         self.seen: list[str] = []
+        self.calls = 0
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.calls += 1
         self.seen.extend(texts)
         return super().embed(texts)
 
@@ -30,6 +34,8 @@ def test_each_distinct_text_is_embedded_once_with_the_models_vector() -> None:
     assert second == HashingEmbedder().embed(["use Postgres", "ship on Fridays"])
     assert (memo.asked, memo.embedded) == (6, 3)
     assert memo.dimensions == model.dimensions
+    # each row has a list of its own, repeats included
+    assert first[0] is not first[2]
 
 
 def test_the_least_recently_used_text_is_forgotten_beyond_capacity() -> None:
@@ -45,5 +51,13 @@ def test_the_least_recently_used_text_is_forgotten_beyond_capacity() -> None:
 
 def test_nothing_to_embed_asks_the_model_nothing() -> None:
     model = Counting()
-    assert Remembering(model).embed([]) == []
-    assert model.seen == []
+    memo = Remembering(model)
+    assert memo.embed([]) == []
+    memo.embed(["a one"])
+    assert memo.embed(["a one", "a one"]) == HashingEmbedder().embed(["a one"]) * 2
+    assert model.calls == 1
+
+
+def test_a_negative_capacity_is_refused() -> None:
+    with pytest.raises(ValueError, match="capacity"):
+        Remembering(HashingEmbedder(), capacity=-1)

@@ -127,3 +127,21 @@ def test_beliefs_seen_no_longer_live_are_not_proposed_again() -> None:
     assert rank([copy], query, None, 5)[0].ids == ["new", "far"]
     assert rank([copy], query, None, 5)[0].complete
     assert [i for i, _ in related([copy], query[0], None, wifi, 5)] == ["new"]
+
+
+def test_a_buried_row_stays_buried_for_one_user_and_in_a_copy_grown_again() -> None:
+    copy = Copy.of(
+        "t",
+        [Held("a", "ann"), Held("b", "bob"), Held("c", "ann")],
+        as_matrix([unit(1, 0, 0), unit(1, 0, 0), unit(0.9, 0.1, 0)], 3),
+    )
+    copy.rows.bury(["a"])
+    query = as_matrix([unit(1, 0, 0)], 3)
+    assert rank([copy], query, "ann", 5)[0].ids == ["c"]
+    cache = VectorCache(100)
+    cache.extend("ns", copy, "t2", [Held("d", "ann")], as_matrix([unit(0, 1, 0)], 3))
+    # that write rolled back; growing `copy` again copies its rows, what is buried included
+    cache.extend("ns", copy, "t3", [Held("e", "ann")], as_matrix([unit(0, 0, 1)], 3))
+    again = cache.get(["ns"])["ns"]
+    assert again.rows is not copy.rows
+    assert rank([again], query, "ann", 5)[0].ids == ["c", "e"]
