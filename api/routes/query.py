@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 
 from api.deps import CallerDep, StoreDep
+from api.responses import json_response
 from beliefgraph.planner import Planner
 from beliefgraph.planner_models import QueryRequest, QueryResult
 
@@ -24,9 +25,5 @@ def query(body: QueryRequest, store: StoreDep, caller: CallerDep) -> Response:
     `answer` becomes `warn`), and a trace of every candidate. Namespaces the caller may not
     read, or that hold nothing, give an explained empty result."""
     # A plain `def`: FastAPI runs it in a worker thread, so embedding the query (CPU-bound)
-    # never blocks the event loop. The result is serialised here, in that thread: returned
-    # as a model, FastAPI would validate again what the planner has just built, in a second
-    # trip to the thread pool, before serialising it (`response_model` keeps the OpenAPI
-    # schema).
-    result = Planner(store).query(body, caller=caller)
-    return Response(result.model_dump_json(), media_type="application/json")
+    # never blocks the event loop.
+    return json_response(Planner(store).query(body, caller=caller))
