@@ -13,6 +13,7 @@ from typing import Annotated, cast
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from beliefgraph import keys
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller, Role
@@ -32,7 +33,7 @@ _bearer = HTTPBearer(
 )
 
 
-def authenticate(
+async def authenticate(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Caller:
@@ -49,4 +50,6 @@ def authenticate(
     if credentials is None:
         raise Unauthenticated("this request needs an 'Authorization: Bearer <key>' header")
     store = cast(Store, request.app.state.store)
-    return keys.authenticate(store, credentials.credentials)
+    # The key lookup is a database round trip: a worker thread, never the event loop. The
+    # cases above answer without one, and without the thread hop of a plain `def`.
+    return await run_in_threadpool(keys.authenticate, store, credentials.credentials)

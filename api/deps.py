@@ -12,12 +12,14 @@ from beliefgraph.config import Settings
 from beliefgraph.store import Store
 
 
-def get_store(request: Request) -> Store:
+# The two lookups below are `async def` on purpose: FastAPI runs a plain `def` dependency in
+# a worker thread, a hop (a thread wake-up on a busy 2-core machine) for one attribute read.
+async def get_store(request: Request) -> Store:
     """The store built once in the app's lifespan."""
     return cast(Store, request.app.state.store)
 
 
-def get_settings(request: Request) -> Settings:
+async def get_settings(request: Request) -> Settings:
     """The settings the app was built with."""
     return cast(Settings, request.app.state.settings)
 
