@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/query_latency.py [--small 10000] [--large 100000] [--runs 5]
                                            [--queries 200] [--reuse] [--baseline REF]
+                                           [--auth keys|off]
 
 The synthetic stores never touch the shared development server: the script starts two more
 Neo4j 5.26 servers (the project's launcher), the large store in
@@ -10,7 +11,9 @@ Neo4j 5.26 servers (the project's launcher), the large store in
 wiped first (``--reuse`` keeps a store that already holds the data), and stops both at the
 end. Each gets the REST API in a uvicorn subprocess on loopback with the real model; requests
 go over HTTP/1.1 keep-alive from this process, one at a time, every query to both stores in
-turn, so that both are measured under the same machine load (the machine is shared).
+turn, so that both are measured under the same machine load (the machine is shared). As a
+deployment runs it, every request carries an API key (an admin key made in each store), which
+the API looks up in Neo4j; ``--auth off`` measures without (the development setting).
 
 The store is shaped like the governance packets, seeded so every run builds the same one:
 namespaces of 50 beliefs (200 at 10k, 2,000 at 100k), each holding the six packet families
@@ -56,6 +59,7 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -65,6 +69,8 @@ sys.path.insert(0, str(ROOT))
 
 from neo4j import GraphDatabase  # noqa: E402  (after the path set-up above)
 
+from beliefgraph import keys  # noqa: E402  (after the path set-up above)
+from beliefgraph.access import Role  # noqa: E402
 from beliefgraph.config import Settings  # noqa: E402
 from beliefgraph.embeddings import load_embedder  # noqa: E402
 from beliefgraph.launcher import NEO4J_VERSION, Neo4jLauncher  # noqa: E402
@@ -321,10 +327,20 @@ def build_big(store: Store, seed: int) -> None:
         store.write(lambda tx, rows=rows: store.create_rows(tx, rows))
 
 
-def post(conn: http.client.HTTPConnection, query: str, ns: str) -> tuple[float, dict[str, Any]]:
+@dataclass(frozen=True)
+class Api:
+    """A running API: its port and the headers every request carries (its key, if any)."""
+
+    port: int
+    headers: dict[str, str]
+
+
+def post(
+    conn: http.client.HTTPConnection, query: str, ns: str, headers: dict[str, str]
+) -> tuple[float, dict[str, Any]]:
     body = json.dumps({"query": query, "namespaces": [ns]})
     start = time.perf_counter()
-    conn.request("POST", "/v1/query", body=body, headers={"content-type": "application/json"})
+    conn.request("POST", "/v1/query", body=body, headers=headers)
     response = conn.getresponse()
     data = response.read()
     elapsed = (time.perf_counter() - start) * 1000
@@ -349,7 +365,7 @@ def summary(per_run: list[dict[str, Any]], stages: dict[str, list[float]]) -> di
 
 
 def interleaved(
-    targets: dict[str, int],
+    targets: dict[str, Api],
     pool: list[tuple[str, str]],
     runs: int,
     queries: int,
@@ -361,8 +377,8 @@ def interleaved(
     ``warmup`` queries that are not measured."""
     rng = random.Random(seed)  # noqa: S311  (seeded sampling, not crypto)
     conns = {
-        name: http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        for name, port in targets.items()
+        name: http.client.HTTPConnection("127.0.0.1", api.port, timeout=60)
+        for name, api in targets.items()
     }
     # the warm-up draws from a stream of its own: the measured queries stay the same whatever
     # its length (the first 50 are those of the earlier, 50-query warm-up)
@@ -370,15 +386,15 @@ def interleaved(
     warm = rng.sample(pool, min(50, len(pool), warmup))
     warm += [more.choice(pool) for _ in range(warmup - len(warm))]
     for ns, q in warm:
-        for conn in conns.values():
-            post(conn, q, ns)
+        for name, conn in conns.items():
+            post(conn, q, ns, targets[name].headers)
     per_run: dict[str, list[dict[str, Any]]] = {name: [] for name in targets}
     stages: dict[str, dict[str, list[float]]] = {name: {} for name in targets}
     for _ in range(runs):
         times: dict[str, list[float]] = {name: [] for name in targets}
         for ns, q in (rng.choice(pool) for _ in range(queries)):
             for name, conn in conns.items():
-                elapsed, body = post(conn, q, ns)
+                elapsed, body = post(conn, q, ns, targets[name].headers)
                 times[name].append(elapsed)
                 for stage, ms in body["timings"].items():
                     stages[name].setdefault(stage, []).append(ms)
@@ -435,6 +451,7 @@ def db_hits(
             "words": lucene_words(q),
             "terms": query_terms(q),
             "keys": query_keys(q),
+            "key": None,
         }
         with store.driver.session(database=store.database) as session:
             query = text or store.queries["planner_candidates"].text
@@ -513,15 +530,21 @@ def baseline_tree(ref: str) -> Iterator[Path]:
 
 
 @contextlib.contextmanager
-def api_server(bolt: int, port: int, home: Path, code: Path = ROOT) -> Iterator[int]:
+def api_server(
+    bolt: int, port: int, home: Path, key: str | None, code: Path = ROOT
+) -> Iterator[Api]:
     """The REST API in a uvicorn subprocess on loopback, over the Neo4j on ``bolt``, from
-    the code in ``code`` (``python -m`` puts it first on the path)."""
+    the code in ``code`` (``python -m`` puts it first on the path); requests carry ``key``
+    (``None``: auth off, the development setting)."""
     env = {
         **os.environ,
         "NEO4J_URI": f"bolt://127.0.0.1:{bolt}",
-        "BELIEFGRAPH_AUTH": "off",
+        "BELIEFGRAPH_AUTH": "keys" if key else "off",
         "BELIEFGRAPH_ENVIRONMENT": "development",
     }
+    headers = {"content-type": "application/json"}
+    if key:
+        headers["authorization"] = f"Bearer {key}"
     log = open(home / "logs" / "api.log", "wb")  # noqa: SIM115  (closed in finally)
     command = [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory"]
     command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
@@ -539,11 +562,17 @@ def api_server(bolt: int, port: int, home: Path, code: Path = ROOT) -> Iterator[
                 time.sleep(0.5)
         else:
             raise RuntimeError(f"the API did not become ready; see {home / 'logs' / 'api.log'}")
-        yield port
+        yield Api(port, headers)
     finally:
         proc.terminate()
         proc.wait(timeout=30)
         log.close()
+
+
+def bench_key(store: Store) -> str:
+    """A new admin key in ``store`` (one per invocation; the store may be reused)."""
+    made = keys.create_key(store, keys.KeyCreate(name="bench", role=Role.admin), actor="bench")
+    return made.key
 
 
 def filled(store: Store, size: int, seed: int, *, big: bool) -> list[tuple[str, list[str]]]:
@@ -584,6 +613,13 @@ def main() -> int:
         "--reuse", action="store_true", help="keep a store that already holds the data"
     )
     parser.add_argument("--baseline", help="a git commit measured beside the current code")
+    parser.add_argument(
+        "--auth",
+        choices=["keys", "off"],
+        default="keys",
+        help="keys (default, as deployed): every request carries an API key the API looks up; "
+        "off: the development setting, no lookup",
+    )
     args = parser.parse_args()
     facts = machine()
     report: dict[str, Any] = {"machine": facts, "args": vars(args)}
@@ -612,22 +648,26 @@ def main() -> int:
             str(args.small): db_hits(small, pool, 40, 1),
             str(args.large): db_hits(large, pool, 40, 1),
         }
-        large_port = stack.enter_context(api_server(BOLT, API_PORT, large_home))
-        small_port = small_stack.enter_context(api_server(SMALL_BOLT, API_PORT + 1, small_home))
-        targets = {str(args.small): small_port, str(args.large): large_port}
+        large_key = bench_key(large) if args.auth == "keys" else None
+        small_key = bench_key(small) if args.auth == "keys" else None
+        large_api = stack.enter_context(api_server(BOLT, API_PORT, large_home, large_key))
+        small_api = small_stack.enter_context(
+            api_server(SMALL_BOLT, API_PORT + 1, small_home, small_key)
+        )
+        targets = {str(args.small): small_api, str(args.large): large_api}
         report["sizes"] = interleaved(
             targets, pool, args.runs, args.queries, args.seed, args.warmup
         )
         # The ratio needs both stores under the same load; a deployment runs one. With the
         # small store's server and API stopped, the large store is measured alone.
         small_stack.close()
-        targets = {"alone": large_port}
+        targets = {"alone": large_api}
         if args.baseline:
             code = stack.enter_context(baseline_tree(args.baseline))
             old_text = (code / "cypher" / "planner_candidates.cypher").read_text()
             report["db_hits"]["baseline"] = db_hits(large, pool, 40, 1, old_text)
             targets["baseline"] = stack.enter_context(
-                api_server(BOLT, API_PORT + 2, large_home, code)
+                api_server(BOLT, API_PORT + 2, large_home, large_key, code)
             )
         alone = interleaved(targets, pool, args.runs, args.queries, args.seed + 1, args.warmup)
         report["large_alone"] = alone["alone"]
@@ -640,7 +680,7 @@ def main() -> int:
                 alone["alone"]["p99"] / alone["baseline"]["p99"], 3
             )
         big = interleaved(
-            {"big": large_port},
+            {"big": large_api},
             [("tenant:bench-big", q) for q in big_queries],
             args.runs,
             args.queries // 2,
@@ -666,16 +706,22 @@ def main() -> int:
 def render(report: dict[str, Any]) -> str:
     m = report["machine"]
     args = report["args"]
+    auth = (
+        "every request with an API key that the API looks up in Neo4j (as deployed)"
+        if args.get("auth", "off") == "keys"
+        else "auth off (the development setting: no key lookup)"
+    )
     lines = [
         "# Query latency: `POST /v1/query`",
         "",
         f"Generated {report['generated']} by `bench/query_latency.py` "
         f"({args['runs']} runs x {args['queries']} queries, each series after "
         f"{args.get('warmup', 50)} unmeasured warm-up queries). Client-side wall time over "
-        "HTTP/1.1 keep-alive on loopback, one request at a time, uvicorn in a subprocess, the real "
-        "all-MiniLM-L6-v2 (ONNX) embedding every query. The two stores live in two Neo4j "
-        f"{m['neo4j']} servers of their own, and every query goes to both in turn (A, B, A, B), "
-        "so both see the same machine load. Medians over the runs of each run's percentile.",
+        "HTTP/1.1 keep-alive on loopback, one request at a time, uvicorn in a subprocess, "
+        f"{auth}, the real all-MiniLM-L6-v2 (ONNX) embedding every query. The two stores live "
+        f"in two Neo4j {m['neo4j']} servers of their own, and every query goes to both in turn "
+        "(A, B, A, B), so both see the same machine load. Medians over the runs of each run's "
+        "percentile.",
         "",
         "| beliefs | namespaces | p50 ms | p95 ms | p99 ms | server p50 by stage (ms) | "
         "db hits per query (p50 / max) |",
