@@ -25,6 +25,7 @@ from api.routes import query as query_routes
 from api.routes import search as search_routes
 from beliefgraph.config import Settings, get_settings
 from beliefgraph.embeddings import load_embedder
+from beliefgraph.keys import KnownKeys
 from beliefgraph.store import Store
 
 log = logging.getLogger("beliefgraph.api")
@@ -64,6 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         dependencies=[Depends(authenticate)],
     )
     app.state.settings = settings
+    app.state.known_keys = KnownKeys()
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     problems.install(app)
     app.include_router(health.router)

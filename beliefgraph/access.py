@@ -25,11 +25,18 @@ class Role(StrEnum):
 
 @dataclass(frozen=True)
 class Caller:
-    """The identity behind a request."""
+    """The identity behind a request.
+
+    ``unconfirmed_key`` is the hash of the caller's API key when the API recognised the key
+    from memory instead of reading it (``api/auth.py``): whether it has been revoked since is
+    then still to be read, and the request's own read does that in the same round trip (the
+    planner's; :func:`beliefgraph.keys.confirm` otherwise). ``None``: nothing to confirm.
+    """
 
     name: str
     role: Role
     namespaces: frozenset[str] | None
+    unconfirmed_key: str | None = None
 
     def can_see(self, namespace: str) -> bool:
         """Whether the caller may read ``namespace``."""

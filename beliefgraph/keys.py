@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
 import uuid
+from collections import OrderedDict
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Self
 
@@ -188,12 +191,74 @@ def authenticate(store: Store, token: str) -> Caller:
         raise Unauthenticated("the bearer token is not a beliefgraph API key")
     found = store.run_read("key_lookup", hash=hash_key(token))
     if not found:
-        raise Unauthenticated("unknown API key")
+        raise_for_state("unknown")
     key = _from_map(dict(found[0]["key"]))
     if key.revoked_at is not None:
-        raise Unauthenticated("this API key has been revoked")
+        raise_for_state("revoked")
     return Caller(
         name=f"key:{key.name}/{key.id}",
         role=key.role,
         namespaces=frozenset(key.namespaces) if key.namespaces is not None else None,
     )
+
+
+def raise_for_state(state: str) -> None:
+    """Refuse a key that a read found ``'unknown'`` or ``'revoked'``; ``'ok'`` passes.
+
+    Raises:
+        Unauthenticated: the key is unknown or revoked.
+    """
+    if state == "unknown":
+        raise Unauthenticated("unknown API key")
+    if state == "revoked":
+        raise Unauthenticated("this API key has been revoked")
+
+
+def confirm(store: Store, caller: Caller) -> None:
+    """Read whether the key of a caller recognised from memory is still valid (a round trip;
+    a read that can check ``Caller.unconfirmed_key`` in its own query does that instead).
+
+    Raises:
+        Unauthenticated: the key has been revoked (or is gone) since it was recognised.
+    """
+    if caller.unconfirmed_key is None:
+        return
+    found = store.run_read("key_lookup", hash=caller.unconfirmed_key)
+    if not found:
+        raise_for_state("unknown")
+    if dict(found[0]["key"]).get("revoked_at") is not None:
+        raise_for_state("revoked")
+
+
+class KnownKeys:
+    """The callers of keys this process has read as valid, by key hash: at most ``capacity``,
+    the least recently used forgotten first. Thread-safe.
+
+    A key's role and namespaces never change once it is made (a different grant is a new
+    key), so a remembered caller is right for as long as its key is not revoked; that is
+    what every use must still confirm (:attr:`~beliefgraph.access.Caller.unconfirmed_key`).
+    """
+
+    def __init__(self, capacity: int = 10_000) -> None:
+        self._capacity = capacity
+        self._callers: OrderedDict[str, Caller] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def recall(self, token: str) -> Caller | None:
+        """The caller of ``token`` if known, marked as still to be confirmed."""
+        digest = hash_key(token)
+        with self._lock:
+            caller = self._callers.get(digest)
+            if caller is None:
+                return None
+            self._callers.move_to_end(digest)
+        return replace(caller, unconfirmed_key=digest)
+
+    def remember(self, token: str, caller: Caller) -> None:
+        """Note that ``token`` was just read as a valid key of ``caller``."""
+        digest = hash_key(token)
+        with self._lock:
+            self._callers[digest] = replace(caller, unconfirmed_key=None)
+            self._callers.move_to_end(digest)
+            while len(self._callers) > self._capacity:
+                self._callers.popitem(last=False)

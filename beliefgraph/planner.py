@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller
+from beliefgraph.keys import confirm, raise_for_state
 from beliefgraph.models import ActionClass, BeliefPublic, ChainLink
 from beliefgraph.planner_models import (
     CandidateTrace,
@@ -126,7 +127,11 @@ class Planner:
         Returns:
             The :class:`QueryResult`.
 
+        A caller whose API key the API recognised from memory (``Caller.unconfirmed_key``)
+        is confirmed in the same read: a key revoked since gets nothing.
+
         Raises:
+            Unauthenticated: the caller's key, recognised from memory, has been revoked.
             StoreUnavailable: Neo4j cannot be reached.
             EmbeddingUnavailable: the model cannot be loaded.
         """
@@ -165,6 +170,7 @@ class Planner:
             )
 
         if not visible:
+            confirm(self.store, caller)
             return empty(
                 NamespaceReport(searched=[], not_visible=not_visible, unknown=[]),
                 "none of the requested namespaces may be read by this caller",
@@ -186,8 +192,10 @@ class Planner:
             words=lucene_words(request.query),
             terms=query_terms(request.query),
             keys=query_keys(request.query),
+            key=caller.unconfirmed_key,
         )
         timings["graph"] = self._ms(mark)
+        raise_for_state(rows[0]["key_state"])
         known, size, found = planner_rows(rows)
         report = NamespaceReport(
             searched=[ns for ns in visible if ns in known],

@@ -24,10 +24,16 @@
 // (the gate's guards kept them from superseding it), and the beliefs in the namespaces it
 // contradicts itself.
 //
+// The caller's API key. When the API recognised it from memory instead of reading it
+// (api/auth.py), $key is its hash and this read confirms it is still valid, in the same round
+// trip: a key revoked (or gone) since reads nothing beyond the namespaces' existence, and
+// key_state says why ('revoked', 'unknown'; 'ok', also when $key is null).
+//
 // $namespaces: list<string>; $embedding: list<float> (384); $k: int; $exact_limit: int;
 // $max_fetch: int; $words: string (Lucene OR query, '' for none); $terms: list<string>
-// (the query's words, lower case); $keys: list<string> (entity keys the query could name).
-// Returns one row per belief: known (namespaces that exist), size (their belief count),
+// (the query's words, lower case); $keys: list<string> (entity keys the query could name);
+// $key: string or null (an API key's hash, to confirm).
+// Returns one row per belief: key_state, known (namespaces that exist), size (their belief count),
 // ways (how it was found; [] for a head reached only through SUPERSEDES), similarity (its
 // cosine to the query), belief (its properties but the embedding, as [key, value] pairs,
 // date-times as ISO strings: the driver's temporal types cost more to decode than the rest
@@ -39,6 +45,14 @@
 MATCH (n:Namespace) WHERE n.name IN $namespaces
 // Only beliefs have IN edges, so the degree is the belief count (read in O(1)).
 WITH collect(n) AS spaces, collect(n.name) AS known, sum(COUNT { (n)<-[:IN]-() }) AS size
+CALL () {
+  OPTIONAL MATCH (k:ApiKey {hash: $key})
+  RETURN CASE WHEN $key IS NULL THEN 'ok' WHEN k IS NULL THEN 'unknown'
+              WHEN k.revoked_at IS NOT NULL THEN 'revoked' ELSE 'ok' END AS key_state
+}
+WITH key_state, known,
+     CASE WHEN key_state = 'ok' THEN spaces ELSE [] END AS spaces,
+     CASE WHEN key_state = 'ok' THEN size ELSE 0 END AS size
 // The entities the query names, looked up once: the walks below compare nodes, not keys.
 CALL () { OPTIONAL MATCH (e:Entity) WHERE e.key IN $keys RETURN collect(e) AS named }
 OPTIONAL CALL (spaces, size, named) {
@@ -101,8 +115,8 @@ UNION
   }
   RETURN DISTINCT b, via, null AS score
 }
-WITH spaces, named, known, size, b, collect(DISTINCT via) AS ways, max(score) AS score
-WITH spaces, named, known, size,
+WITH key_state, spaces, named, known, size, b, collect(DISTINCT via) AS ways, max(score) AS score
+WITH key_state, spaces, named, known, size,
      collect(CASE WHEN b IS NULL THEN null ELSE {b: b, ways: ways, score: score} END) AS hits
 // Only a superseded belief has a head, and only a belief that supersedes another has a
 // chain behind it: the variable-length walks run for those few, not for every candidate.
@@ -119,7 +133,7 @@ OPTIONAL CALL (spaces, hits) {
   UNWIND reached AS b
   RETURN DISTINCT b
 }
-WITH spaces, named, known, size, hits, b, [hit IN hits WHERE hit.b = b][0] AS hit
+WITH key_state, spaces, named, known, size, hits, b, [hit IN hits WHERE hit.b = b][0] AS hit
 OPTIONAL CALL (b) {
   WITH b WHERE EXISTS { (b)-[:SUPERSEDES]->(:Belief) }
   MATCH p = (b)-[:SUPERSEDES*1..]->(root:Belief) WHERE NOT (root)-[:SUPERSEDES]->(:Belief)
@@ -131,8 +145,8 @@ OPTIONAL CALL (b) {
   RETURN h.id AS head LIMIT 1
 }
 // One read of the properties; the map is then looked up, not the node, key by key.
-WITH spaces, named, known, size, hits, b, hit, p, head, properties(b) AS props
-RETURN known, size, coalesce(hit.ways, []) AS ways,
+WITH key_state, spaces, named, known, size, hits, b, hit, p, head, properties(b) AS props
+RETURN key_state, known, size, coalesce(hit.ways, []) AS ways,
        // The exact scan scored its candidates already; the others are scored here.
        CASE WHEN b IS NULL THEN null WHEN hit.score IS NOT NULL THEN hit.score
             ELSE vector.similarity.cosine(b.embedding, $embedding) END AS similarity,

@@ -89,6 +89,50 @@ def test_no_key_unknown_key_and_revoked_key_are_401(
     assert "revoked" in assert_problem(r, 401)["detail"]
 
 
+def test_the_query_route_confirms_a_remembered_key_in_its_own_read(
+    app_client: TestClient, store: Store, k: Keys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/v1/query reads a key once, then remembers it and has the planner's read confirm it:
+    a revocation made elsewhere (the library, on a connection of its own) is refused at
+    once, whether the query reaches the graph or sees none of its namespaces."""
+    served = app_client.app.state.store  # type: ignore[attr-defined]
+    reads: list[str] = []
+    run_read = served.run_read
+
+    def counted(name: str, **params: Any) -> Any:
+        reads.append(name)
+        return run_read(name, **params)
+
+    monkeypatch.setattr(served, "run_read", counted)
+    assert (
+        post(
+            app_client, k, "curator", {"text": "the wifi password is hunter2", "namespaces": [k.ns]}
+        ).status_code
+        == 201
+    )
+    searched = {"query": "what is the wifi password?", "namespaces": [k.ns]}
+    unseen = {"query": "what is the wifi password?", "namespaces": [k.other]}
+    reads.clear()
+    for _ in range(3):
+        r = app_client.post("/v1/query", json=searched, headers=k.auth("reader"))
+        assert r.status_code == 200
+        assert r.json()["governing"]["text"] == "the wifi password is hunter2"
+        assert app_client.post("/v1/query", json=unseen, headers=k.auth("agent")).status_code == 200
+    # the reader's key read once; the agent's once, then confirmed by a read of its own on
+    # each unseen query (no planner read to carry it)
+    assert reads.count("key_lookup") == 1 + 3
+    assert reads.count("planner_candidates") == 3
+
+    keys.revoke_key(store, k.id["reader"], actor="test")
+    keys.revoke_key(store, k.id["agent"], actor="test")
+    r = app_client.post("/v1/query", json=searched, headers=k.auth("reader"))
+    assert "revoked" in assert_problem(r, 401)["detail"]
+    r = app_client.post("/v1/query", json=unseen, headers=k.auth("agent"))
+    assert "revoked" in assert_problem(r, 401)["detail"]
+    # other routes read the key on every request
+    assert_problem(app_client.get("/v1/beliefs", headers=k.auth("reader")), 401)
+
+
 def test_probes_and_docs_need_no_key(app_client: TestClient) -> None:
     assert app_client.get("/healthz").status_code == 200
     assert app_client.get("/readyz").status_code == 200
