@@ -124,11 +124,11 @@ class Planner:
         out and named in ``trace.namespaces``; when none remains the result is empty
         (``governing`` null, action ``answer_context``) and says why - never an error.
 
-        Returns:
-            The :class:`QueryResult`.
-
         A caller whose API key the API recognised from memory (``Caller.unconfirmed_key``)
         is confirmed in the same read: a key revoked since gets nothing.
+
+        Returns:
+            The :class:`QueryResult`.
 
         Raises:
             Unauthenticated: the caller's key, recognised from memory, has been revoked.
