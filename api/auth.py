@@ -43,6 +43,10 @@ async def authenticate(
 ) -> Caller:
     """The caller behind this request (resolved once per request, then cached).
 
+    On a route of :data:`CONFIRMED_IN_READ`, a key this process has read as valid before is
+    not read again: the caller carries its hash as ``unconfirmed_key``, and the route must
+    confirm it (the planner does, in its query).
+
     Raises:
         Unauthenticated: no bearer key, or an unknown or revoked one (401).
     """

@@ -9,7 +9,7 @@ off, gets that.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 
@@ -36,7 +36,8 @@ class Caller:
     name: str
     role: Role
     namespaces: frozenset[str] | None
-    unconfirmed_key: str | None = None
+    # a hash, not a usable key, but nothing for logs either
+    unconfirmed_key: str | None = field(default=None, repr=False)
 
     def can_see(self, namespace: str) -> bool:
         """Whether the caller may read ``namespace``."""

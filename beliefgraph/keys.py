@@ -4,7 +4,12 @@ A key is ``bgk_`` followed by 43 random URL-safe characters (256 bits), shown on
 is made. Only its sha256 is stored: a random key that long needs no slow password hash,
 and a leaked database does not hand out working keys. Requests present it as
 ``Authorization: Bearer <key>``; :func:`authenticate` turns it into a
-:class:`~beliefgraph.access.Caller`. Creating and revoking a key are audited on the
+:class:`~beliefgraph.access.Caller`. A key's role and namespaces never change once it is made
+(nothing updates them; revoking sets ``revoked_at`` only), so the API may remember the caller
+of a key it has read as valid (:class:`KnownKeys`); such a caller carries the key's hash as
+``unconfirmed_key``, and whatever serves it must still read that the key is not revoked - in
+its own query (the planner's ``key_state``, checked with :func:`raise_for_state`) or with
+:func:`confirm`. Creating and revoking a key are audited on the
 ``system`` chain.
 
 >>> created = create_key(store, KeyCreate(name="ci-agent", role=Role.agent,   # doctest: +SKIP
@@ -22,7 +27,7 @@ import uuid
 from collections import OrderedDict
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, Self
 
 from neo4j import ManagedTransaction
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -191,10 +196,10 @@ def authenticate(store: Store, token: str) -> Caller:
         raise Unauthenticated("the bearer token is not a beliefgraph API key")
     found = store.run_read("key_lookup", hash=hash_key(token))
     if not found:
-        raise_for_state("unknown")
+        _refuse("unknown")
     key = _from_map(dict(found[0]["key"]))
     if key.revoked_at is not None:
-        raise_for_state("revoked")
+        _refuse("revoked")
     return Caller(
         name=f"key:{key.name}/{key.id}",
         role=key.role,
@@ -202,16 +207,24 @@ def authenticate(store: Store, token: str) -> Caller:
     )
 
 
-def raise_for_state(state: str) -> None:
-    """Refuse a key that a read found ``'unknown'`` or ``'revoked'``; ``'ok'`` passes.
+KeyState = Literal["ok", "unknown", "revoked"]
+
+
+def raise_for_state(state: KeyState | None) -> None:
+    """Pass a key that a read found ``'ok'``; refuse anything else (fail closed: a missing or
+    unexpected state is a refusal, never a pass).
 
     Raises:
-        Unauthenticated: the key is unknown or revoked.
+        Unauthenticated: the key is unknown or revoked, or the state is not ``'ok'``.
     """
-    if state == "unknown":
-        raise Unauthenticated("unknown API key")
+    if state != "ok":
+        _refuse(state)
+
+
+def _refuse(state: KeyState | None) -> NoReturn:
     if state == "revoked":
         raise Unauthenticated("this API key has been revoked")
+    raise Unauthenticated("unknown API key")
 
 
 def confirm(store: Store, caller: Caller) -> None:
@@ -225,9 +238,9 @@ def confirm(store: Store, caller: Caller) -> None:
         return
     found = store.run_read("key_lookup", hash=caller.unconfirmed_key)
     if not found:
-        raise_for_state("unknown")
+        _refuse("unknown")
     if dict(found[0]["key"]).get("revoked_at") is not None:
-        raise_for_state("revoked")
+        _refuse("revoked")
 
 
 class KnownKeys:
@@ -253,6 +266,11 @@ class KnownKeys:
                 return None
             self._callers.move_to_end(digest)
         return replace(caller, unconfirmed_key=digest)
+
+    def forget(self, digest: str) -> None:
+        """Forget the key with this hash (refused since: its next use reads it again)."""
+        with self._lock:
+            self._callers.pop(digest, None)
 
     def remember(self, token: str, caller: Caller) -> None:
         """Note that ``token`` was just read as a valid key of ``caller``."""

@@ -131,7 +131,8 @@ class Planner:
             The :class:`QueryResult`.
 
         Raises:
-            Unauthenticated: the caller's key, recognised from memory, has been revoked.
+            Unauthenticated: the caller's key, recognised from memory, has been revoked or no
+                longer exists.
             StoreUnavailable: Neo4j cannot be reached.
             EmbeddingUnavailable: the model cannot be loaded.
         """

@@ -26,8 +26,9 @@
 //
 // The caller's API key. When the API recognised it from memory instead of reading it
 // (api/auth.py), $key is its hash and this read confirms it is still valid, in the same round
-// trip: a key revoked (or gone) since reads nothing beyond the namespaces' existence, and
-// key_state says why ('revoked', 'unknown'; 'ok', also when $key is null).
+// trip: for a key revoked (or gone) since, no belief is read (the namespaces' sizes and the
+// named entities are, and never returned: the planner refuses the request on key_state,
+// 'revoked' or 'unknown'; 'ok', also when $key is null).
 //
 // $namespaces: list<string>; $embedding: list<float> (384); $k: int; $exact_limit: int;
 // $max_fetch: int; $words: string (Lucene OR query, '' for none); $terms: list<string>

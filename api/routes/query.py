@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from typing import cast
+
+from fastapi import APIRouter, Request, Response
 
 from api.deps import CallerDep, StoreDep
 from api.responses import json_response
+from beliefgraph.errors import Unauthenticated
+from beliefgraph.keys import KnownKeys
 from beliefgraph.planner import Planner
 from beliefgraph.planner_models import QueryRequest, QueryResult
 
@@ -17,7 +21,7 @@ router = APIRouter(prefix="/v1", tags=["query"])
     summary="The belief allowed to govern a request, and the action class",
     response_model=QueryResult,
 )
-def query(body: QueryRequest, store: StoreDep, caller: CallerDep) -> Response:
+def query(body: QueryRequest, request: Request, store: StoreDep, caller: CallerDep) -> Response:
     """Walks the graph from the request's terms to the scopes and beliefs that govern it;
     returns the governing belief (or null), `block`/`verify_first`/`warn`/`answer`/
     `answer_context` (or `archive_only` for history), the governing belief's open contests
@@ -26,4 +30,12 @@ def query(body: QueryRequest, store: StoreDep, caller: CallerDep) -> Response:
     read, or that hold nothing, give an explained empty result."""
     # A plain `def`: FastAPI runs it in a worker thread, so embedding the query (CPU-bound)
     # never blocks the event loop.
-    return json_response(Planner(store).query(body, caller=caller))
+    try:
+        return json_response(Planner(store).query(body, caller=caller))
+    except Unauthenticated:
+        # a remembered key refused by the planner's read: forgotten, so its next use is
+        # read (and refused) before any work is done for it
+        if caller.unconfirmed_key is not None:
+            known = cast(KnownKeys, request.app.state.known_keys)
+            known.forget(caller.unconfirmed_key)
+        raise

@@ -125,12 +125,30 @@ def test_the_query_route_confirms_a_remembered_key_in_its_own_read(
 
     keys.revoke_key(store, k.id["reader"], actor="test")
     keys.revoke_key(store, k.id["agent"], actor="test")
+    reads.clear()
     r = app_client.post("/v1/query", json=searched, headers=k.auth("reader"))
     assert "revoked" in assert_problem(r, 401)["detail"]
+    assert r.headers["www-authenticate"].startswith("Bearer")
     r = app_client.post("/v1/query", json=unseen, headers=k.auth("agent"))
     assert "revoked" in assert_problem(r, 401)["detail"]
+    # a key refused in the planner's read is forgotten: the next use is read before any work
+    reads.clear()
+    r = app_client.post("/v1/query", json=searched, headers=k.auth("reader"))
+    assert "revoked" in assert_problem(r, 401)["detail"]
+    assert reads == ["key_lookup"]
     # other routes read the key on every request
     assert_problem(app_client.get("/v1/beliefs", headers=k.auth("reader")), 401)
+
+
+def test_a_remembered_key_that_no_longer_exists_is_refused_on_query(
+    app_client: TestClient, store: Store, k: Keys
+) -> None:
+    body = {"query": "what is the wifi password?", "namespaces": [k.ns]}
+    assert app_client.post("/v1/query", json=body, headers=k.auth("curator")).status_code == 200
+    with store.driver.session(database=store.database) as session:
+        session.run("MATCH (key:ApiKey {id: $id}) DETACH DELETE key", id=k.id["curator"]).consume()
+    r = app_client.post("/v1/query", json=body, headers=k.auth("curator"))
+    assert "unknown API key" in assert_problem(r, 401)["detail"]
 
 
 def test_probes_and_docs_need_no_key(app_client: TestClient) -> None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from beliefgraph.access import Caller, Role
-from beliefgraph.keys import KnownKeys, hash_key
+from beliefgraph.errors import Unauthenticated
+from beliefgraph.keys import KnownKeys, hash_key, raise_for_state
 
 
 def caller(name: str) -> Caller:
@@ -34,3 +37,20 @@ def test_the_least_recently_used_key_is_forgotten_first() -> None:
     assert known.recall("bgk_two") is None
     assert known.recall("bgk_one") is not None
     assert known.recall("bgk_three") is not None
+
+
+def test_a_forgotten_key_is_not_recalled() -> None:
+    known = KnownKeys()
+    known.remember("bgk_one", caller("one"))
+    known.forget(hash_key("bgk_one"))
+    assert known.recall("bgk_one") is None
+
+
+def test_a_key_state_passes_only_when_ok() -> None:
+    raise_for_state("ok")
+    with pytest.raises(Unauthenticated, match="revoked"):
+        raise_for_state("revoked")
+    with pytest.raises(Unauthenticated, match="unknown"):
+        raise_for_state("unknown")
+    with pytest.raises(Unauthenticated):
+        raise_for_state(None)  # a read that lost the state refuses, never passes
