@@ -16,6 +16,8 @@ import base64
 import binascii
 import hashlib
 import json
+import random
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,6 +28,7 @@ from neo4j import READ_ACCESS, Driver, ManagedTransaction
 from neo4j.exceptions import (
     ConstraintError,
     Neo4jError,
+    ResultFailedError,
     ServiceUnavailable,
     SessionExpired,
     TransientError,
@@ -72,6 +75,8 @@ from beliefgraph.models import (
 from beliefgraph.records import belief_from_record, link_from_map, native_datetime
 from beliefgraph.text import entity_key
 
+#: how many times :meth:`Store.write` tries a write the driver gave up on as transient
+WRITE_ATTEMPTS = 5
 #: the indexes the service needs online before it is ready
 REQUIRED_INDEXES = frozenset({"belief_embedding", "belief_text", "entity_names"})
 
@@ -146,12 +151,27 @@ class Store:
             return list(s.run(text, params))
 
     def write(self, work: Callable[[ManagedTransaction], Any]) -> Any:
-        """Run ``work`` in one write transaction (retried on transient errors)."""
-        try:
-            with self.driver.session(database=self.database) as session:
-                return session.execute_write(work)
-        except (ServiceUnavailable, SessionExpired) as e:
-            raise StoreUnavailable(f"Neo4j is unreachable: {e}") from e
+        """Run ``work`` in one write transaction, retried on transient errors.
+
+        The driver retries a transient error (a deadlock between concurrent writers, a lock
+        timeout) itself, except when the server reports it while records stream: rolling
+        back then raises a ``ResultFailedError`` caused by it, which the driver does not
+        retry (neo4j 6.4: seen with eight writers creating one namespace at once). Those are
+        tried again here, up to :data:`WRITE_ATTEMPTS` times, after a short random pause.
+        """
+        for attempt in range(1, WRITE_ATTEMPTS + 1):
+            try:
+                with self.driver.session(database=self.database) as session:
+                    return session.execute_write(work)
+            except ResultFailedError as e:
+                transient = isinstance(e.__cause__, Neo4jError) and e.__cause__.is_retryable()
+                if not transient or attempt == WRITE_ATTEMPTS:
+                    raise
+            except (ServiceUnavailable, SessionExpired) as e:
+                raise StoreUnavailable(f"Neo4j is unreachable: {e}") from e
+            # S311: jitter, so that writers that collided do not collide again in step
+            time.sleep(random.uniform(0.01, 0.05) * attempt)  # noqa: S311
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     def tx_run(self, tx: ManagedTransaction, name: str, **params: Any) -> list[Any]:
         """Run a named query inside ``tx``; return its records."""
