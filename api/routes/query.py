@@ -29,7 +29,8 @@ def query(body: QueryRequest, request: Request, store: StoreDep, caller: CallerD
     `answer` becomes `warn`), and a trace of every candidate. Namespaces the caller may not
     read, or that hold nothing, give an explained empty result."""
     # A plain `def`: FastAPI runs it in a worker thread, so embedding the query (CPU-bound)
-    # never blocks the event loop.
+    # never blocks the event loop. The route is in api/auth.py's CONFIRMED_IN_READ: its
+    # caller's key may be unconfirmed, and Planner.query is what confirms it.
     try:
         return json_response(Planner(store).query(body, caller=caller))
     except Unauthenticated:
