@@ -194,12 +194,7 @@ def authenticate(store: Store, token: str) -> Caller:
     """
     if not token.startswith(KEY_PREFIX):
         raise Unauthenticated("the bearer token is not a beliefgraph API key")
-    found = store.run_read("key_lookup", hash=hash_key(token))
-    if not found:
-        _refuse("unknown")
-    key = _from_map(dict(found[0]["key"]))
-    if key.revoked_at is not None:
-        _refuse("revoked")
+    key = _valid_key(store, hash_key(token))
     return Caller(
         name=f"key:{key.name}/{key.id}",
         role=key.role,
@@ -234,13 +229,19 @@ def confirm(store: Store, caller: Caller) -> None:
     Raises:
         Unauthenticated: the key has been revoked (or is gone) since it was recognised.
     """
-    if caller.unconfirmed_key is None:
-        return
-    found = store.run_read("key_lookup", hash=caller.unconfirmed_key)
+    if caller.unconfirmed_key is not None:
+        _valid_key(store, caller.unconfirmed_key)
+
+
+def _valid_key(store: Store, digest: str) -> ApiKeyPublic:
+    """The key with this hash, read now; refused if unknown or revoked."""
+    found = store.run_read("key_lookup", hash=digest)
     if not found:
         _refuse("unknown")
-    if dict(found[0]["key"]).get("revoked_at") is not None:
+    key = _from_map(dict(found[0]["key"]))
+    if key.revoked_at is not None:
         _refuse("revoked")
+    return key
 
 
 class KnownKeys:
