@@ -8,6 +8,13 @@ normalise, what sentence-transformers' ``encode`` does (the same vectors, to flo
 ``tests/integration/test_embeddings.py``) without its per-call overhead: 4.1 ms against
 5.7 ms for one query, 383 ms against 699 ms for a batch of 256, measured side by side on the
 2-core development machine. ONNX itself gives torch's vectors at a third of the latency.
+
+What runs is a fused copy of that export (:func:`_fuse_onnx`, also made once into the cache):
+onnxruntime's transformer optimizer replaces each layer's dozen attention operators with one
+``Attention``, and the bias + GELU and residual + LayerNorm pairs with one operator each. The
+arithmetic is the same (vectors within 1e-7 of the plain export's); fewer operators mean fewer
+hand-offs between the two intra-op threads: one query 6.8 ms against 8.3 ms, interleaved on
+the development machine.
 """
 
 from __future__ import annotations
@@ -29,6 +36,8 @@ from beliefgraph.errors import EmbeddingUnavailable
 
 DIMENSIONS = 384
 MODEL_NAME = "all-MiniLM-L6-v2"
+#: the fused copy of the export that the embedder runs, beside the export's ``model.onnx``
+FUSED_FILE = "model_fused.onnx"
 
 
 class Embedder(Protocol):
@@ -80,7 +89,11 @@ class OnnxEmbedder:
         return vectors
 
     def _run(self, texts: list[str]) -> np.ndarray[Any, Any]:
-        encoded = self._tokenizer.encode_batch(texts)
+        # encode_batch hands even one text to a thread pool: 0.4 ms against 0.05 for encode
+        if len(texts) == 1:
+            encoded = [self._tokenizer.encode(texts[0])]
+        else:
+            encoded = self._tokenizer.encode_batch(texts)
         ids = np.asarray([e.ids for e in encoded], dtype=np.int64)
         mask = np.asarray([e.attention_mask for e in encoded], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask}
@@ -173,9 +186,12 @@ def load_embedder(cache_dir: Path) -> OnnxEmbedder:
 
     source = Path(get_model_path())
     target = onnx_model_dir(cache_dir)
+    fused = target / "onnx" / FUSED_FILE
     try:
         if not (target / "onnx" / "model.onnx").is_file():
             _export_onnx(SentenceTransformer, source, target)
+        if not fused.is_file():
+            _fuse_onnx(target, fused)
         config = json.loads((source / "sentence_bert_config.json").read_text(encoding="utf-8"))
         tokenizer = Tokenizer.from_file(str(target / "tokenizer.json"))
         # the file pads every text to 128 tokens; sentence-transformers pads to the longest
@@ -183,7 +199,7 @@ def load_embedder(cache_dir: Path) -> OnnxEmbedder:
         tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106  (a token, not a secret)
         tokenizer.enable_truncation(int(config["max_seq_length"]))
         session = onnxruntime.InferenceSession(
-            str(target / "onnx" / "model.onnx"),
+            str(fused),
             _session_options(),
             providers=["CPUExecutionProvider"],
         )
@@ -212,6 +228,30 @@ def _session_options() -> Any:
     options.add_session_config_entry("session.intra_op.allow_spinning", "1")
     options.add_session_config_entry("session.force_spinning_stop", "1")
     return options
+
+
+def _fuse_onnx(model_dir: Path, fused: Path) -> None:
+    """Write the fused copy of ``model_dir``'s export to ``fused`` (see the module's docstring).
+
+    The optimizer's own fusions only: no GELU approximation, no float16, so the vectors stay
+    the export's. Written beside and renamed, like the export, so it is whole or absent.
+    """
+    from onnxruntime.transformers import optimizer
+
+    config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+    model = optimizer.optimize_model(
+        str(model_dir / "onnx" / "model.onnx"),
+        model_type="bert",
+        num_heads=int(config["num_attention_heads"]),
+        hidden_size=int(config["hidden_size"]),
+        opt_level=1,
+    )
+    staging = fused.with_name(f".{fused.name}.{os.getpid()}")
+    try:
+        model.save_model_to_file(str(staging))
+        staging.rename(fused)
+    finally:
+        staging.unlink(missing_ok=True)
 
 
 def _export_onnx(factory: Any, source: Path, target: Path) -> None:
