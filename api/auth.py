@@ -9,6 +9,8 @@ namespace.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, cast
 
 from fastapi import Depends, Request
@@ -25,8 +27,9 @@ from beliefgraph.store import Store
 PUBLIC_PATHS = frozenset({"/healthz", "/readyz"})
 #: routes whose own read confirms that a key recognised from memory is not revoked, in the
 #: same round trip (``Caller.unconfirmed_key``): they skip the key lookup once a key has
-#: been read as valid. Every other route reads the key on every request.
-CONFIRMED_IN_READ = frozenset({"/v1/query"})
+#: been read as valid, and run inside :func:`forgetting_refused_key`. Every other route
+#: reads the key on every request.
+CONFIRMED_IN_READ = frozenset({"/v1/query", "/v1/context"})
 #: the caller of a public route: reads nothing
 ANONYMOUS = Caller(name="anonymous", role=Role.reader, namespaces=frozenset())
 
@@ -67,3 +70,16 @@ async def authenticate(
     caller = await run_in_threadpool(keys.authenticate, store, token)
     known.remember(token, caller)
     return caller
+
+
+@contextmanager
+def forgetting_refused_key(request: Request, caller: Caller) -> Iterator[None]:
+    """Around the work of a :data:`CONFIRMED_IN_READ` route: a remembered key that the
+    route's read refuses is forgotten, so its next use is read (and refused) before any work
+    is done for it. The refusal itself goes on (401)."""
+    try:
+        yield
+    except Unauthenticated:
+        if caller.unconfirmed_key is not None:
+            cast(keys.KnownKeys, request.app.state.known_keys).forget(caller.unconfirmed_key)
+        raise

@@ -37,6 +37,7 @@ from beliefgraph.context_models import (
     SearchHit,
 )
 from beliefgraph.index_keys import namespace_key
+from beliefgraph.keys import raise_for_state
 from beliefgraph.models import Kind
 from beliefgraph.search import (
     SURFACING_STATUSES,
@@ -67,6 +68,8 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
 
     Raises:
         StoreUnavailable: Neo4j cannot be reached.
+        Unauthenticated: the caller's key, recognised from memory by the API
+            (``Caller.unconfirmed_key``), was revoked since; the layers' read confirms it.
     """
     settings = store.settings
     namespaces = caller.visible(request.namespaces)
@@ -114,10 +117,15 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
         persona_limit=settings.context_persona_limit,
         pinned_limit=settings.context_pinned_limit,
         questions_limit=settings.context_questions_limit,
+        key=caller.unconfirmed_key,
     )
+    # A key revoked since the API recognised it: refused before anything found is used (the
+    # search beside this read may have read beliefs; none of them leaves this function).
+    raise_for_state(records[0]["key_state"])
     layers: dict[str, list[BeliefBrief]] = {"persona": [], "pinned": [], "question": []}
     for r in records:
-        layers[r["layer"]].append(brief_from_map(dict(r["belief"]), r["namespaces"]))
+        if r["layer"] is not None:
+            layers[r["layer"]].append(brief_from_map(dict(r["belief"]), r["namespaces"]))
 
     persona = layers["persona"]
     pinned = reinforced_order(layers["pinned"])

@@ -8,49 +8,65 @@
 // Superseded, retracted, archived ($statuses) and resolved beliefs never appear.
 // $user: string; $namespaces, $persona_namespaces, $persona_kinds, $statuses: list<string>;
 // $persona_keys: list<string>, the index terms of $persona_namespaces (beliefgraph/index_keys.py);
-// $visible: list<string> or null; $persona_limit, $pinned_limit, $questions_limit: int.
-// Returns: layer, belief (map without embedding), namespaces.
+// $visible: list<string> or null; $persona_limit, $pinned_limit, $questions_limit: int;
+// $key: string or null, the hash of an API key the API recognised from memory instead of
+// reading it (api/auth.py): this read confirms it is still valid, in the same round trip,
+// and reads no belief when it is revoked or gone (see planner_candidates.cypher).
+// Returns: key_state ('ok', also when $key is null; 'revoked'; 'unknown'), then layer,
+// belief (map without embedding) and namespaces, all null on a single row when no belief is
+// read.
 CALL () {
-  UNWIND $persona_kinds AS kind
-  MATCH (b:Belief {user: $user, kind: kind})
-  // A user can hold thousands of preferences: only their namespaces are read first, from
-  // the belief's own search_keys (one property, no relationship walk; a belief written
-  // before search_keys existed passes), and the rest (status, and the graph, which says
-  // the last word on namespaces) is checked for the best of them only, in order, until
-  // the limit is met (the order of a WITH ... ORDER BY is kept by the filter and the limit
-  // that follow it).
-  WHERE b.search_keys IS NULL OR any(key IN $persona_keys WHERE b.search_keys CONTAINS key)
-  WITH b ORDER BY b.pinned DESC, b.confidence DESC,
-                  coalesce(b.last_reinforced_at, b.created_at) DESC, b.id
-  WITH b
-  WHERE b.status IN $statuses AND b.resolved_at IS NULL
-    AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
-  WITH b LIMIT $persona_limit
-  RETURN b, 'persona' AS layer
-  UNION ALL
-  MATCH (b:Belief {user: $user, pinned: true})
-  WHERE b.kind <> 'open_question'
-    AND b.status IN $statuses AND b.resolved_at IS NULL
-    AND NOT EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
-    AND (EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $namespaces }
-         OR (b.epistemic_status = 'confirmed'
-             AND ($visible IS NULL
-                  OR EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $visible })))
-  WITH b ORDER BY coalesce(b.last_reinforced_at, b.created_at) DESC, b.confidence DESC, b.id
-  LIMIT $pinned_limit
-  RETURN b, 'pinned' AS layer
-  UNION ALL
-  MATCH (b:Belief {user: $user, pinned: true})
-  WHERE b.kind = 'open_question'
-    AND b.status IN $statuses AND b.resolved_at IS NULL
-    AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $namespaces }
-  WITH b ORDER BY coalesce(b.last_reinforced_at, b.created_at) DESC, b.confidence DESC, b.id
-  LIMIT $questions_limit
-  RETURN b, 'question' AS layer
+  OPTIONAL MATCH (k:ApiKey {hash: $key})
+  RETURN CASE WHEN $key IS NULL THEN 'ok' WHEN k IS NULL THEN 'unknown'
+              WHEN properties(k).revoked_at IS NOT NULL THEN 'revoked' ELSE 'ok' END
+         AS key_state
 }
-RETURN layer,
+OPTIONAL CALL (key_state) {
+  WITH key_state WHERE key_state = 'ok'
+  CALL () {
+    UNWIND $persona_kinds AS kind
+    MATCH (b:Belief {user: $user, kind: kind})
+    // A user can hold thousands of preferences: only their namespaces are read first, from
+    // the belief's own search_keys (one property, no relationship walk; a belief written
+    // before search_keys existed passes), and the rest (status, and the graph, which says
+    // the last word on namespaces) is checked for the best of them only, in order, until
+    // the limit is met (the order of a WITH ... ORDER BY is kept by the filter and the limit
+    // that follow it).
+    WHERE b.search_keys IS NULL OR any(key IN $persona_keys WHERE b.search_keys CONTAINS key)
+    WITH b ORDER BY b.pinned DESC, b.confidence DESC,
+                    coalesce(b.last_reinforced_at, b.created_at) DESC, b.id
+    WITH b
+    WHERE b.status IN $statuses AND b.resolved_at IS NULL
+      AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
+    WITH b LIMIT $persona_limit
+    RETURN b, 'persona' AS layer
+    UNION ALL
+    MATCH (b:Belief {user: $user, pinned: true})
+    WHERE b.kind <> 'open_question'
+      AND b.status IN $statuses AND b.resolved_at IS NULL
+      AND NOT EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
+      AND (EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $namespaces }
+           OR (b.epistemic_status = 'confirmed'
+               AND ($visible IS NULL
+                    OR EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $visible })))
+    WITH b ORDER BY coalesce(b.last_reinforced_at, b.created_at) DESC, b.confidence DESC, b.id
+    LIMIT $pinned_limit
+    RETURN b, 'pinned' AS layer
+    UNION ALL
+    MATCH (b:Belief {user: $user, pinned: true})
+    WHERE b.kind = 'open_question'
+      AND b.status IN $statuses AND b.resolved_at IS NULL
+      AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $namespaces }
+    WITH b ORDER BY coalesce(b.last_reinforced_at, b.created_at) DESC, b.confidence DESC, b.id
+    LIMIT $questions_limit
+    RETURN b, 'question' AS layer
+  }
+  RETURN b, layer
+}
+RETURN key_state, layer,
        b {.id, .text, .kind, .status, .epistemic_status, .canonical_name, .aliases,
           .why_it_matters, .pinned, .confidence, .user,
           // as text: the driver builds a DateTime ~60 µs slower than fromisoformat
           last_reinforced_at: toString(b.last_reinforced_at)} AS belief,
-       [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces
+       CASE WHEN b IS NULL THEN null ELSE [(b)-[:IN]->(n:Namespace) | n.name] END
+         AS namespaces

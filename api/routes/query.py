@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import cast
-
 from fastapi import APIRouter, Request, Response
 
+from api.auth import forgetting_refused_key
 from api.deps import CallerDep, StoreDep
 from api.responses import json_response
-from beliefgraph.errors import Unauthenticated
-from beliefgraph.keys import KnownKeys
 from beliefgraph.planner import Planner
 from beliefgraph.planner_models import QueryRequest, QueryResult
 
@@ -31,12 +28,5 @@ def query(body: QueryRequest, request: Request, store: StoreDep, caller: CallerD
     # A plain `def`: FastAPI runs it in a worker thread, so embedding the query (CPU-bound)
     # never blocks the event loop. The route is in api/auth.py's CONFIRMED_IN_READ: its
     # caller's key may be unconfirmed, and Planner.query is what confirms it.
-    try:
+    with forgetting_refused_key(request, caller):
         return json_response(Planner(store).query(body, caller=caller))
-    except Unauthenticated:
-        # a remembered key refused by the planner's read: forgotten, so its next use is
-        # read (and refused) before any work is done for it
-        if caller.unconfirmed_key is not None:
-            known = cast(KnownKeys, request.app.state.known_keys)
-            known.forget(caller.unconfirmed_key)
-        raise

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 
+from api.auth import forgetting_refused_key
 from api.deps import CallerDep, StoreDep
 from api.responses import json_response
 from beliefgraph.context import assemble
@@ -34,7 +35,11 @@ def search_beliefs(body: SearchRequest, store: StoreDep, caller: CallerDep) -> R
     summary="Layered context for the start of an agent's turn",
     response_model=ContextResponse,
 )
-def turn_context(body: ContextRequest, store: StoreDep, caller: CallerDep) -> Response:
+def turn_context(
+    body: ContextRequest, request: Request, store: StoreDep, caller: CallerDep
+) -> Response:
     """Persona prelude, pinned facts, relevant beliefs and open questions of one user, each
     with `why_it_matters`; per-kind budgets; an unknown user gets empty layers."""
-    return json_response(assemble(store, body, caller=caller))
+    # In api/auth.py's CONFIRMED_IN_READ: assemble's read of the layers confirms the key.
+    with forgetting_refused_key(request, caller):
+        return json_response(assemble(store, body, caller=caller))

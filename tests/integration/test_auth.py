@@ -151,6 +151,58 @@ def test_a_remembered_key_that_no_longer_exists_is_refused_on_query(
     assert "unknown API key" in assert_problem(r, 401)["detail"]
 
 
+def test_the_context_route_confirms_a_remembered_key_in_its_own_read(
+    app_client: TestClient, store: Store, k: Keys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/v1/context, like /v1/query: the key is read once, then confirmed by the read of the
+    context's layers; revoked, it is refused at once (and what the search beside that read
+    found is not returned), then forgotten."""
+    served = app_client.app.state.store  # type: ignore[attr-defined]
+    reads: list[str] = []
+    run_read = served.run_read
+
+    def counted(name: str, **params: Any) -> Any:
+        reads.append(name)
+        return run_read(name, **params)
+
+    monkeypatch.setattr(served, "run_read", counted)
+    [pinned] = store.create(
+        [
+            BeliefCreate(
+                text="The staging database is PostgreSQL 16.",
+                kind="decision",
+                user="ada",
+                pinned=True,
+                namespaces=[k.ns],
+            )
+        ]
+    )
+    body = {"user": "ada", "namespaces": [k.ns], "message": "which staging database?"}
+    unseen = body | {"namespaces": [k.other]}
+    reads.clear()
+    for _ in range(3):
+        r = app_client.post("/v1/context", json=body, headers=k.auth("reader"))
+        assert r.status_code == 200, r.text
+        assert [i["belief"]["id"] for i in r.json()["pinned_facts"]] == [pinned.id]
+        other = app_client.post("/v1/context", json=unseen, headers=k.auth("agent"))
+        assert other.json()["pinned_facts"] == []
+    assert reads.count("key_lookup") == 2  # each key once
+    assert reads.count("context_layers") == 6
+
+    keys.revoke_key(store, k.id["reader"], actor="test")
+    keys.revoke_key(store, k.id["agent"], actor="test")
+    for role, asked in (("reader", body), ("agent", unseen)):
+        reads.clear()
+        r = app_client.post("/v1/context", json=asked, headers=k.auth(role))
+        assert "revoked" in assert_problem(r, 401)["detail"]
+        assert r.headers["www-authenticate"].startswith("Bearer")
+        assert "key_lookup" not in reads  # refused by the layers' read
+        reads.clear()
+        r = app_client.post("/v1/context", json=asked, headers=k.auth(role))
+        assert "revoked" in assert_problem(r, 401)["detail"]
+        assert reads == ["key_lookup"]  # forgotten: read before any work
+
+
 def test_probes_and_docs_need_no_key(app_client: TestClient) -> None:
     assert app_client.get("/healthz").status_code == 200
     assert app_client.get("/readyz").status_code == 200
