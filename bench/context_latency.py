@@ -23,9 +23,11 @@ for 200 others, all in the same namespaces (``domain:code``, ``domain:writing``,
 
 Measured: the 60 static queries and the 12 session messages of the suite, each as a context
 request of each profile's user, ``rounds`` times after ``--warmup`` unmeasured rounds (one) —
-through the library
-(:func:`beliefgraph.context.assemble`) and through HTTP (FastAPI's in-process test client, so
-routing, validation and JSON are counted, the network is not). The embedding of the query (the
+through the library (:func:`beliefgraph.context.assemble`) and through REST: ``POST
+/v1/context`` to the API in a uvicorn subprocess on loopback, over HTTP/1.1 keep-alive, one
+request at a time, as the query benchmark measures ``/v1/query``. As a deployment runs it,
+every request carries an API key (an admin key made for the run, revoked at the end);
+``--auth off`` measures without (the development setting). The embedding of the query (the
 real model, ONNX) is counted: context assembly embeds it beside its reads, and search uses it
 when admitted beliefs tie.
 
@@ -39,6 +41,7 @@ not through the curation gate, which is measured by the write benchmark.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import platform
@@ -54,13 +57,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from fastapi.testclient import TestClient
 from neo4j import GraphDatabase, ManagedTransaction
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from api.app import create_app  # noqa: E402  (the checkout, not an installed copy)
+from rest_api import Api, api_server, bench_key, post_json  # noqa: E402  (bench/, beside this)
+
 from beliefgraph.access import DEVELOPMENT_CALLER  # noqa: E402
 from beliefgraph.config import Settings  # noqa: E402
 from beliefgraph.context import assemble  # noqa: E402
@@ -74,7 +77,7 @@ from beliefgraph.store import Store  # noqa: E402
 PRECISION = ROOT.parent / "shared" / "benchmarks" / "precision"
 HOME = Path.home() / ".cache" / "beliefgraph" / "neo4j-bench-context"
 MAIN_LIB = Path.home() / ".cache" / "beliefgraph" / "neo4j-5.26.30" / "lib"
-BOLT, HTTP = 7689, 7476
+BOLT, HTTP, API_PORT = 7689, 7476, 8791
 USER = "test-user"
 #: the realistic profile's user and the prefix of its copy of the seed
 REAL_PREFIX = "real."
@@ -252,15 +255,18 @@ def percentiles(ms: list[float]) -> dict[str, float]:
 
 
 def measure(
-    store: Store, client: TestClient, reqs: list[ContextRequest], rounds: int, warmup: int
+    store: Store, api: Api, reqs: list[ContextRequest], rounds: int, warmup: int
 ) -> dict[str, Any]:
-    for _ in range(warmup):  # page cache, query plans, the model
-        for r in reqs:
+    bodies = [r.model_dump(mode="json", exclude_none=True) for r in reqs]
+    conn = http.client.HTTPConnection("127.0.0.1", api.port)
+    for _ in range(warmup):  # page cache, query plans, the model (in both processes)
+        for r, body in zip(reqs, bodies, strict=True):
             assemble(store, r, caller=DEVELOPMENT_CALLER)
+            post_json(conn, "/v1/context", body, api.headers)
     lib: list[float] = []
-    http: list[float] = []
+    rest: list[float] = []
     runs_lib: list[float] = []
-    runs_http: list[float] = []
+    runs_rest: list[float] = []
     for _ in range(rounds):
         one: list[float] = []
         for r in reqs:
@@ -269,26 +275,21 @@ def measure(
             one.append((time.perf_counter() - t) * 1000)
         lib += one
         runs_lib.append(statistics.median(one))
-        one = []
-        for r in reqs:
-            body = r.model_dump(mode="json", exclude_none=True)
-            t = time.perf_counter()
-            resp = client.post("/v1/context", json=body)
-            one.append((time.perf_counter() - t) * 1000)
-            assert resp.status_code == 200, resp.text
-        http += one
-        runs_http.append(statistics.median(one))
+        one = [post_json(conn, "/v1/context", body, api.headers)[0] for body in bodies]
+        rest += one
+        runs_rest.append(statistics.median(one))
+    conn.close()
     return {
         "library": {
             **percentiles(lib),
             "median_of_run_medians": round(statistics.median(runs_lib), 2),
         },
-        "http": {
-            **percentiles(http),
-            "median_of_run_medians": round(statistics.median(runs_http), 2),
+        "rest": {
+            **percentiles(rest),
+            "median_of_run_medians": round(statistics.median(runs_rest), 2),
         },
         "run_medians_library": [round(x, 2) for x in runs_lib],
-        "run_medians_http": [round(x, 2) for x in runs_http],
+        "run_medians_rest": [round(x, 2) for x in runs_rest],
     }
 
 
@@ -331,13 +332,20 @@ def main() -> int:
         help="unmeasured rounds first (10 rounds measured slower than 1 once on 2026-11-30, "
         "at an hour when the query benchmark was slower too: the machine, most likely)",
     )
+    parser.add_argument(
+        "--auth",
+        choices=["keys", "off"],
+        default="keys",
+        help="keys (default): every REST request carries an API key, as deployed; off: the "
+        "development setting",
+    )
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "context_latency"))
     args = parser.parse_args()
 
     launcher = start_server()
     settings = Settings(neo4j_uri=f"bolt://127.0.0.1:{BOLT}", auth="off")
     driver = GraphDatabase.driver(settings.neo4j.uri)
-    results: dict[str, Any] = {"machine": machine(), "sizes": {}}
+    results: dict[str, Any] = {"machine": machine(), "auth": args.auth, "sizes": {}}
     try:
         embedder = load_embedder(settings.cache_dir)
         store = Store(driver, embedder, database="neo4j", settings=settings)
@@ -350,7 +358,7 @@ def main() -> int:
         rng = random.Random(11)  # noqa: S311  (synthetic data, not a secret)
         real_rng = random.Random(13)  # noqa: S311
         have = 2 * len(seed)
-        with TestClient(create_app(settings)) as client:
+        with bench_key(store, args.auth) as key, api_server(BOLT, API_PORT, HOME, key) as api:
             for size in sorted(args.sizes):
                 t = time.perf_counter()
                 load(loader, synthetic(size - have, have, rng, real_rng))
@@ -361,13 +369,13 @@ def main() -> int:
                     print("Neo4j did not go quiet within 5 minutes; measuring anyway", flush=True)
                 for profile, reqs in profiles.items():
                     load_before = os.getloadavg()
-                    res = measure(store, client, reqs, args.rounds, args.warmup)
+                    res = measure(store, api, reqs, args.rounds, args.warmup)
                     # the machine is shared: say how busy it was while measuring
                     res["load_average_before"] = [round(x, 2) for x in load_before]
                     res["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
                     res["user_beliefs"] = user_beliefs(store, reqs[0].user)
                     results["sizes"].setdefault(str(size), {})[profile] = res
-                    brief = {k: res[k] for k in ("library", "http")}
+                    brief = {k: res[k] for k in ("library", "rest")}
                     print(json.dumps({size: {profile: brief}}), flush=True)
     finally:
         driver.close()

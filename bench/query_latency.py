@@ -59,7 +59,6 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -68,9 +67,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from neo4j import GraphDatabase  # noqa: E402  (after the path set-up above)
+from rest_api import Api, api_server, bench_key, post_json  # noqa: E402  (bench/, beside this)
 
-from beliefgraph import keys  # noqa: E402  (after the path set-up above)
-from beliefgraph.access import Role  # noqa: E402
 from beliefgraph.config import Settings  # noqa: E402
 from beliefgraph.embeddings import load_embedder  # noqa: E402
 from beliefgraph.launcher import NEO4J_VERSION, Neo4jLauncher  # noqa: E402
@@ -327,28 +325,6 @@ def build_big(store: Store, seed: int) -> None:
         store.write(lambda tx, rows=rows: store.create_rows(tx, rows))
 
 
-@dataclass(frozen=True)
-class Api:
-    """A running API: its port and the headers every request carries (its key, if any)."""
-
-    port: int
-    headers: dict[str, str]
-
-
-def post(
-    conn: http.client.HTTPConnection, query: str, ns: str, headers: dict[str, str]
-) -> tuple[float, dict[str, Any]]:
-    body = json.dumps({"query": query, "namespaces": [ns]})
-    start = time.perf_counter()
-    conn.request("POST", "/v1/query", body=body, headers=headers)
-    response = conn.getresponse()
-    data = response.read()
-    elapsed = (time.perf_counter() - start) * 1000
-    if response.status != 200:
-        raise RuntimeError(f"{response.status}: {data[:300]!r}")
-    return elapsed, json.loads(data)
-
-
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
@@ -387,14 +363,16 @@ def interleaved(
     warm += [more.choice(pool) for _ in range(warmup - len(warm))]
     for ns, q in warm:
         for name, conn in conns.items():
-            post(conn, q, ns, targets[name].headers)
+            post_json(conn, "/v1/query", {"query": q, "namespaces": [ns]}, targets[name].headers)
     per_run: dict[str, list[dict[str, Any]]] = {name: [] for name in targets}
     stages: dict[str, dict[str, list[float]]] = {name: {} for name in targets}
     for _ in range(runs):
         times: dict[str, list[float]] = {name: [] for name in targets}
         for ns, q in (rng.choice(pool) for _ in range(queries)):
             for name, conn in conns.items():
-                elapsed, body = post(conn, q, ns, targets[name].headers)
+                elapsed, body = post_json(
+                    conn, "/v1/query", {"query": q, "namespaces": [ns]}, targets[name].headers
+                )
                 times[name].append(elapsed)
                 for stage, ms in body["timings"].items():
                     stages[name].setdefault(stage, []).append(ms)
@@ -528,60 +506,6 @@ def baseline_tree(ref: str) -> Iterator[Path]:
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
             tar.extractall(tmp, filter="data")
         yield Path(tmp)
-
-
-@contextlib.contextmanager
-def api_server(
-    bolt: int, port: int, home: Path, key: str | None, code: Path = ROOT
-) -> Iterator[Api]:
-    """The REST API in a uvicorn subprocess on loopback, over the Neo4j on ``bolt``, from
-    the code in ``code`` (``python -m`` puts it first on the path); requests carry ``key``
-    (``None``: auth off, the development setting)."""
-    env = {
-        **os.environ,
-        "NEO4J_URI": f"bolt://127.0.0.1:{bolt}",
-        "BELIEFGRAPH_AUTH": "keys" if key else "off",
-        "BELIEFGRAPH_ENVIRONMENT": "development",
-    }
-    headers = {"content-type": "application/json"}
-    if key:
-        headers["authorization"] = f"Bearer {key}"
-    log = open(home / "logs" / "api.log", "wb")  # noqa: SIM115  (closed in finally)
-    command = [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory"]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
-    # S603: the command is this interpreter running uvicorn on the project's own app.
-    proc = subprocess.Popen(command, cwd=code, env=env, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603
-    try:
-        deadline = time.time() + 180
-        while time.time() < deadline:
-            try:
-                c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-                c.request("GET", "/readyz")
-                if c.getresponse().status == 200:
-                    break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            raise RuntimeError(f"the API did not become ready; see {home / 'logs' / 'api.log'}")
-        yield Api(port, headers)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        log.close()
-
-
-@contextlib.contextmanager
-def bench_key(store: Store, auth: str) -> Iterator[str | None]:
-    """A new admin key in ``store`` for this invocation, revoked at the end (``None`` with
-    ``auth`` off)."""
-    if auth != "keys":
-        yield None
-        return
-    made = keys.create_key(store, keys.KeyCreate(name="bench", role=Role.admin), actor="bench")
-    try:
-        yield made.key
-    finally:
-        keys.revoke_key(store, made.id, actor="bench")
 
 
 def filled(store: Store, size: int, seed: int, *, big: bool) -> list[tuple[str, list[str]]]:
