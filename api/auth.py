@@ -48,7 +48,7 @@ async def authenticate(
 
     On a route of :data:`CONFIRMED_IN_READ`, a key this process has read as valid before is
     not read again: the caller carries its hash as ``unconfirmed_key``, and the route must
-    confirm it (the planner does, in its query).
+    confirm it (``Planner.query`` and ``context.assemble`` do, in their own reads).
 
     Raises:
         Unauthenticated: no bearer key, or an unknown or revoked one (401).

@@ -119,9 +119,10 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
         questions_limit=settings.context_questions_limit,
         key=caller.unconfirmed_key,
     )
-    # A key revoked since the API recognised it: refused before anything found is used (the
-    # search beside this read may have read beliefs; none of them leaves this function).
-    raise_for_state(records[0]["key_state"])
+    # A key revoked since the API recognised it: refused before anything found is used. The
+    # search beside this read may have read beliefs; none of them leaves this function, and
+    # the search is left to finish on the pool (its result, or error, is dropped).
+    raise_for_state(records[0]["key_state"] if records else None)
     layers: dict[str, list[BeliefBrief]] = {"persona": [], "pinned": [], "question": []}
     for r in records:
         if r["layer"] is not None:

@@ -11,57 +11,57 @@
 // $visible: list<string> or null; $persona_limit, $pinned_limit, $questions_limit: int;
 // $key: string or null, the hash of an API key the API recognised from memory instead of
 // reading it (api/auth.py): this read confirms it is still valid, in the same round trip,
-// and reads no belief when it is revoked or gone (see planner_candidates.cypher).
+// and reads no belief when it is revoked or gone (as planner_candidates.cypher does).
 // Returns: key_state ('ok', also when $key is null; 'revoked'; 'unknown'), then layer,
 // belief (map without embedding) and namespaces, all null on a single row when no belief is
 // read.
 CALL () {
   OPTIONAL MATCH (k:ApiKey {hash: $key})
+  // read as a map: in a store where no key was ever revoked, k.revoked_at would have the
+  // server warn, on every query, of a property key that does not exist
   RETURN CASE WHEN $key IS NULL THEN 'ok' WHEN k IS NULL THEN 'unknown'
               WHEN properties(k).revoked_at IS NOT NULL THEN 'revoked' ELSE 'ok' END
          AS key_state
 }
-OPTIONAL CALL (key_state) {
-  WITH key_state WHERE key_state = 'ok'
-  CALL () {
-    UNWIND $persona_kinds AS kind
-    MATCH (b:Belief {user: $user, kind: kind})
-    // A user can hold thousands of preferences: only their namespaces are read first, from
-    // the belief's own search_keys (one property, no relationship walk; a belief written
-    // before search_keys existed passes), and the rest (status, and the graph, which says
-    // the last word on namespaces) is checked for the best of them only, in order, until
-    // the limit is met (the order of a WITH ... ORDER BY is kept by the filter and the limit
-    // that follow it).
-    WHERE b.search_keys IS NULL OR any(key IN $persona_keys WHERE b.search_keys CONTAINS key)
-    WITH b ORDER BY b.pinned DESC, b.confidence DESC,
-                    coalesce(b.last_reinforced_at, b.created_at) DESC, b.id
-    WITH b
-    WHERE b.status IN $statuses AND b.resolved_at IS NULL
-      AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
-    WITH b LIMIT $persona_limit
-    RETURN b, 'persona' AS layer
-    UNION ALL
-    MATCH (b:Belief {user: $user, pinned: true})
-    WHERE b.kind <> 'open_question'
-      AND b.status IN $statuses AND b.resolved_at IS NULL
-      AND NOT EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
-      AND (EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $namespaces }
-           OR (b.epistemic_status = 'confirmed'
-               AND ($visible IS NULL
-                    OR EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $visible })))
-    WITH b ORDER BY coalesce(b.last_reinforced_at, b.created_at) DESC, b.confidence DESC, b.id
-    LIMIT $pinned_limit
-    RETURN b, 'pinned' AS layer
-    UNION ALL
-    MATCH (b:Belief {user: $user, pinned: true})
-    WHERE b.kind = 'open_question'
-      AND b.status IN $statuses AND b.resolved_at IS NULL
-      AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $namespaces }
-    WITH b ORDER BY coalesce(b.last_reinforced_at, b.created_at) DESC, b.confidence DESC, b.id
-    LIMIT $questions_limit
-    RETURN b, 'question' AS layer
-  }
-  RETURN b, layer
+// For a refused key every layer looks for the beliefs of no one (a null user matches none).
+WITH key_state, CASE WHEN key_state = 'ok' THEN $user END AS owner
+OPTIONAL CALL (owner) {
+  UNWIND $persona_kinds AS kind
+  MATCH (b:Belief {user: owner, kind: kind})
+  // A user can hold thousands of preferences: only their namespaces are read first, from
+  // the belief's own search_keys (one property, no relationship walk; a belief written
+  // before search_keys existed passes), and the rest (status, and the graph, which says
+  // the last word on namespaces) is checked for the best of them only, in order, until
+  // the limit is met (the order of a WITH ... ORDER BY is kept by the filter and the limit
+  // that follow it).
+  WHERE b.search_keys IS NULL OR any(key IN $persona_keys WHERE b.search_keys CONTAINS key)
+  WITH b ORDER BY b.pinned DESC, b.confidence DESC,
+                  coalesce(b.last_reinforced_at, b.created_at) DESC, b.id
+  WITH b
+  WHERE b.status IN $statuses AND b.resolved_at IS NULL
+    AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
+  WITH b LIMIT $persona_limit
+  RETURN b, 'persona' AS layer
+  UNION ALL
+  MATCH (b:Belief {user: owner, pinned: true})
+  WHERE b.kind <> 'open_question'
+    AND b.status IN $statuses AND b.resolved_at IS NULL
+    AND NOT EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
+    AND (EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $namespaces }
+         OR (b.epistemic_status = 'confirmed'
+             AND ($visible IS NULL
+                  OR EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $visible })))
+  WITH b ORDER BY coalesce(b.last_reinforced_at, b.created_at) DESC, b.confidence DESC, b.id
+  LIMIT $pinned_limit
+  RETURN b, 'pinned' AS layer
+  UNION ALL
+  MATCH (b:Belief {user: owner, pinned: true})
+  WHERE b.kind = 'open_question'
+    AND b.status IN $statuses AND b.resolved_at IS NULL
+    AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $namespaces }
+  WITH b ORDER BY coalesce(b.last_reinforced_at, b.created_at) DESC, b.confidence DESC, b.id
+  LIMIT $questions_limit
+  RETURN b, 'question' AS layer
 }
 RETURN key_state, layer,
        b {.id, .text, .kind, .status, .epistemic_status, .canonical_name, .aliases,

@@ -17,6 +17,7 @@ from neo4j import Driver
 from pydantic import ValidationError
 
 from api.app import create_app
+from api.auth import CONFIRMED_IN_READ
 from beliefgraph import keys
 from beliefgraph.access import Role
 from beliefgraph.config import Settings
@@ -140,67 +141,36 @@ def test_the_query_route_confirms_a_remembered_key_in_its_own_read(
     assert_problem(app_client.get("/v1/beliefs", headers=k.auth("reader")), 401)
 
 
-def test_a_remembered_key_that_no_longer_exists_is_refused_on_query(
-    app_client: TestClient, store: Store, k: Keys
+#: a request each route of CONFIRMED_IN_READ answers with 200, by path ({ns}: a namespace)
+CONFIRMED_BODIES: dict[str, dict[str, Any]] = {
+    "/v1/query": {"query": "what is the wifi password?", "namespaces": ["{ns}"]},
+    "/v1/context": {"user": "ada", "namespaces": ["{ns}"], "message": "which database?"},
+}
+
+
+def test_every_route_confirmed_in_read_is_tested() -> None:
+    """A route added to CONFIRMED_IN_READ skips the key lookup: the tests below must cover it."""
+    assert set(CONFIRMED_BODIES) == CONFIRMED_IN_READ
+
+
+@pytest.mark.parametrize("path", sorted(CONFIRMED_BODIES))
+@pytest.mark.parametrize("gone", ["revoked", "deleted"])
+def test_a_remembered_key_revoked_or_deleted_is_refused_where_confirmed_in_read(
+    app_client: TestClient, store: Store, k: Keys, path: str, gone: str
 ) -> None:
-    body = {"query": "what is the wifi password?", "namespaces": [k.ns]}
-    assert app_client.post("/v1/query", json=body, headers=k.auth("curator")).status_code == 200
-    with store.driver.session(database=store.database) as session:
-        session.run("MATCH (key:ApiKey {id: $id}) DETACH DELETE key", id=k.id["curator"]).consume()
-    r = app_client.post("/v1/query", json=body, headers=k.auth("curator"))
-    assert "unknown API key" in assert_problem(r, 401)["detail"]
-
-
-def test_the_context_route_confirms_a_remembered_key_in_its_own_read(
-    app_client: TestClient, store: Store, k: Keys, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """/v1/context, like /v1/query: the key is read once, then confirmed by the read of the
-    context's layers; revoked, it is refused at once (and what the search beside that read
-    found is not returned), then forgotten."""
-    served = app_client.app.state.store  # type: ignore[attr-defined]
-    reads: list[str] = []
-    run_read = served.run_read
-
-    def counted(name: str, **params: Any) -> Any:
-        reads.append(name)
-        return run_read(name, **params)
-
-    monkeypatch.setattr(served, "run_read", counted)
-    [pinned] = store.create(
-        [
-            BeliefCreate(
-                text="The staging database is PostgreSQL 16.",
-                kind="decision",
-                user="ada",
-                pinned=True,
-                namespaces=[k.ns],
-            )
-        ]
-    )
-    body = {"user": "ada", "namespaces": [k.ns], "message": "which staging database?"}
-    unseen = body | {"namespaces": [k.other]}
-    reads.clear()
-    for _ in range(3):
-        r = app_client.post("/v1/context", json=body, headers=k.auth("reader"))
-        assert r.status_code == 200, r.text
-        assert [i["belief"]["id"] for i in r.json()["pinned_facts"]] == [pinned.id]
-        other = app_client.post("/v1/context", json=unseen, headers=k.auth("agent"))
-        assert other.json()["pinned_facts"] == []
-    assert reads.count("key_lookup") == 2  # each key once
-    assert reads.count("context_layers") == 6
-
-    keys.revoke_key(store, k.id["reader"], actor="test")
-    keys.revoke_key(store, k.id["agent"], actor="test")
-    for role, asked in (("reader", body), ("agent", unseen)):
-        reads.clear()
-        r = app_client.post("/v1/context", json=asked, headers=k.auth(role))
-        assert "revoked" in assert_problem(r, 401)["detail"]
-        assert r.headers["www-authenticate"].startswith("Bearer")
-        assert "key_lookup" not in reads  # refused by the layers' read
-        reads.clear()
-        r = app_client.post("/v1/context", json=asked, headers=k.auth(role))
-        assert "revoked" in assert_problem(r, 401)["detail"]
-        assert reads == ["key_lookup"]  # forgotten: read before any work
+    template = CONFIRMED_BODIES[path]
+    body = {f: [k.ns] if v == ["{ns}"] else v for f, v in template.items()}
+    assert app_client.post(path, json=body, headers=k.auth("curator")).status_code == 200
+    if gone == "revoked":
+        keys.revoke_key(store, k.id["curator"], actor="test")
+    else:
+        with store.driver.session(database=store.database) as session:
+            session.run(
+                "MATCH (key:ApiKey {id: $id}) DETACH DELETE key", id=k.id["curator"]
+            ).consume()
+    r = app_client.post(path, json=body, headers=k.auth("curator"))
+    detail = assert_problem(r, 401)["detail"]
+    assert ("revoked" if gone == "revoked" else "unknown API key") in detail
 
 
 def test_probes_and_docs_need_no_key(app_client: TestClient) -> None:

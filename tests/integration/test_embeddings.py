@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import numpy as np
 from sentence_transformers import SentenceTransformer
 
 from beliefgraph.config import Settings
-from beliefgraph.embeddings import DIMENSIONS, OnnxEmbedder, onnx_model_dir
+from beliefgraph.embeddings import (
+    DIMENSIONS,
+    FUSED_FILE,
+    OnnxEmbedder,
+    load_embedder,
+    onnx_model_dir,
+)
 
 TEXTS = [
     "The office Wi-Fi password is tulip-42.",
@@ -47,3 +56,19 @@ def test_a_texts_vector_does_not_depend_on_the_texts_embedded_with_it(
     for k in (0, 1, 50, len(mates)):
         batch = [*mates[:k], text, *mates[k:]]
         assert embedder.embed(batch)[k] == alone
+
+
+def test_a_damaged_fused_copy_is_made_again(
+    embedder: OnnxEmbedder, settings: Settings, tmp_path: Path
+) -> None:
+    """The fused copy is made once per cache; one that no longer loads (damaged on disk) is
+    made again from the export instead of failing every start."""
+    export = onnx_model_dir(settings.cache_dir)
+    copy = onnx_model_dir(tmp_path)
+    shutil.copytree(export, copy, ignore=shutil.ignore_patterns(FUSED_FILE, ".*"))
+    (copy / "onnx" / FUSED_FILE).write_bytes(b"not a model")
+    remade = load_embedder(tmp_path)
+    assert (copy / "onnx" / FUSED_FILE).stat().st_size > 1_000_000
+    assert not [p for p in (copy / "onnx").iterdir() if p.name.startswith(".")]  # no staging
+    text = "The office Wi-Fi password is tulip-42."
+    assert np.abs(np.asarray(remade.embed([text])) - embedder.embed([text])).max() < 1e-6
