@@ -50,8 +50,7 @@ from beliefgraph.search import (
 #: kinds that make up the persona prelude
 PERSONA_KINDS = (Kind.preference.value, Kind.directive.value)
 # One small pool per process for the search half of a context request (I/O-bound: it waits
-# on Neo4j) and the query's embedding (ONNX releases the GIL), so the two reads of a request
-# and the embedding overlap.
+# on Neo4j), so the two reads of a request overlap.
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="context-search")
 
 
@@ -82,19 +81,17 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
     query = analyze(request.message)
     searching: Future[list[SearchHit]] | None = None
     if not query.empty and namespaces:
-        # Search embeds the query only to break ties of lexical evidence, but it knows of a
-        # tie only after its read: embedding beside the reads instead of after them takes
-        # the model's ~10 ms off most requests (ties are common) for ~10 ms of CPU on the
-        # others (bench/results/context_latency.md). Submitted first, the embedding is never
-        # queued behind the search that waits for it, however busy the pool.
-        embedding = _POOL.submit(_embed_query, store, query.text)
+        # Search embeds the query only to break ties of lexical evidence, once its read has
+        # shown one. Embedding beside the reads instead kept the two cores busy with the
+        # model while Neo4j served them: interleaved on the 100k benchmark store, on a tie
+        # only measured 5.7-6.7 ms p50 against 8.8-10.2 (realistic profile; ties are rare)
+        # and 19.8-20.1 against 19.1-19.2 (harsh; ties in most requests).
         searching = _POOL.submit(
             find,
             store,
             query,
             namespaces,
             user=request.user,
-            query_vector=embedding.result,
             # room for hits that turn out to be shown in another layer already
             limit=(request.budget or settings.context_relevant_limit)
             + settings.context_persona_limit
@@ -164,8 +161,3 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
         relevant_beliefs=relevant,
         open_questions=[ContextItem(belief=b) for b in questions],
     )
-
-
-def _embed_query(store: Any, text: str) -> list[float]:
-    vectors: list[list[float]] = store.embedder.embed([text])
-    return vectors[0]

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -454,7 +454,6 @@ def find(
     candidate_budget: int = 20,
     fetch: int = 100,
     semantic: bool = True,
-    query_vector: Callable[[], Sequence[float]] | None = None,
 ) -> list[SearchHit]:
     """Search the store: read candidates, score them, rank them.
 
@@ -470,9 +469,6 @@ def find(
         fetch: best full-text hits read per source (names, text), inside the scope.
         semantic: break ties of lexical evidence by the embedding's cosine similarity
             (embeds the query once, only when there is a tie).
-        query_vector: returns the query's embedding, called only when there is a tie
-            (context assembly passes one already being computed beside the read);
-            ``None``: embed with ``store.embedder``.
 
     Returns:
         The hits, best first.
@@ -500,11 +496,7 @@ def find(
     scores = Counter(hit.score for hit in hits)
     tied = [hit.belief.id for hit in hits if scores[hit.score] > 1]
     if semantic and tied:
-        vector = (
-            list(query_vector())
-            if query_vector is not None
-            else store.embedder.embed([query.text])[0]
-        )
+        vector = store.embedder.embed([query.text])[0]
         similarities = _similarities(store, vector, tied)
         # only the tied hits are scored again: the semantic part orders, it never admits
         for i, hit in enumerate(hits):

@@ -28,8 +28,8 @@ through the library (:func:`beliefgraph.context.assemble`) and through REST: ``P
 request at a time, as the query benchmark measures ``/v1/query``. As a deployment runs it,
 every request carries an API key (an admin key made for the run, revoked at the end);
 ``--auth off`` measures without (the development setting). The embedding of the query (the
-real model, ONNX) is counted: context assembly embeds it beside its reads, and search uses it
-when admitted beliefs tie.
+real model, ONNX) is counted: search embeds it when admitted beliefs tie (most requests of
+the harsh profile, few of the realistic one).
 
 Synthetic beliefs are written with random unit vectors rather than the model's: the context
 path never queries the vector index (it takes the exact cosine of the few admitted beliefs), so
