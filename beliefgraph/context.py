@@ -82,10 +82,10 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
     searching: Future[list[SearchHit]] | None = None
     if not query.empty and namespaces:
         # Search embeds the query only to break ties of lexical evidence, once its read has
-        # shown one. Embedding beside the reads instead kept the two cores busy with the
-        # model while Neo4j served them: interleaved on the 100k benchmark store, on a tie
-        # only measured 5.7-6.7 ms p50 against 8.8-10.2 (realistic profile; ties are rare)
-        # and 19.8-20.1 against 19.1-19.2 (harsh; ties in most requests).
+        # shown one. Embedding beside the reads on every request instead kept the two cores
+        # busy with the model while Neo4j served the reads. Interleaved on the 100k
+        # benchmark store, p50: 5.7-6.7 ms this way against 8.8-10.2 beside (realistic
+        # profile, ties rare); 19.8-20.1 against 19.1-19.2 (harsh, ties in most requests).
         searching = _POOL.submit(
             find,
             store,

@@ -234,13 +234,12 @@ def _session_options() -> Any:
     operators to each other (about a hundred in the plain export; fewer fused); spinning
     makes that hand-off immediate. Between runs spinning threads would keep burning the
     cores they wait on, starving Neo4j (or a second API process) of the very work they
-    wait for - two processes embedding in turn measured
-    138 ms per query with spinning left on - so ``session.force_spinning_stop`` parks them
-    as soon as the last run returns. Measured side by side on the 2-core development
-    machine, one query every ~12 ms: 6.3 ms p50 against 8.5 ms never spinning, with the
-    same CPU time while idle (1.26 s against 1.22 s per 100 queries 30 ms apart); two
-    processes embedding at once: 6 ms this way against 5 ms never spinning.
-    The vectors are the same.
+    wait for - two processes embedding in turn measured 138 ms per query with spinning
+    left on - so ``session.force_spinning_stop`` parks them as soon as the last run returns.
+    Measured side by side on the 2-core development machine, one query every ~12 ms: 6.3 ms
+    p50 against 8.5 ms never spinning, with the same CPU time while idle (1.26 s against
+    1.22 s per 100 queries 30 ms apart); two processes embedding at once: 6 ms this way
+    against 5 ms never spinning. The vectors are the same.
     """
     import onnxruntime
 
