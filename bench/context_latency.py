@@ -22,7 +22,7 @@ for 200 others, all in the same namespaces (``domain:code``, ``domain:writing``,
   users', drawn by a second random stream, so the harsh user's beliefs do not change).
 
 Measured: the 60 static queries and the 12 session messages of the suite, each as a context
-request of each profile's user, ``rounds`` times after ``--warmup`` unmeasured rounds (one) —
+request of each profile's user, ``rounds`` times after ``--warmup`` unmeasured rounds (ten) —
 through the library (:func:`beliefgraph.context.assemble`) and through REST: ``POST
 /v1/context`` to the API in a uvicorn subprocess on loopback, over HTTP/1.1 keep-alive, one
 request at a time, as the query benchmark measures ``/v1/query``. As a deployment runs it,
@@ -328,9 +328,10 @@ def main() -> int:
     parser.add_argument(
         "--warmup",
         type=int,
-        default=1,
-        help="unmeasured rounds first (10 rounds measured slower than 1 once on 2026-11-30, "
-        "at an hour when the query benchmark was slower too: the machine, most likely)",
+        default=10,
+        help="unmeasured rounds first, each request through both paths (default 10: 720 "
+        "requests, as the query benchmark's 1,000 warm-up queries; a freshly started Neo4j "
+        "served the harsh profile's rounds at 53, 41, 34, 28, 28 and 23 ms p50, then 19-21)",
     )
     parser.add_argument(
         "--auth",
