@@ -8,9 +8,9 @@ and a leaked database does not hand out working keys. Requests present it as
 (nothing updates them; revoking sets ``revoked_at`` only), so the API may remember the caller
 of a key it has read as valid (:class:`KnownKeys`); such a caller carries the key's hash as
 ``unconfirmed_key``, and whatever serves it must still read that the key is not revoked - in
-its own query (the planner's ``key_state``, checked with :func:`raise_for_state`) or with
-:func:`confirm`. Creating and revoking a key are audited on the
-``system`` chain.
+its own query (the ``key_state`` of the planner's read and of the context's layers, checked
+with :func:`raise_for_state`) or with :func:`confirm`. Creating and revoking a key are
+audited on the ``system`` chain.
 
 >>> created = create_key(store, KeyCreate(name="ci-agent", role=Role.agent,   # doctest: +SKIP
 ...                                       namespaces=["project:demo"]), actor="cli")
