@@ -25,6 +25,7 @@ from api.routes import query as query_routes
 from api.routes import search as search_routes
 from beliefgraph.config import Settings, get_settings
 from beliefgraph.embeddings import load_embedder
+from beliefgraph.heap import frozen_heap
 from beliefgraph.keys import KnownKeys
 from beliefgraph.store import Store
 
@@ -52,7 +53,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     "AUTHENTICATION IS OFF (BELIEFGRAPH_AUTH=off, development): every request "
                     "is an admin over every namespace"
                 )
-            yield
+            # what start-up loaded lives as long as the process: kept out of full collections
+            with frozen_heap():
+                yield
         finally:
             driver.close()
 
