@@ -57,6 +57,7 @@ neighbour that appeared meanwhile) is decided by the default classifier.
 
 from __future__ import annotations
 
+import functools
 import math
 import uuid
 from collections import Counter
@@ -162,8 +163,15 @@ def incoming_from_rows(rows: Sequence[dict[str, Any]]) -> list[Incoming]:
 
 
 def _entity_words(key: str, name: str | None, aliases: Sequence[str] | None) -> frozenset[str]:
+    """The words an entity goes by (its key, name and aliases), for comparing subjects."""
+    return _words_of(key, name, tuple(aliases or ()))
+
+
+@functools.lru_cache(maxsize=8192)
+def _words_of(key: str, name: str | None, aliases: tuple[str, ...]) -> frozenset[str]:
+    # the same few entities come back with every neighbour read (about 50 a write)
     words = set(tokenize(key.replace("_", " ")))
-    for text in [name or "", *(aliases or [])]:
+    for text in [name or "", *aliases]:
         words |= set(tokenize(text))
     return frozenset(words)
 

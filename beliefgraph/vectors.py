@@ -23,11 +23,19 @@ status that is not live (superseded, archived, retracted) is final: the beliefs 
 lock, did not return as live, are noted in the copy and never proposed again. A namespace
 whose nearest are mostly superseded does not cost a second round trip on every write.
 
-**Memory.** At most ``capacity`` vectors (float32, 1.5 kB each) are held, whole
-namespaces at a time, least recently used first out; a namespace's matrix grows by doubling,
-so what is allocated can be up to twice that; a namespace larger than the capacity
-is never copied (the gate uses the vector index for it). Rows are appended in place, so
-keeping a copy in step with a write costs the new rows, not the namespace.
+**Large copies are ranked through int8 codes first.** One query against 61,000 float32
+vectors streams 94 MB from memory: 4.4 ms back to back, about 8 on a busy machine. Each row
+is also kept as int8 codes with its own scale (a quarter of the bytes), which onnxruntime's
+integer kernel scores in about 1 ms. The estimate is never the answer: from the bound on its
+error (the rows' and the query's rounding, :func:`_error_bound`), every row that could be
+among the nearest is rescored exactly in float32, so the ranking is the exact one. Copies
+under :data:`CODED_FROM` rows are scored exactly directly.
+
+**Memory.** At most ``capacity`` vectors (float32, 1.5 kB each, and their 384-byte codes)
+are held, whole namespaces at a time, least recently used first out; a namespace's matrix
+grows by doubling, so what is allocated can be up to twice that; a namespace larger than the
+capacity is never copied (the gate uses the vector index for it). Rows are appended in
+place, so keeping a copy in step with a write costs the new rows, not the namespace.
 """
 
 from __future__ import annotations
@@ -44,6 +52,13 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 Matrix = np.ndarray[Any, np.dtype[np.float32]]
+Codes = np.ndarray[Any, np.dtype[np.uint8]]
+Indexes = np.ndarray[Any, np.dtype[np.int64]]
+
+#: copies of at least this many rows are ranked through their int8 codes first
+CODED_FROM = 4096
+#: what the float32 arithmetic of an estimate may add to its bound
+_ROUNDING = 1e-5
 
 _BLAS: list[Any] = []  # the limit, once set
 _BLAS_LOCK = threading.Lock()
@@ -68,6 +83,87 @@ def as_matrix(vectors: Sequence[Sequence[float]], dimensions: int) -> Matrix:
     if not vectors:
         return np.zeros((0, dimensions), dtype=np.float32)
     return np.asarray(vectors, dtype=np.float32)
+
+
+def _integer_product() -> Any:
+    """An onnxruntime session computing ``A @ B`` for uint8 ``A`` and int8 ``B`` (int32).
+
+    Its u8s8 kernel scored 61,000 x 384 codes in 1.05 ms where numpy's float32 product took
+    4.4 ms and numpy's own integer product 8.5 (the s8s8 kernel: 3.8). One thread, no
+    spinning: a product is short, and the machine's other core serves Neo4j.
+    """
+    with _BLAS_LOCK:
+        if not _SESSION:
+            import onnxruntime
+            from onnx import TensorProto, helper
+
+            graph = helper.make_graph(
+                [helper.make_node("MatMulInteger", ["A", "B"], ["Y"])],
+                "codes",
+                [
+                    helper.make_tensor_value_info("A", TensorProto.UINT8, ["rows", "dims"]),
+                    helper.make_tensor_value_info("B", TensorProto.INT8, ["dims", "queries"]),
+                ],
+                [helper.make_tensor_value_info("Y", TensorProto.INT32, ["rows", "queries"])],
+            )
+            model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+            model.ir_version = 8
+            options = onnxruntime.SessionOptions()
+            options.intra_op_num_threads = 1
+            options.inter_op_num_threads = 1
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            _SESSION.append(
+                onnxruntime.InferenceSession(
+                    model.SerializeToString(), options, providers=["CPUExecutionProvider"]
+                )
+            )
+        return _SESSION[0]
+
+
+_SESSION: list[Any] = []  # the integer product's session, once built
+
+
+def encode(matrix: Matrix) -> tuple[Codes, Matrix, float]:
+    """Rows as int8 codes offset by 128 (uint8), their scales, and the largest rounding error.
+
+    Row ``x`` is ``scale * (code - 128)`` within ``error`` (Euclidean); each row's scale maps
+    its largest component to 127.
+    """
+    peak = np.abs(matrix).max(axis=1) if len(matrix) else np.zeros(0, np.float32)
+    scales = np.where(peak > 0, peak / 127, 1).astype(np.float32)
+    signed = np.rint(matrix / scales[:, None])
+    error = np.linalg.norm(matrix - signed * scales[:, None], axis=1)
+    codes = (signed + 128).astype(np.uint8)
+    return codes, scales, float(error.max()) if len(error) else 0.0
+
+
+def _error_bound(rows_error: float, vectors: Matrix, vector_error: Matrix) -> Matrix:
+    """How far an estimate can be from the cosine, for each query.
+
+    With ``x' = x + e`` (``|e| <= rows_error``) and ``q' = q + d``: ``|x.q - x'.q'| <=
+    |e| |q| + |x'| |d|``, and ``|x'| <= |x| + |e|`` with unit ``x``.
+    """
+    norms: Matrix = np.linalg.norm(vectors, axis=1)
+    bound: Matrix = (rows_error * norms + (1 + rows_error) * vector_error + _ROUNDING).astype(
+        np.float32
+    )
+    return bound
+
+
+def _estimate(rows: Rows, count: int, vectors: Matrix) -> tuple[Matrix, Matrix]:
+    """Estimated cosines of ``vectors`` (one row each) to the first ``count`` rows, one row
+    of estimates per vector, and each vector's bound on the estimates' error."""
+    queries, scales, _ = encode(vectors)
+    signed = (queries.astype(np.int16) - 128).astype(np.int8)
+    product = _integer_product().run(
+        None, {"A": rows.codes[:count], "B": np.ascontiguousarray(signed.T)}
+    )[0]
+    # the codes carry +128: take it back out, then scale by both sides
+    product = product - 128 * signed.astype(np.int32).sum(axis=1)
+    estimates = product.T.astype(np.float32) * rows.scales[:count] * scales[:, None]
+    restored = (signed.astype(np.float32)) * scales[:, None]
+    vector_error = np.linalg.norm(vectors - restored, axis=1)
+    return estimates, _error_bound(rows.error, vectors, vector_error)
 
 
 @dataclass(frozen=True)
@@ -105,8 +201,13 @@ class Rows:
         #: live again), grown with the matrix
         self.live = np.ones(0, dtype=bool)
         self.by_user: dict[str | None, list[int]] = {}
-        self.by_subject: dict[str, list[int]] = {}
+        #: (user, subject) -> rows, oldest first
+        self.by_subject: dict[tuple[str | None, str], list[int]] = {}
         self.matrix = np.zeros((0, matrix.shape[1]), np.float32)
+        #: each row as int8 codes + 128, its scale, and the largest rounding error (encode)
+        self.codes = np.zeros((0, matrix.shape[1]), np.uint8)
+        self.scales = np.zeros(0, np.float32)
+        self.error = 0.0
         self.length = 0
         self.append(beliefs, matrix)
 
@@ -120,13 +221,23 @@ class Rows:
             live = np.ones(len(grown), dtype=bool)
             live[: self.length] = self.live[: self.length]
             self.live = live
+            codes = np.zeros(grown.shape, np.uint8)
+            codes[: self.length] = self.codes[: self.length]
+            self.codes = codes
+            scales = np.ones(len(grown), np.float32)
+            scales[: self.length] = self.scales[: self.length]
+            self.scales = scales
         self.matrix[self.length : end] = matrix
+        codes, scales, error = encode(matrix)
+        self.codes[self.length : end] = codes
+        self.scales[self.length : end] = scales
+        self.error = max(self.error, error)
         for j, belief in enumerate(beliefs, start=self.length):
             self.beliefs.append(belief)
             self.index[belief.id] = j
             self.by_user.setdefault(belief.user, []).append(j)
             for subject in belief.subjects:
-                self.by_subject.setdefault(subject, []).append(j)
+                self.by_subject.setdefault((belief.user, subject), []).append(j)
         self.length = end
 
     def bury(self, ids: Iterable[str]) -> None:
@@ -145,15 +256,17 @@ class Rows:
         mine = rows[: bisect.bisect_left(rows, count)]
         return None if len(mine) == count else mine
 
-    def about(self, subjects: frozenset[str], user: str | None, count: int) -> list[int]:
-        """The rows among the first ``count`` of ``user`` sharing a subject, newest first."""
-        found: set[int] = set()
-        for subject in subjects:
-            rows = self.by_subject.get(subject, [])
-            found.update(rows[: bisect.bisect_left(rows, count)])
-        live = self.live
-        mine = (j for j in found if self.beliefs[j].user == user and live[j])
-        return sorted(mine, reverse=True)
+    def about(self, subjects: frozenset[str], user: str | None, count: int) -> Indexes:
+        """The live rows among the first ``count`` of ``user`` sharing a subject, newest first."""
+        found = [
+            np.asarray(rows[: bisect.bisect_left(rows, count)], dtype=np.int64)
+            for subject in subjects
+            if (rows := self.by_subject.get((user, subject)))
+        ]
+        if not found:
+            return np.zeros(0, np.int64)
+        mine = np.unique(np.concatenate(found))
+        return mine[self.live[mine]][::-1]
 
 
 @dataclass(frozen=True)
@@ -275,55 +388,68 @@ def rank(copies: Sequence[Copy], vectors: Matrix, user: str | None, limit: int) 
     among those of ``user`` (``None``: the shared ones), as the gate compares only those.
 
     A belief held by several of the copies (it lives in several namespaces) counts once.
-    Vectors are unit length, so a dot product is the cosine.
+    Vectors are unit length, so a dot product is the cosine. Copies of :data:`CODED_FROM`
+    rows or more are estimated from their codes, and whatever could be among the nearest
+    within the estimate's error bound is rescored exactly: the result is exact either way.
     """
     blocks: list[Matrix] = []
-    segments: list[tuple[Rows, list[int] | None]] = []
+    segments: list[tuple[Rows, list[int] | None, bool]] = []
+    bound = np.zeros(len(vectors), np.float32)
     for copy in copies:
         mine = copy.rows.owned(user, copy.count)
         if mine is not None and not mine:
             continue
-        scores = vectors @ copy.rows.matrix[: copy.count].T
+        coded = copy.count >= CODED_FROM
+        if coded:
+            scores, error = _estimate(copy.rows, copy.count, vectors)
+            bound = np.maximum(bound, error)
+        else:
+            scores = vectors @ copy.rows.matrix[: copy.count].T
         block = scores if mine is None else scores[:, mine]
         live = copy.rows.live[: copy.count]
         dead = ~(live if mine is None else live[mine])
         if dead.any():  # known no longer live: never proposed
             block[:, dead] = -np.inf
         blocks.append(block)
-        segments.append((copy.rows, mine))
+        segments.append((copy.rows, mine, coded))
     if not blocks:
         return [Ranked([], [], True) for _ in range(len(vectors))]
     scores = blocks[0] if len(blocks) == 1 else np.concatenate(blocks, axis=1)
     starts = np.cumsum([0] + [b.shape[1] for b in blocks[:-1]]).tolist()
 
-    def belief(j: int) -> str:
-        s = bisect.bisect_right(starts, j) - 1
-        rows, mine = segments[s]
-        local = j - starts[s]
-        return str(rows.beliefs[local if mine is None else mine[local]].id)
-
     width = scores.shape[1]
     take = min(width, limit * len(blocks))  # enough to find `limit` distinct beliefs
-    if take < width:
-        tops = np.argpartition(-scores, take - 1, axis=1)[:, :take]
-    else:
-        tops = np.broadcast_to(np.arange(width), (len(scores), width))
     results = []
-    for row, top in zip(scores, tops, strict=True):
-        named = [(-float(row[j]), belief(j)) for j in top.tolist() if row[j] != -np.inf]
-        named.sort()
+    for vector, row, slack in zip(vectors, scores, bound.tolist(), strict=True):
+        if take < width:
+            # the take-th best estimate: anything within twice the bound of it may beat it
+            kth = np.partition(row, width - take)[width - take]
+            columns = np.flatnonzero((row >= kth - 2 * slack) & (row != -np.inf))
+        else:
+            columns = np.flatnonzero(row != -np.inf)
+        values = row[columns].astype(np.float64)
+        located = np.searchsorted(starts, columns, side="right") - 1
+        ids = []
+        for s, (rows, mine, coded) in enumerate(segments):
+            at = np.flatnonzero(located == s)
+            local = (columns[at] - starts[s]).tolist()
+            where = local if mine is None else [mine[j] for j in local]
+            if coded and where:  # estimated: rescored exactly
+                values[at] = rows.matrix[where] @ vector
+            ids += [(n, rows.beliefs[r].id) for n, r in zip(at.tolist(), where, strict=True)]
+        named = sorted((-float(values[n]), belief_id) for n, belief_id in ids)
         seen: set[str] = set()
-        ids: list[str] = []
-        values: list[float] = []
+        nearest: list[str] = []
+        cosines: list[float] = []
         for negative, belief_id in named:
             if belief_id not in seen:
                 seen.add(belief_id)
-                ids.append(belief_id)
-                values.append(-negative)
-                if len(ids) == limit:
+                nearest.append(belief_id)
+                cosines.append(-negative)
+                if len(nearest) == limit:
                     break
         everything = take == width and all(b in seen for _, b in named)
-        results.append(Ranked(ids, values, everything))
+        results.append(Ranked(nearest, cosines, everything))
     return results
 
 
@@ -343,10 +469,10 @@ def related(
     found: dict[str, float] = {}
     for copy in copies:
         rows = copy.rows.about(subjects, user, copy.count)
-        if not rows:
+        if not len(rows):
             continue
-        scores = (copy.rows.matrix[rows] @ vector).tolist()
-        close = [(j, float(x)) for j, x in zip(rows, scores, strict=True) if x >= floor]
-        for j, score in close[:limit]:
+        scores = copy.rows.matrix[rows] @ vector
+        close = np.flatnonzero(scores >= floor)[:limit]
+        for j, score in zip(rows[close].tolist(), scores[close].tolist(), strict=True):
             found[copy.rows.beliefs[j].id] = score
     return list(found.items())

@@ -5,7 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from beliefgraph.vectors import Copy, Held, VectorCache, as_matrix, rank, related, subjects_of
+from beliefgraph.vectors import (
+    CODED_FROM,
+    Copy,
+    Held,
+    VectorCache,
+    as_matrix,
+    rank,
+    related,
+    subjects_of,
+)
 
 
 def unit(*values: float) -> list[float]:
@@ -145,3 +154,48 @@ def test_a_buried_row_stays_buried_for_one_user_and_in_a_copy_grown_again() -> N
     again = cache.get(["ns"])["ns"]
     assert again.rows is not copy.rows
     assert rank([again], query, "ann", 5)[0].ids == ["c", "e"]
+
+
+def clustered(count: int, seed: int) -> np.ndarray:
+    """Unit vectors in tight clusters of 25 (near-duplicates, as a namespace's copies of a fact)."""
+    rng = np.random.default_rng(seed)
+    centres = rng.standard_normal((-(-count // 25), 384))
+    rows = np.repeat(centres, 25, axis=0)[:count] + 0.02 * rng.standard_normal((count, 384))
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    return rows.astype(np.float32)
+
+
+def test_a_large_copys_estimates_stay_within_their_bound() -> None:
+    from beliefgraph.vectors import _estimate
+
+    matrix = clustered(CODED_FROM + 1000, seed=1)
+    copy = Copy.of(None, [Held(f"b{j}", None) for j in range(len(matrix))], matrix)
+    queries = clustered(250, seed=2)[:8]
+    estimates, bound = _estimate(copy.rows, copy.count, queries)
+    exact = queries.astype(np.float64) @ matrix.astype(np.float64).T
+    assert (np.abs(estimates - exact) <= bound[:, None]).all()
+    assert 0 < bound.max() < 0.05  # tight enough to leave only the near ones to rescore
+
+
+@pytest.mark.parametrize("user", [None, "ann"])
+def test_a_large_copy_ranks_exactly_as_a_full_scan(user: str | None) -> None:
+    matrix = clustered(CODED_FROM + 1000, seed=3)
+    owners = [None if j % 3 else "ann" for j in range(len(matrix))]
+    copy = Copy.of(None, [Held(f"b{j:05d}", owners[j]) for j in range(len(matrix))], matrix)
+    copy.rows.bury(f"b{j:05d}" for j in range(0, len(matrix), 7))
+    rng = np.random.default_rng(4)
+    # queries close to stored clusters: the nearest are a dense crowd of near-equal cosines
+    queries = matrix[rng.choice(len(matrix), 12)] + 0.01 * rng.standard_normal((12, 384))
+    queries = (queries / np.linalg.norm(queries, axis=1, keepdims=True)).astype(np.float32)
+    eligible = [j for j in range(len(matrix)) if owners[j] == user and j % 7]
+    for query, ranked in zip(queries, rank([copy], queries, user, 20), strict=True):
+        exact = matrix[eligible].astype(np.float64) @ query.astype(np.float64)
+        best = np.sort(exact)[::-1][:20]
+        assert len(ranked.ids) == len(set(ranked.ids)) == 20
+        assert np.allclose(ranked.scores, best, atol=1e-5)
+        for belief_id, score in zip(ranked.ids, ranked.scores, strict=True):
+            j = int(belief_id[1:])
+            assert owners[j] == user
+            assert j % 7
+            assert score == pytest.approx(float(matrix[j] @ query), abs=1e-5)
+        assert not ranked.complete
