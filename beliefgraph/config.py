@@ -127,9 +127,10 @@ class Settings(BaseSettings):
     gate_exact_scan_limit: int = Field(default=2_000, ge=0)
     #: the index is asked for ``gate_neighbours`` x this many nodes before the namespace filter
     gate_index_overfetch: int = Field(default=20, ge=1)
-    #: most belief vectors the gate keeps in memory (float32, 1.5 kB each; matrices grow by
-    #: doubling, so up to twice that may be allocated) to find neighbours
-    #: exactly without reading them back from Neo4j (beliefgraph/vectors.py); 0 turns it off.
+    #: most belief vectors the gate keeps in memory (float32, 1.5 kB each, and int8 codes of
+    #: 384 bytes; matrices grow by doubling, so up to twice that may be allocated) to find
+    #: neighbours exactly without reading them back from Neo4j (beliefgraph/vectors.py); 0 turns
+    #: it off.
     #: A namespace larger than this is searched as above.
     gate_vector_cache: int = Field(default=200_000, ge=0)
     #: an OpenAI-compatible endpoint (``http://host:port/v1``) for the LLM classifier; unset:
