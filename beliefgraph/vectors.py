@@ -29,7 +29,8 @@ is also kept as int8 codes with its own scale (a quarter of the bytes), which on
 integer kernel scores in about 1 ms. The estimate is never the answer: from the bound on its
 error (the rows' and the query's rounding, :func:`_error_bound`), every row that could be
 among the nearest is rescored exactly in float32, so the ranking is the exact one. Copies
-under :data:`CODED_FROM` rows are scored exactly directly.
+under :data:`CODED_FROM` rows, and batches of more than :data:`CODED_VECTORS` vectors (an
+import's), are scored exactly directly.
 
 **Memory.** At most ``capacity`` vectors (float32, 1.5 kB each, and their 384-byte codes)
 are held, whole namespaces at a time, least recently used first out; a namespace's matrix
@@ -55,13 +56,18 @@ Matrix = np.ndarray[Any, np.dtype[np.float32]]
 Codes = np.ndarray[Any, np.dtype[np.uint8]]
 Indexes = np.ndarray[Any, np.dtype[np.int64]]
 
-#: copies of at least this many rows are ranked through their int8 codes first
+#: copies of at least this many rows are ranked through their int8 codes first ...
 CODED_FROM = 4096
+#: ... for at most this many vectors at once: a few vectors' product is bound by reading the
+#: matrix, which the codes shrink; a batch's (an import's 256) is bound by arithmetic, which
+#: float32 BLAS does well, and rescoring each vector's doubtful rows would only add to it
+CODED_VECTORS = 8
 #: what the float32 arithmetic of an estimate may add to its bound
 _ROUNDING = 1e-5
 
 _BLAS: list[Any] = []  # the limit, once set
-_BLAS_LOCK = threading.Lock()
+_SESSION: list[Any] = []  # the integer product's onnxruntime session, once built
+_BLAS_LOCK = threading.Lock()  # guards both
 
 
 def _one_blas_thread() -> None:
@@ -121,9 +127,6 @@ def _integer_product() -> Any:
                 )
             )
         return _SESSION[0]
-
-
-_SESSION: list[Any] = []  # the integer product's session, once built
 
 
 def encode(matrix: Matrix) -> tuple[Codes, Matrix, float]:
@@ -402,7 +405,7 @@ def rank(copies: Sequence[Copy], vectors: Matrix, user: str | None, limit: int) 
         mine = copy.rows.owned(user, copy.count)
         if mine is not None and not mine:
             continue
-        coded = copy.count >= CODED_FROM
+        coded = copy.count >= CODED_FROM and len(vectors) <= CODED_VECTORS
         if coded:
             scores, error = _estimate(copy.rows, copy.count, vectors)
             bound = np.maximum(bound, error)

@@ -7,6 +7,7 @@ import pytest
 
 from beliefgraph.vectors import (
     CODED_FROM,
+    CODED_VECTORS,
     Copy,
     Held,
     VectorCache,
@@ -185,9 +186,10 @@ def test_a_large_copy_ranks_exactly_as_a_full_scan(user: str | None) -> None:
     copy.rows.bury(f"b{j:05d}" for j in range(0, len(matrix), 7))
     rng = np.random.default_rng(4)
     # queries close to stored clusters: the nearest are a dense crowd of near-equal cosines
-    queries = matrix[rng.choice(len(matrix), 12)] + 0.01 * rng.standard_normal((12, 384))
+    queries = matrix[rng.choice(len(matrix), 8)] + 0.01 * rng.standard_normal((8, 384))
     queries = (queries / np.linalg.norm(queries, axis=1, keepdims=True)).astype(np.float32)
     eligible = [j for j in range(len(matrix)) if owners[j] == user and j % 7]
+    assert len(queries) <= CODED_VECTORS  # ranked through the codes
     for query, ranked in zip(queries, rank([copy], queries, user, 20), strict=True):
         exact = matrix[eligible].astype(np.float64) @ query.astype(np.float64)
         best = np.sort(exact)[::-1][:20]
@@ -199,3 +201,14 @@ def test_a_large_copy_ranks_exactly_as_a_full_scan(user: str | None) -> None:
             assert j % 7
             assert score == pytest.approx(float(matrix[j] @ query), abs=1e-5)
         assert not ranked.complete
+
+
+def test_a_batch_larger_than_coded_vectors_ranks_the_same_through_float32() -> None:
+    matrix = clustered(CODED_FROM + 1000, seed=5)
+    copy = Copy.of(None, [Held(f"b{j:05d}", None) for j in range(len(matrix))], matrix)
+    batch = clustered(250, seed=6)[: CODED_VECTORS + 1]
+    together = rank([copy], batch, None, 10)
+    alone = [rank([copy], batch[i : i + 1], None, 10)[0] for i in range(len(batch))]
+    assert [r.ids for r in together] == [r.ids for r in alone]
+    for a, b in zip(together, alone, strict=True):
+        assert np.allclose(a.scores, b.scores, atol=1e-5)
