@@ -129,18 +129,25 @@ def _integer_product() -> Any:
         return _SESSION[0]
 
 
-def encode(matrix: Matrix) -> tuple[Codes, Matrix, float]:
-    """Rows as int8 codes offset by 128 (uint8), their scales, and the largest rounding error.
+def _quantise(matrix: Matrix) -> tuple[np.ndarray[Any, np.dtype[np.int8]], Matrix, Matrix]:
+    """Rows as int8 codes, their scales, and each row's rounding error.
 
-    Row ``x`` is ``scale * (code - 128)`` within ``error`` (Euclidean); each row's scale maps
-    its largest component to 127.
+    Row ``x`` is ``scale * code`` within ``error`` (Euclidean); each row's scale maps its
+    largest component to 127.
     """
     peak = np.abs(matrix).max(axis=1) if len(matrix) else np.zeros(0, np.float32)
     scales = np.where(peak > 0, peak / 127, 1).astype(np.float32)
     signed = np.rint(matrix / scales[:, None])
-    error = np.linalg.norm(matrix - signed * scales[:, None], axis=1)
-    codes = (signed + 128).astype(np.uint8)
-    return codes, scales, float(error.max()) if len(error) else 0.0
+    errors = np.linalg.norm(matrix - signed * scales[:, None], axis=1).astype(np.float32)
+    return signed.astype(np.int8), scales, errors
+
+
+def encode(matrix: Matrix) -> tuple[Codes, Matrix, float]:
+    """Rows as int8 codes offset by 128 (uint8, as the integer kernel reads them), their
+    scales, and the largest rounding error (:func:`_quantise`)."""
+    signed, scales, errors = _quantise(matrix)
+    codes = (signed.astype(np.int16) + 128).astype(np.uint8)
+    return codes, scales, float(errors.max()) if len(errors) else 0.0
 
 
 def _error_bound(rows_error: float, vectors: Matrix, vector_error: Matrix) -> Matrix:
@@ -159,16 +166,13 @@ def _error_bound(rows_error: float, vectors: Matrix, vector_error: Matrix) -> Ma
 def _estimate(rows: Rows, count: int, vectors: Matrix) -> tuple[Matrix, Matrix]:
     """Estimated cosines of ``vectors`` (one row each) to the first ``count`` rows, one row
     of estimates per vector, and each vector's bound on the estimates' error."""
-    queries, scales, _ = encode(vectors)
-    signed = (queries.astype(np.int16) - 128).astype(np.int8)
+    signed, scales, vector_error = _quantise(vectors)
     product = _integer_product().run(
         None, {"A": rows.codes[:count], "B": np.ascontiguousarray(signed.T)}
     )[0]
     # the codes carry +128: take it back out, then scale by both sides
     product = product - 128 * signed.astype(np.int32).sum(axis=1)
     estimates = product.T.astype(np.float32) * rows.scales[:count] * scales[:, None]
-    restored = (signed.astype(np.float32)) * scales[:, None]
-    vector_error = np.linalg.norm(vectors - restored, axis=1)
     return estimates, _error_bound(rows.error, vectors, vector_error)
 
 
