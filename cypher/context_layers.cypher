@@ -27,20 +27,32 @@ CALL () {
 WITH key_state, CASE WHEN key_state = 'ok' THEN $user END AS owner
 OPTIONAL CALL (owner) {
   UNWIND $persona_kinds AS kind
-  MATCH (b:Belief {user: owner, kind: kind})
-  // A user can hold thousands of preferences: only their namespaces are read first, from
-  // the belief's own search_keys (one property, no relationship walk; a belief written
-  // before search_keys existed passes), and the rest (status, and the graph, which says
-  // the last word on namespaces) is checked for the best of them only, in order, until
-  // the limit is met (the order of a WITH ... ORDER BY is kept by the filter and the limit
-  // that follow it).
-  WHERE b.search_keys IS NULL OR any(key IN $persona_keys WHERE b.search_keys CONTAINS key)
+  CALL (owner, kind) {
+    // A user can hold thousands of preferences: the index belief_persona_order hands
+    // them over best first (pinned, then confidence; the rest of the order within each
+    // such group), so only the best few are read. Their namespaces are read first from the
+    // belief's own search_keys (one property, no relationship walk; a belief written
+    // before search_keys existed passes), then the rest (status, and the graph, which says
+    // the last word on namespaces), in order, until the limit is met (the order of a
+    // WITH ... ORDER BY is kept by the filter and the limit that follow it). The index
+    // holds every belief: the model always sets pinned and confidence.
+    MATCH (b:Belief {user: owner, kind: kind})
+    USING INDEX b:Belief(user, kind, pinned, confidence)
+    WHERE b.pinned IS NOT NULL AND b.confidence IS NOT NULL
+      AND (b.search_keys IS NULL OR any(key IN $persona_keys WHERE b.search_keys CONTAINS key))
+    // the index's order: its equality columns must be named for the planner to use it
+    WITH b ORDER BY b.user DESC, b.kind DESC, b.pinned DESC, b.confidence DESC,
+                    coalesce(b.last_reinforced_at, b.created_at) DESC, b.id
+    WITH b
+    WHERE b.status IN $statuses AND b.resolved_at IS NULL
+      AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
+    WITH b LIMIT $persona_limit
+    RETURN b
+  }
+  // the best of each kind, merged
   WITH b ORDER BY b.pinned DESC, b.confidence DESC,
                   coalesce(b.last_reinforced_at, b.created_at) DESC, b.id
-  WITH b
-  WHERE b.status IN $statuses AND b.resolved_at IS NULL
-    AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
-  WITH b LIMIT $persona_limit
+  LIMIT $persona_limit
   RETURN b, 'persona' AS layer
   UNION ALL
   MATCH (b:Belief {user: owner, pinned: true})

@@ -33,4 +33,7 @@ CREATE INDEX belief_canonical_name IF NOT EXISTS FOR (b:Belief) ON (b.canonical_
 CREATE INDEX belief_user IF NOT EXISTS FOR (b:Belief) ON (b.user);
 CREATE INDEX belief_user_pinned IF NOT EXISTS FOR (b:Belief) ON (b.user, b.pinned);
 CREATE INDEX belief_user_kind IF NOT EXISTS FOR (b:Belief) ON (b.user, b.kind);
+// a user's preferences best first, for the persona prelude (cypher/context_layers.cypher)
+CREATE INDEX belief_persona_order IF NOT EXISTS
+  FOR (b:Belief) ON (b.user, b.kind, b.pinned, b.confidence);
 CREATE INDEX asserted_key IF NOT EXISTS FOR ()-[a:ASSERTED]-() ON (a.key);

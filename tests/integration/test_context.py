@@ -253,7 +253,7 @@ class TestPersonaAndUsers:
             "British spelling", "metric units", "24-hour clocks", "vim keybindings",
             "bullet lists over prose", "morning meetings", "Python type hints",
             "SQL in upper case", "ISO dates", "terse code reviews", "green tea",
-            "standing desks", "quiet music",
+            "standing desks", "quiet music", "plain-text email",
         ]  # fmt: skip
 
         def pref(i: int, confidence: float, namespace: str, **extra: Any) -> BeliefCreate:
@@ -275,6 +275,16 @@ class TestPersonaAndUsers:
                 # written before search_keys existed (removed below): the graph decides
                 pref(3, 0.97, universal),
                 *(pref(i, 0.5 + i / 100, universal) for i in range(4, 16)),
+                # pinned goes first whatever its confidence; the kinds merge by confidence
+                pref(16, 0.3, universal, pinned=True),
+                BeliefCreate(
+                    id=f"{uid}-d",
+                    text="Always answer in English.",
+                    kind=Kind.directive,
+                    confidence=0.605,
+                    user=user,
+                    namespaces=[universal],
+                ),
             ]
         )
         driver.execute_query("MATCH (b:Belief {id: $id}) REMOVE b.search_keys", id=f"{uid}-p3")
@@ -284,7 +294,11 @@ class TestPersonaAndUsers:
         c = assemble(store, request, caller=DEVELOPMENT_CALLER)
         assert c.persona_prelude is not None
         assert [i.belief.id for i in c.persona_prelude.beliefs] == [
-            f"{uid}-p{i}" for i in (3, 15, 14, 13, 12, 11, 10, 9, 8, 7)
+            f"{uid}-p16",
+            *(f"{uid}-p{i}" for i in (3, 15, 14, 13, 12, 11)),
+            f"{uid}-d",
+            f"{uid}-p10",
+            f"{uid}-p9",
         ]
 
     def test_an_unknown_user_gets_empty_layers(self, store: Store, seeded: Isolation) -> None:
