@@ -10,7 +10,10 @@
 // $canonical: list<string> of exact canonical names (snake_case shingles of the query).
 // $namespaces: list<string>; $user: string or null; $kinds: list<string> or null;
 // $statuses: list<string>; $per_kind: int; $fetch: int (best full-text hits read per source).
-// Returns: belief (map without embedding), namespaces.
+// $vectors: bool, whether to return each belief's embedding (search breaks ties of lexical
+// evidence by cosine similarity: reading the vectors here costs less than a second read).
+// Returns: belief (map without embedding), namespaces, embedding (list<float>, or null when
+// not $vectors).
 CALL () {
   WITH 1 AS go WHERE $names <> ''
   CALL db.index.fulltext.queryNodes('belief_search', $names, {limit: $fetch}) YIELD node, score
@@ -39,4 +42,5 @@ RETURN b {.id, .text, .kind, .status, .epistemic_status, .canonical_name, .alias
           .why_it_matters, .pinned, .confidence, .user,
           // as text: the driver builds a DateTime ~60 µs slower than fromisoformat
           last_reinforced_at: toString(b.last_reinforced_at)} AS belief,
-       [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces
+       [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
+       CASE WHEN $vectors THEN b.embedding END AS embedding

@@ -394,11 +394,14 @@ class TestApi:
         # no tie to break: the query was not even embedded
         assert [h["breakdown"]["semantic"] for h in hits] == [None, None]
 
-    def test_the_embedding_breaks_a_tie(self, client: TestClient, seeded: Isolation) -> None:
+    def test_the_embedding_breaks_a_tie(
+        self, client: TestClient, seeded: Isolation, store: Store
+    ) -> None:
+        query = "What's Redis doing?"
         r = client.post(
             "/v1/search",
             json={
-                "query": "What's Redis doing?",
+                "query": query,
                 "namespaces": [seeded.namespace("domain:code"), seeded.namespace("domain:writing")],
                 "user": seeded.user("test-user"),
             },
@@ -409,6 +412,17 @@ class TestApi:
         assert first is not None
         assert second is not None
         assert first >= second
+        # the semantic part is what Neo4j's own cosine says of the stored vectors
+        with store.driver.session(database=store.database) as session:
+            neo4j_says = dict(
+                session.run(
+                    "UNWIND $ids AS id MATCH (b:Belief {id: id}) "
+                    "RETURN id, vector.similarity.cosine(b.embedding, $vector)",
+                    ids=[h["belief"]["id"] for h in hits[:2]],
+                    vector=store.embedder.embed([query])[0],
+                ).values()
+            )
+        assert [round(neo4j_says[h["belief"]["id"]], 4) for h in hits[:2]] == [first, second]
 
     def test_search_without_a_user_still_stays_in_its_namespaces(
         self, client: TestClient, seeded: Isolation, ns: str

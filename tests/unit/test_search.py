@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import numpy as np
 import pytest
 
 from beliefgraph.context_models import BeliefBrief
@@ -14,11 +15,13 @@ from beliefgraph.search import (
     Candidate,
     Lookups,
     analyze,
+    cosine_similarities,
     fuzzy_equal,
     lookups,
     normalize,
     rank,
     score,
+    with_similarity,
     within_one_edit,
 )
 
@@ -204,6 +207,32 @@ def test_similarity_breaks_ties_only() -> None:
     stronger = brief("stronger", "tabs everywhere", aliases=["tabs"])
     hits = rank(q, [Candidate(far, 0.1), Candidate(close, 0.9), Candidate(stronger, 0.0)], limit=3)
     assert [h.belief.id for h in hits] == ["stronger", "close", "far"]
+
+
+def test_cosine_similarities_are_scaled_as_neo4j_scales_them() -> None:
+    rng = np.random.default_rng(7)
+    query = rng.normal(size=384)
+    stored = {f"b{i}": rng.normal(size=384).tolist() for i in range(5)}
+    stored["same"] = (query * 3).tolist()  # the length does not count
+    stored["opposite"] = (-query).tolist()
+    got = cosine_similarities(query.tolist(), stored)
+    assert list(got) == list(stored)
+    for id_, vector in stored.items():
+        cos = np.dot(vector, query) / (np.linalg.norm(vector) * np.linalg.norm(query))
+        assert got[id_] == pytest.approx((1 + cos) / 2, abs=1e-6)
+    assert got["same"] == pytest.approx(1.0, abs=1e-6)
+    assert got["opposite"] == pytest.approx(0.0, abs=1e-6)
+    assert cosine_similarities(query.tolist(), {}) == {}
+
+
+def test_a_similarity_orders_without_changing_the_score() -> None:
+    hit = score(analyze("how do kube pods restart?"), Candidate(K8S))
+    assert hit is not None
+    assert hit.breakdown.semantic is None
+    ordered = with_similarity(hit, 0.123456)
+    assert ordered.breakdown.semantic == 0.1235
+    assert ordered.score == hit.score
+    assert ordered == score(analyze("how do kube pods restart?"), Candidate(K8S, 0.123456))
 
 
 def test_the_embedding_orders_but_never_admits() -> None:
