@@ -162,6 +162,9 @@ class Query:
     fuzzy_words: tuple[tuple[int, str], ...] = ()
     #: the content words, normalized: what text coverage is measured against
     content_words: frozenset[str] = frozenset()
+    #: where a name starting with a given word may start in the query (filled by scoring:
+    #: the candidates of one query share their names' first words)
+    starts: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def empty(self) -> bool:
@@ -268,18 +271,21 @@ class _PhraseMatch:
     fuzzy: bool
 
 
-def _match_phrase(query: Query, phrase: Sequence[str]) -> _PhraseMatch | None:
+def _match_phrase(query: Query, phrase: tuple[str, ...]) -> _PhraseMatch | None:
     """Find ``phrase`` (tokens) as a contiguous run of the query, exact words first."""
     n = len(phrase)
     if n == 0 or n > len(query.tokens):
         return None
-    norm_phrase = [normalize(p) for p in phrase]
+    norm_phrase = _normalized(phrase)
     # Only positions where the first word matches can start the phrase: look them up
     # instead of walking the whole (possibly long) message for every name.
-    starts = set(query.positions.get(norm_phrase[0], ()))
-    starts.update(i for i, t in query.fuzzy_words if fuzzy_equal(t, phrase[0]))
+    starts = query.starts.get(phrase[0])
+    if starts is None:
+        found = set(query.positions.get(norm_phrase[0], ()))
+        found.update(i for i, t in query.fuzzy_words if fuzzy_equal(t, phrase[0]))
+        starts = query.starts[phrase[0]] = tuple(sorted(found))
     best: _PhraseMatch | None = None
-    for i in sorted(starts):
+    for i in starts:
         if i + n > len(query.tokens):
             continue
         fuzzy = False
@@ -302,6 +308,11 @@ def _match_phrase(query: Query, phrase: Sequence[str]) -> _PhraseMatch | None:
 @lru_cache(maxsize=65536)
 def _name_tokens(name: str) -> tuple[str, ...]:
     return tuple(tokenize(name))
+
+
+@lru_cache(maxsize=65536)
+def _normalized(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(normalize(t) for t in tokens)
 
 
 @lru_cache(maxsize=65536)
