@@ -30,8 +30,10 @@ when the query *names* it, or when its text covers most of what the query says:
 from __future__ import annotations
 
 import re
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -47,6 +49,7 @@ from beliefgraph.context_models import (
     SearchRequest,
     SearchResponse,
 )
+from beliefgraph.embeddings import AsideEmbedder
 from beliefgraph.index_keys import scope_clause
 from beliefgraph.models import Kind, Status
 from beliefgraph.records import native_datetime
@@ -454,6 +457,51 @@ def brief_from_map(b: Mapping[str, Any], namespaces: Sequence[str]) -> BeliefBri
     )
 
 
+class TieForecast:
+    """Whether a search will likely break a tie, from how often the recent searches of the
+    same user in the same namespaces did (an exponential moving average of yes and no).
+
+    Breaking a tie needs the query's embedding. Embedded once the candidate read showed a
+    tie, the model's time adds to the request's; embedded beside the read (on one core:
+    ``embed_aside``), it hides behind the read, but is wasted when no tie comes, and takes
+    a core from Neo4j meanwhile. Measured on the context benchmark's 100k store, library
+    path, interleaved: beside the read on every request, the harsh profile (a tie in two
+    requests of three) went from 15.2-15.5 to 13.3-13.7 ms p50, and the realistic one (one
+    in seven) from 4.8 to 7.1 ms. So the query is embedded beside the read only for whom
+    ties have been the rule lately: harsh 15.9 -> 14.6 ms, realistic 4.7 -> 4.9 (noise).
+    The answer is the same either way: only when the model runs changes.
+
+    At most ``capacity`` (user, namespaces) keys are remembered, least recently used out.
+    """
+
+    def __init__(
+        self, *, weight: float = 0.25, threshold: float = 0.5, capacity: int = 10_000
+    ) -> None:
+        self._weight = weight
+        self._threshold = threshold
+        self._capacity = capacity
+        self._rates: OrderedDict[tuple[str | None, tuple[str, ...]], float] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def likely(self, user: str | None, namespaces: Sequence[str]) -> bool:
+        """Whether ties have been the rule for ``user`` in ``namespaces`` lately."""
+        return self._rates.get((user, tuple(sorted(namespaces))), 0.0) >= self._threshold
+
+    def observe(self, user: str | None, namespaces: Sequence[str], *, tied: bool) -> None:
+        """Count one search: whether it had a tie to break."""
+        key = (user, tuple(sorted(namespaces)))
+        with self._lock:
+            rate = self._rates.pop(key, 0.0)
+            self._rates[key] = rate + self._weight * (float(tied) - rate)
+            while len(self._rates) > self._capacity:
+                self._rates.popitem(last=False)
+
+
+# one per process: what find has seen of ties, and the threads that embed beside a read
+TIES = TieForecast()
+_EMBEDDING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="search-embedding")
+
+
 def find(
     store: Any,
     query: Query,
@@ -481,7 +529,8 @@ def find(
         candidate_budget: most candidates scored per kind and per source.
         fetch: best full-text hits read per source (names, text), inside the scope.
         semantic: break ties of lexical evidence by the embedding's cosine similarity
-            (embeds the query once, only when there is a tie).
+            (embeds the query once, only when there is a tie; beside the candidate read
+            when :data:`TIES` expects one).
 
     Returns:
         The hits, best first.
@@ -492,6 +541,11 @@ def find(
     if query.empty or not namespaces:
         return []
     asked = lookups(query, user=user, namespaces=namespaces)
+    early: Future[list[list[float]]] | None = None
+    if semantic and TIES.likely(user, namespaces):
+        embedder = store.embedder
+        aside = embedder.embed_aside if isinstance(embedder, AsideEmbedder) else embedder.embed
+        early = _EMBEDDING.submit(aside, [query.text])
     records = store.run_read(
         "search_candidates",
         names=asked.names,
@@ -508,7 +562,11 @@ def find(
     candidates = [Candidate(brief_from_map(dict(r["belief"]), r["namespaces"])) for r in records]
     hits = [hit for c in candidates if (hit := score(query, c)) is not None]
     scores = Counter(hit.score for hit in hits)
-    if semantic and any(count > 1 for count in scores.values()):
+    tied = any(count > 1 for count in scores.values())
+    if semantic:
+        TIES.observe(user, namespaces, tied=tied)
+    if semantic and tied:
+        vector = (early.result() if early is not None else store.embedder.embed([query.text]))[0]
         # The vectors came with the candidates: cheaper than a second read for the tied
         # ones after the embedding (harsh context profile, 100k store: 14.1-14.6 ms p50
         # against 17.6-18.1, with the persona index). Embedding the query on another thread
@@ -516,7 +574,7 @@ def find(
         # the scoring slowed each other down.
         stored = {r["belief"]["id"]: r["embedding"] for r in records}
         similarities = cosine_similarities(
-            store.embedder.embed([query.text])[0],
+            vector,
             {
                 hit.belief.id: stored[hit.belief.id]
                 for hit in hits

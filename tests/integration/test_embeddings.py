@@ -58,6 +58,14 @@ def test_a_texts_vector_does_not_depend_on_the_texts_embedded_with_it(
         assert embedder.embed(batch)[k] == alone
 
 
+def test_embedding_aside_gives_the_same_vectors_bit_for_bit(embedder: OnnxEmbedder) -> None:
+    # search embeds a query aside or not depending on what it has seen of ties: the vector
+    # must not depend on which, or the order of tied hits would depend on history
+    for text in TEXTS:
+        assert embedder.embed_aside([text]) == embedder.embed([text])
+    assert embedder.embed_aside([]) == []
+
+
 def test_a_damaged_fused_copy_is_made_again(
     embedder: OnnxEmbedder, settings: Settings, tmp_path: Path
 ) -> None:

@@ -14,6 +14,7 @@ from beliefgraph.search import (
     MAX_FUZZY_WORDS,
     Candidate,
     Lookups,
+    TieForecast,
     analyze,
     cosine_similarities,
     fuzzy_equal,
@@ -233,6 +234,25 @@ def test_a_similarity_orders_without_changing_the_score() -> None:
     assert ordered.breakdown.semantic == 0.1235
     assert ordered.score == hit.score
     assert ordered == score(analyze("how do kube pods restart?"), Candidate(K8S, 0.123456))
+
+
+def test_ties_are_forecast_from_recent_searches_of_the_same_user_and_namespaces() -> None:
+    ties = TieForecast(weight=0.5, threshold=0.5, capacity=2)
+    assert not ties.likely("u", ["a", "b"])  # nothing seen: embed only once a tie shows
+    ties.observe("u", ["b", "a"], tied=True)
+    assert ties.likely("u", ["a", "b"])  # the namespaces' order does not matter
+    assert not ties.likely("v", ["a", "b"])
+    assert not ties.likely("u", ["a"])
+    ties.observe("u", ["a", "b"], tied=False)
+    ties.observe("u", ["a", "b"], tied=False)
+    assert not ties.likely("u", ["a", "b"])  # 0.5 -> 0.25 -> 0.125
+    ties.observe("v", ["a"], tied=True)
+    ties.observe("w", ["a"], tied=True)  # over capacity: the least recently used goes
+    assert ties.likely("v", ["a"])
+    assert ties.likely("w", ["a"])
+    ties.observe("u", ["a", "b"], tied=True)  # forgotten: starts again from nothing
+    assert ties.likely("u", ["a", "b"])  # 0 -> 0.5
+    assert not ties.likely("v", ["a"])
 
 
 def test_the_embedding_orders_but_never_admits() -> None:
