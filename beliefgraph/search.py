@@ -468,7 +468,7 @@ class TieForecast:
     path, interleaved: beside the read on every request, the harsh profile (a tie in two
     requests of three) went from 15.2-15.5 to 13.3-13.7 ms p50, and the realistic one (one
     in seven) from 4.8 to 7.1 ms. So the query is embedded beside the read only for whom
-    ties have been the rule lately: harsh 15.9 -> 14.6 ms, realistic 4.7 -> 4.9 (noise).
+    ties have been the rule lately: harsh 16.3 -> 14.3 ms, realistic 4.85 -> 4.9 (noise).
     The answer is the same either way: only when the model runs changes.
 
     At most ``capacity`` (user, namespaces) keys are remembered, least recently used out.
