@@ -161,8 +161,9 @@ class Query:
     significant: tuple[str, ...]
     #: where each normalized word occurs
     positions: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
-    #: the words that may match a name one edit away, with their positions
-    fuzzy_words: tuple[tuple[int, str], ...] = ()
+    #: the words that may match a name one edit away, with their positions, by their first
+    #: FUZZY_PREFIX letters (the prefix guard: only those words can match a name word)
+    fuzzy_words: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
     #: the content words, normalized: what text coverage is measured against
     content_words: frozenset[str] = frozenset()
     #: where a name starting with a given word may start in the query (filled by scoring:
@@ -183,18 +184,17 @@ def analyze(text: str) -> Query:
     positions: dict[str, list[int]] = {}
     for i, t in enumerate(normalized):
         positions.setdefault(t, []).append(i)
-    fuzzy_words = tuple(
-        (i, t)
-        for i, t in enumerate(tokens)
-        if len(t) >= FUZZY_MIN_LENGTH and t not in STOPWORDS and not t.isdigit()
-    )
+    fuzzy_words: dict[str, list[tuple[int, str]]] = {}
+    for i, t in enumerate(tokens):
+        if len(t) >= FUZZY_MIN_LENGTH and t not in STOPWORDS and not t.isdigit():
+            fuzzy_words.setdefault(t[:FUZZY_PREFIX], []).append((i, t))
     return Query(
         text,
         tokens,
         normalized,
         significant,
         {t: tuple(p) for t, p in positions.items()},
-        fuzzy_words,
+        {prefix: tuple(words) for prefix, words in fuzzy_words.items()},
         frozenset(normalize(t) for t in significant),
     )
 
@@ -285,7 +285,11 @@ def _match_phrase(query: Query, phrase: tuple[str, ...]) -> _PhraseMatch | None:
     starts = query.starts.get(phrase[0])
     if starts is None:
         found = set(query.positions.get(norm_phrase[0], ()))
-        found.update(i for i, t in query.fuzzy_words if fuzzy_equal(t, phrase[0]))
+        found.update(
+            i
+            for i, t in query.fuzzy_words.get(phrase[0][:FUZZY_PREFIX], ())
+            if fuzzy_equal(t, phrase[0])
+        )
         starts = query.starts[phrase[0]] = tuple(sorted(found))
     best: _PhraseMatch | None = None
     for i in starts:
@@ -323,23 +327,53 @@ def _content_words(text: str) -> frozenset[str]:
     return frozenset(normalize(t) for t in tokenize(text) if t not in STOPWORDS)
 
 
-def score(query: Query, candidate: Candidate) -> SearchHit | None:
-    """Score one candidate; ``None`` when nothing admits it (see the module docstring)."""
-    belief = candidate.belief
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What the query says about one belief, before it is a :class:`SearchHit`: the
+    parts of its score (see :class:`ScoreBreakdown`) and what admitted it."""
+
+    name: float
+    fuzzy: bool
+    partial_name: float
+    content: float
+    total: float
+    admitted_by: str
+    matched: list[str]
+
+    def hit(self, belief: BeliefBrief, semantic: float | None = None) -> SearchHit:
+        """The hit of ``belief``, with ``semantic`` (the cosine similarity) when known."""
+        breakdown = ScoreBreakdown(
+            name=self.name,
+            fuzzy=self.fuzzy,
+            partial_name=self.partial_name,
+            content=self.content,
+            semantic=None if semantic is None else round(semantic, 4),
+            total=self.total,
+            admitted_by=self.admitted_by,
+            matched=self.matched,
+        )
+        return SearchHit(belief=belief, score=self.total, breakdown=breakdown)
+
+
+def weigh(
+    query: Query, canonical_name: str | None, aliases: Sequence[str], text: str
+) -> Evidence | None:
+    """The evidence for a belief with these names and text; ``None`` when nothing admits
+    it (see the module docstring)."""
     matched: list[str] = []
     name = 0.0
     fuzzy = False
     admitted_by = ""
 
-    canonical = _name_tokens(belief.canonical_name or "")
+    canonical = _name_tokens(canonical_name or "")
     if canonical:
         m = _match_phrase(query, canonical)
         if m is not None:
             name = CANONICAL_WEIGHT - (FUZZY_PENALTY if m.fuzzy else 0.0)
             fuzzy = m.fuzzy
             admitted_by = "canonical_name"
-            matched.append(belief.canonical_name or "")
-    for alias in belief.aliases:
+            matched.append(canonical_name or "")
+    for alias in aliases:
         m = _match_phrase(query, _name_tokens(alias))
         if m is None:
             continue
@@ -350,11 +384,11 @@ def score(query: Query, candidate: Candidate) -> SearchHit | None:
 
     significant = query.content_words
     partial = 0.0
-    name_words = _content_words(belief.canonical_name or "")
+    name_words = _content_words(canonical_name or "")
     if name_words and significant:
         partial = len(name_words & significant) / len(name_words)
 
-    text_words = _content_words(belief.text)
+    text_words = _content_words(text)
     covered = sorted(significant & text_words)
     content = len(covered) / len(significant) if significant else 0.0
     if not admitted_by and (
@@ -364,20 +398,23 @@ def score(query: Query, candidate: Candidate) -> SearchHit | None:
         matched.extend(covered)
     if not admitted_by:
         return None
-
-    semantic = candidate.similarity
     total = name + PARTIAL_NAME_WEIGHT * partial + CONTENT_WEIGHT * content
-    breakdown = ScoreBreakdown(
+    return Evidence(
         name=name,
         fuzzy=fuzzy,
         partial_name=round(partial, 4),
         content=round(content, 4),
-        semantic=None if semantic is None else round(semantic, 4),
         total=round(total, 4),
         admitted_by=admitted_by,
         matched=unique(matched),
     )
-    return SearchHit(belief=belief, score=breakdown.total, breakdown=breakdown)
+
+
+def score(query: Query, candidate: Candidate) -> SearchHit | None:
+    """Score one candidate; ``None`` when nothing admits it (see the module docstring)."""
+    belief = candidate.belief
+    evidence = weigh(query, belief.canonical_name, belief.aliases, belief.text)
+    return None if evidence is None else evidence.hit(belief, candidate.similarity)
 
 
 def _order_key(hit: SearchHit) -> tuple[Any, ...]:
@@ -559,35 +596,43 @@ def find(
         fetch=fetch,
         vectors=semantic,
     )
-    candidates = [Candidate(brief_from_map(dict(r["belief"]), r["namespaces"])) for r in records]
-    hits = [hit for c in candidates if (hit := score(query, c)) is not None]
-    scores = Counter(hit.score for hit in hits)
+    # Weighed on the maps as read (a record is a tuple: unpacked, not looked up by key); only
+    # what is admitted becomes a model, once, with its similarity when it has a tie to break.
+    admitted = [
+        (evidence, belief, scopes, vector)
+        for belief, scopes, vector in records
+        if (
+            evidence := weigh(
+                query, belief["canonical_name"], belief["aliases"] or (), belief["text"]
+            )
+        )
+        is not None
+    ]
+    scores = Counter(evidence.total for evidence, *_ in admitted)
     tied = any(count > 1 for count in scores.values())
     if semantic:
         TIES.observe(user, namespaces, tied=tied)
+    similarities: dict[str, float] = {}
     if semantic and tied:
-        vector = (early.result() if early is not None else store.embedder.embed([query.text]))[0]
+        embedded = (early.result() if early is not None else store.embedder.embed([query.text]))[0]
         # The vectors came with the candidates: cheaper than a second read for the tied
         # ones after the embedding (harsh context profile, 100k store: 14.1-14.6 ms p50
         # against 17.6-18.1, with the persona index). Embedding the query on another thread
         # beside the scoring measured no faster: on two cores, the model's two threads and
-        # the scoring slowed each other down.
-        stored = {r["belief"]["id"]: r["embedding"] for r in records}
+        # the scoring slowed each other down. Only the tied hits get a semantic part: it
+        # orders, it never admits.
         similarities = cosine_similarities(
-            vector,
+            embedded,
             {
-                hit.belief.id: stored[hit.belief.id]
-                for hit in hits
-                if scores[hit.score] > 1 and stored[hit.belief.id] is not None
+                belief["id"]: vector
+                for evidence, belief, _, vector in admitted
+                if scores[evidence.total] > 1 and vector is not None
             },
         )
-        # only the tied hits get a semantic part: it orders, it never admits
-        hits = [
-            with_similarity(hit, similarity)
-            if (similarity := similarities.get(hit.belief.id)) is not None
-            else hit
-            for hit in hits
-        ]
+    hits = [
+        evidence.hit(brief_from_map(belief, scopes), similarities.get(belief["id"]))
+        for evidence, belief, scopes, _ in admitted
+    ]
     return _take(
         hits, limit=limit, kind_budgets=kind_budgets, default_kind_budget=default_kind_budget
     )
@@ -608,12 +653,6 @@ def cosine_similarities(
     query = np.asarray(vector, dtype=np.float32)
     cosines = matrix @ query / (np.linalg.norm(matrix, axis=1) * np.linalg.norm(query))
     return {id_: float((1.0 + c) / 2.0) for id_, c in zip(stored, cosines, strict=True)}
-
-
-def with_similarity(hit: SearchHit, similarity: float) -> SearchHit:
-    """``hit`` with the semantic part of its breakdown set (its score does not change)."""
-    breakdown = hit.breakdown.model_copy(update={"semantic": round(similarity, 4)})
-    return hit.model_copy(update={"breakdown": breakdown})
 
 
 def search(store: Any, request: SearchRequest, *, caller: Caller) -> SearchResponse:

@@ -22,7 +22,7 @@ from beliefgraph.search import (
     normalize,
     rank,
     score,
-    with_similarity,
+    weigh,
     within_one_edit,
 )
 
@@ -227,13 +227,15 @@ def test_cosine_similarities_are_scaled_as_neo4j_scales_them() -> None:
 
 
 def test_a_similarity_orders_without_changing_the_score() -> None:
-    hit = score(analyze("how do kube pods restart?"), Candidate(K8S))
-    assert hit is not None
-    assert hit.breakdown.semantic is None
-    ordered = with_similarity(hit, 0.123456)
+    q = analyze("how do kube pods restart?")
+    evidence = weigh(q, K8S.canonical_name, K8S.aliases, K8S.text)
+    assert evidence is not None
+    plain, ordered = evidence.hit(K8S), evidence.hit(K8S, 0.123456)
+    assert plain.breakdown.semantic is None
     assert ordered.breakdown.semantic == 0.1235
-    assert ordered.score == hit.score
-    assert ordered == score(analyze("how do kube pods restart?"), Candidate(K8S, 0.123456))
+    assert ordered.score == plain.score
+    assert plain == score(q, Candidate(K8S))
+    assert ordered == score(q, Candidate(K8S, 0.123456))
 
 
 def test_ties_are_forecast_from_recent_searches_of_the_same_user_and_namespaces() -> None:
