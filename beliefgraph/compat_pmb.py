@@ -323,6 +323,7 @@ class Compat:
                     id=belief.id,
                     props=props,
                     embedding=row["embedding"],
+                    embedding_f32=row["embedding_f32"],
                     namespaces=row["namespaces"],
                     about=row["about"],
                 )

@@ -41,6 +41,12 @@ DIMENSIONS = 384
 MODEL_NAME = "all-MiniLM-L6-v2"
 #: the fused copy of the export that the embedder runs, beside the export's ``model.onnx``
 FUSED_FILE = "model_fused.onnx"
+#: A belief's embedding is stored twice: as ``embedding`` (a float32 vector property, what
+#: the vector index and Cypher's ``vector.similarity.cosine`` read) and as ``embedding_f32``,
+#: the same numbers as little-endian float32 bytes. A read that returns vectors by the dozen
+#: (search's candidates) sends 1,536 bytes a belief instead of 384 numbers at 9 bytes each,
+#: and numpy takes the bytes as they come instead of one Python float at a time.
+PACKED = np.dtype("<f4")
 
 
 class Embedder(Protocol):
@@ -145,6 +151,27 @@ class OnnxEmbedder:
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return np.asarray(pooled / np.clip(norms, 1e-12, None))
+
+
+def packed(vector: Sequence[float]) -> bytes:
+    """``vector`` as stored in ``embedding_f32`` (:data:`PACKED`).
+
+    >>> np.frombuffer(packed([0.5, -1.0]), dtype=PACKED).tolist()
+    [0.5, -1.0]
+    """
+    return np.asarray(vector, dtype=PACKED).tobytes()
+
+
+def unpacked(vectors: Sequence[bytes | Sequence[float]]) -> np.ndarray[Any, Any]:
+    """Stored vectors as the rows of a float32 matrix: ``embedding_f32`` bytes, or the
+    ``embedding`` lists of beliefs written before there were bytes."""
+    rows = [v for v in vectors if isinstance(v, bytes)]
+    if len(rows) == len(vectors):
+        return np.frombuffer(b"".join(rows), dtype=PACKED).reshape(len(rows), -1)
+    return np.asarray(
+        [np.frombuffer(v, dtype=PACKED) if isinstance(v, bytes) else v for v in vectors],
+        dtype=np.float32,
+    )
 
 
 class Remembering:

@@ -49,7 +49,7 @@ from beliefgraph.context_models import (
     SearchRequest,
     SearchResponse,
 )
-from beliefgraph.embeddings import AsideEmbedder
+from beliefgraph.embeddings import AsideEmbedder, unpacked
 from beliefgraph.index_keys import scope_clause
 from beliefgraph.models import Kind, Status
 from beliefgraph.records import native_datetime
@@ -639,9 +639,10 @@ def find(
 
 
 def cosine_similarities(
-    vector: Sequence[float], stored: Mapping[str, Sequence[float]]
+    vector: Sequence[float], stored: Mapping[str, bytes | Sequence[float]]
 ) -> dict[str, float]:
-    """Cosine similarity of ``vector`` to each stored vector, scaled to 0..1 as Neo4j's
+    """Cosine similarity of ``vector`` to each stored vector (``embedding_f32`` bytes or a
+    list: :func:`~beliefgraph.embeddings.unpacked`), scaled to 0..1 as Neo4j's
     ``vector.similarity.cosine`` scales it ((1 + cos) / 2), in float32 as Neo4j computes it.
 
     >>> cosine_similarities([1.0, 0.0], {"same": [2.0, 0.0], "opposite": [-1.0, 0.0]})
@@ -649,7 +650,7 @@ def cosine_similarities(
     """
     if not stored:
         return {}
-    matrix = np.asarray(list(stored.values()), dtype=np.float32)
+    matrix = unpacked(list(stored.values()))
     query = np.asarray(vector, dtype=np.float32)
     cosines = matrix @ query / (np.linalg.norm(matrix, axis=1) * np.linalg.norm(query))
     return {id_: float((1.0 + c) / 2.0) for id_, c in zip(stored, cosines, strict=True)}

@@ -39,7 +39,7 @@ from beliefgraph.access import DEVELOPMENT_CALLER, Caller, change_refusal
 from beliefgraph.classifier import Classifier, build_classifier
 from beliefgraph.config import Settings
 from beliefgraph.cypher import Queries, load_queries
-from beliefgraph.embeddings import Embedder
+from beliefgraph.embeddings import Embedder, packed
 from beliefgraph.errors import (
     DuplicateId,
     Forbidden,
@@ -181,12 +181,14 @@ class Store:
 
     def init_schema(self, *, wait_seconds: int = 300) -> None:
         """Create constraints and indexes if missing, wait until they are online, and give
-        beliefs stored before ``search_keys`` existed their keys (a no-op once done)."""
+        beliefs stored before ``search_keys`` and ``embedding_f32`` existed those (a no-op
+        once done)."""
         with self.driver.session(database=self.database) as session:
             for statement in self.queries["schema"].statements():
                 session.run(statement).consume()
             session.run(self.queries["await_indexes"].text, seconds=wait_seconds).consume()
         self.backfill_search_keys()
+        self.backfill_packed_embeddings()
 
     def backfill_search_keys(self, *, batch: int = 5_000) -> int:
         """Set ``search_keys`` on every belief that lacks it; return how many were set."""
@@ -198,6 +200,24 @@ class Store:
                 return int(self.tx_run(tx, "belief_set_search_keys", rows=rows)[0]["updated"])
 
             done += self.write(work)
+        return done
+
+    def backfill_packed_embeddings(self, *, batch: int = 2_000) -> int:
+        """Set ``embedding_f32`` (:func:`~beliefgraph.embeddings.packed`) on every belief
+        that lacks it; return how many were set."""
+        done, after = 0, ""
+        while found := self.run_read("belief_missing_embedding_f32", after=after, limit=batch):
+            rows = [
+                {"id": r["id"], "embedding_f32": packed(r["embedding"])}
+                for r in found
+                if r["embedding"] is not None
+            ]
+
+            def work(tx: ManagedTransaction, rows: list[dict[str, Any]] = rows) -> int:
+                return int(self.tx_run(tx, "belief_set_embedding_f32", rows=rows)[0]["updated"])
+
+            done += self.write(work) if rows else 0
+            after = found[-1]["id"]
         return done
 
     def readiness(self) -> Readiness:
@@ -793,6 +813,7 @@ def _row(
     return {
         "props": props,
         "embedding": vector,
+        "embedding_f32": packed(vector),
         "namespaces": sorted(set(belief.namespaces)),
         "about": [
             {"key": e.key, "name": e.name, "aliases": list(e.aliases)}

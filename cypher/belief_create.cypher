@@ -5,6 +5,7 @@
 //   props: map of Belief properties (without embedding; created_at and updated_at may be
 //          left out, then they are $now),
 //   embedding: list<float> (384),
+//   embedding_f32: bytes (the same vector as little-endian float32: beliefgraph/embeddings.py),
 //   namespaces: list<string>,
 //   about: list<{key, name, aliases}>,
 //   scope: {key, any_terms, all_terms, excluded_terms, action_types,
@@ -14,7 +15,8 @@
 UNWIND $rows AS row
 CREATE (b:Belief)
 SET b = row.props
-SET b.created_at = coalesce(b.created_at, $now), b.updated_at = coalesce(b.updated_at, $now)
+SET b.created_at = coalesce(b.created_at, $now), b.updated_at = coalesce(b.updated_at, $now),
+    b.embedding_f32 = row.embedding_f32
 // display labels for Neo4j Browser's style (cypher/browser/style.grass), derived from the
 // properties and never queried on
 SET b:$(CASE WHEN b.kind IN ['policy', 'credential', 'correction', 'decision']

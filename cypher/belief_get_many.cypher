@@ -4,7 +4,7 @@
 // Returns: belief (map, no embedding), namespaces, about, governs, supersedes, superseded_by.
 UNWIND $ids AS id
 MATCH (b:Belief {id: id})
-RETURN b {.*, embedding: null} AS belief,
+RETURN b {.*, embedding: null, embedding_f32: null} AS belief,
        [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
        [(b)-[:ABOUT]->(e:Entity) | e.key] AS about,
        head([(b)-[:GOVERNS]->(s:Scope) |

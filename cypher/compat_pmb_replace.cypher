@@ -5,10 +5,11 @@
 // lock_token replaced, so the gate's in-process vector copies of them are reloaded
 // (beliefgraph/vectors.py: only the gate's own writes may leave a copy in step).
 // $id: belief id; $props: map of Belief properties (a null removes one); $embedding: list<float>;
+// $embedding_f32: bytes (the same vector, see belief_create);
 // $namespaces: list<string>; $about: list<{key, name, aliases}>.
 // Returns: id.
 MATCH (b:Belief {id: $id})
-SET b += $props
+SET b += $props, b.embedding_f32 = $embedding_f32
 SET b.status = CASE WHEN EXISTS { (:Belief)-[:SUPERSEDES]->(b) } THEN 'superseded' ELSE b.status END
 WITH b
 CALL db.create.setNodeVectorProperty(b, 'embedding', $embedding)

@@ -11,9 +11,11 @@
 // $namespaces: list<string>; $user: string or null; $kinds: list<string> or null;
 // $statuses: list<string>; $per_kind: int; $fetch: int (best full-text hits read per source).
 // $vectors: bool, whether to return each belief's embedding (search breaks ties of lexical
-// evidence by cosine similarity: reading the vectors here costs less than a second read).
-// Returns: belief (map without embedding), namespaces, embedding (list<float>, or null when
-// not $vectors).
+// evidence by cosine similarity: reading the vectors here costs less than a second read), as
+// embedding_f32 bytes (a quarter of a list of floats on the wire), as the list for a belief
+// written before there were bytes.
+// Returns: belief (map without embedding), namespaces, embedding (bytes or list<float>, or
+// null when not $vectors).
 CALL () {
   WITH 1 AS go WHERE $names <> ''
   CALL db.index.fulltext.queryNodes('belief_search', $names, {limit: $fetch}) YIELD node, score
@@ -43,4 +45,4 @@ RETURN b {.id, .text, .kind, .status, .epistemic_status, .canonical_name, .alias
           // as text: the driver builds a DateTime ~60 µs slower than fromisoformat
           last_reinforced_at: toString(b.last_reinforced_at)} AS belief,
        [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
-       CASE WHEN $vectors THEN b.embedding END AS embedding
+       CASE WHEN $vectors THEN coalesce(b.embedding_f32, b.embedding) END AS embedding

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
+from beliefgraph.embeddings import packed
 from beliefgraph.index_keys import search_keys
 from beliefgraph.models import BeliefCreate
 from beliefgraph.store import Store
@@ -320,3 +321,17 @@ def test_init_gives_beliefs_from_before_search_keys_their_keys(
     )
     assert records[0]["keys"] == search_keys("ann", [ns])
     assert store.backfill_search_keys() == 0  # nothing left to do
+
+
+def test_init_gives_beliefs_from_before_embedding_f32_their_bytes(
+    store: Store, driver: Driver, ns: str, uid: str
+) -> None:
+    [belief] = store.create([BeliefCreate(id=f"{uid}-old", text="Legacy note.", namespaces=[ns])])
+    query = "MATCH (b:Belief {id: $id}) RETURN b.embedding AS vector, b.embedding_f32 AS packed"
+    [written], _, _ = driver.execute_query(query, id=belief.id)
+    assert written["packed"] == packed(written["vector"])
+    driver.execute_query("MATCH (b:Belief {id: $id}) REMOVE b.embedding_f32", id=belief.id)
+    store.init_schema()
+    [filled], _, _ = driver.execute_query(query, id=belief.id)
+    assert filled["packed"] == written["packed"]
+    assert store.backfill_packed_embeddings() == 0  # nothing left to do

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
@@ -20,6 +21,7 @@ from beliefgraph.access import DEVELOPMENT_CALLER, Caller, Role
 from beliefgraph.context import assemble
 from beliefgraph.context_models import ContextRequest, ContextResponse
 from beliefgraph.documents import Isolation, import_documents, load_documents
+from beliefgraph.embeddings import PACKED
 from beliefgraph.errors import MalformedDocument
 from beliefgraph.models import BeliefCreate, Kind
 from beliefgraph.search import TIES
@@ -419,6 +421,19 @@ class TestApi:
                 ).values()
             )
         assert [round(neo4j_says[h["belief"]["id"]], 4) for h in hits[:2]] == [first, second]
+        # the candidates' vectors travel as embedding_f32 bytes: the vector property's numbers
+        ids = [h["belief"]["id"] for h in hits]
+        with store.driver.session(database=store.database) as session:
+            for vector, packed in session.run(
+                "UNWIND $ids AS id MATCH (b:Belief {id: id}) RETURN b.embedding, b.embedding_f32",
+                ids=ids,
+            ).values():
+                assert np.frombuffer(packed, dtype=PACKED).tolist() == vector
+            # a belief written before there were bytes is read through its list: same answer
+            session.run(
+                "UNWIND $ids AS id MATCH (b:Belief {id: id}) REMOVE b.embedding_f32", ids=ids
+            ).consume()
+        assert client.post("/v1/search", json=body).json()["hits"] == hits
         # once ties are the rule here, the query is embedded beside the read: same answer
         for _ in range(3):
             assert client.post("/v1/search", json=body).json()["hits"] == hits

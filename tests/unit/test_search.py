@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from beliefgraph.context_models import BeliefBrief
+from beliefgraph.embeddings import packed
 from beliefgraph.index_keys import namespace_key, user_key
 from beliefgraph.models import EpistemicStatus, Kind, Status
 from beliefgraph.search import (
@@ -224,6 +225,17 @@ def test_cosine_similarities_are_scaled_as_neo4j_scales_them() -> None:
     assert got["same"] == pytest.approx(1.0, abs=1e-6)
     assert got["opposite"] == pytest.approx(0.0, abs=1e-6)
     assert cosine_similarities(query.tolist(), {}) == {}
+
+
+def test_packed_vectors_give_the_lists_similarities() -> None:
+    rng = np.random.default_rng(8)
+    query = rng.normal(size=384).tolist()
+    lists = {f"b{i}": rng.normal(size=384).astype(np.float32).tolist() for i in range(4)}
+    packed_ = {id_: packed(vector) for id_, vector in lists.items()}
+    assert cosine_similarities(query, packed_) == cosine_similarities(query, lists)
+    # beliefs written before there were bytes come as lists, beside packed ones
+    mixed = {"b0": lists["b0"], "b1": packed_["b1"], "b2": lists["b2"], "b3": packed_["b3"]}
+    assert cosine_similarities(query, mixed) == cosine_similarities(query, lists)
 
 
 def test_a_similarity_orders_without_changing_the_score() -> None:
