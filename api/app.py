@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
-from neo4j import GraphDatabase
 
 import beliefgraph
 from api import problems
@@ -27,7 +26,7 @@ from beliefgraph.config import Settings, get_settings
 from beliefgraph.embeddings import load_embedder
 from beliefgraph.heap import frozen_heap
 from beliefgraph.keys import KnownKeys
-from beliefgraph.store import Store
+from beliefgraph.store import Store, connect
 
 log = logging.getLogger("beliefgraph.api")
 
@@ -39,10 +38,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         neo = settings.neo4j
-        auth = (
-            (neo.user, neo.password.get_secret_value()) if neo.password.get_secret_value() else None
-        )
-        driver = GraphDatabase.driver(neo.uri, auth=auth)
+        driver = connect(neo)
         try:
             # Loading the model is seconds of CPU work: keep it off the event loop.
             embedder = await asyncio.to_thread(load_embedder, settings.cache_dir)

@@ -37,17 +37,16 @@ EXIT_USAGE = 2
 @contextmanager
 def open_store(settings: Settings) -> Iterator[Any]:
     """A store over a fresh driver, closed on exit; the model loads only if something embeds."""
-    from neo4j import GraphDatabase
-
     from beliefgraph.embeddings import LazyEmbedder
-    from beliefgraph.store import Store
+    from beliefgraph.store import Store, connect
 
-    neo = settings.neo4j
-    secret = neo.password.get_secret_value()
-    driver = GraphDatabase.driver(neo.uri, auth=(neo.user, secret) if secret else None)
+    driver = connect(settings.neo4j)
     try:
         yield Store(
-            driver, LazyEmbedder(settings.cache_dir), database=neo.database, settings=settings
+            driver,
+            LazyEmbedder(settings.cache_dir),
+            database=settings.neo4j.database,
+            settings=settings,
         )
     finally:
         driver.close()

@@ -24,7 +24,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from neo4j import READ_ACCESS, Driver, ManagedTransaction
+from neo4j import (
+    READ_ACCESS,
+    Driver,
+    GraphDatabase,
+    ManagedTransaction,
+    NotificationDisabledClassification,
+)
 from neo4j.exceptions import (
     ConstraintError,
     Neo4jError,
@@ -37,7 +43,7 @@ from neo4j.exceptions import (
 from beliefgraph import audit
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller, change_refusal
 from beliefgraph.classifier import Classifier, build_classifier
-from beliefgraph.config import Settings
+from beliefgraph.config import Neo4jSettings, Settings
 from beliefgraph.cypher import Queries, load_queries
 from beliefgraph.embeddings import Embedder, packed
 from beliefgraph.errors import (
@@ -92,6 +98,18 @@ class Readiness:
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def connect(neo: Neo4jSettings) -> Driver:
+    """A driver for ``neo``. Neo4j's UNRECOGNIZED notifications are off: on a new store
+    every query naming a property or relationship type not written yet ("the property
+    `embedding_f32` does not exist") would log a warning, on every start."""
+    secret = neo.password.get_secret_value()
+    return GraphDatabase.driver(
+        neo.uri,
+        auth=(neo.user, secret) if secret else None,
+        notifications_disabled_classifications=[NotificationDisabledClassification.UNRECOGNIZED],
+    )
 
 
 class Store:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
-from neo4j import Driver
+from neo4j import Driver, GraphDatabase
 
+from beliefgraph.config import Settings
 from beliefgraph.embeddings import packed
 from beliefgraph.index_keys import search_keys
 from beliefgraph.models import BeliefCreate
-from beliefgraph.store import Store
+from beliefgraph.store import Store, connect
 
 PROBLEM = "application/problem+json"
 
@@ -335,3 +338,24 @@ def test_init_gives_beliefs_from_before_embedding_f32_their_bytes(
     [filled], _, _ = driver.execute_query(query, id=belief.id)
     assert filled["packed"] == written["packed"]
     assert store.backfill_packed_embeddings() == 0  # nothing left to do
+
+
+def test_a_property_no_belief_has_yet_logs_no_warning(
+    neo4j_uri: str, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    query = "MATCH (b:Belief) WHERE b.no_belief_has_this_property IS NULL RETURN count(b)"
+    neo = settings.neo4j.model_copy(update={"uri": neo4j_uri})
+    secret = neo.password.get_secret_value()
+    # the driver as it was made before: a new store's first start logged such warnings
+    plain = GraphDatabase.driver(neo4j_uri, auth=(neo.user, secret) if secret else None)
+    ours = connect(neo)
+    try:
+        with caplog.at_level(logging.WARNING, logger="neo4j"):
+            plain.execute_query(query)
+            assert any("does not exist" in r.getMessage() for r in caplog.records)
+            caplog.clear()
+            ours.execute_query(query)
+        assert not [r for r in caplog.records if "does not exist" in r.getMessage()]
+    finally:
+        plain.close()
+        ours.close()
