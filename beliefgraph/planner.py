@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller
+from beliefgraph.embeddings import Vector
 from beliefgraph.keys import confirm, raise_for_state
 from beliefgraph.models import ActionClass, BeliefPublic, ChainLink
 from beliefgraph.planner_models import (
@@ -186,7 +187,7 @@ class Planner:
         rows = self.store.run_read(
             "planner_candidates",
             namespaces=visible,
-            embedding=embedding,
+            embedding=Vector(embedding),
             k=self.settings.k,
             exact_limit=self.settings.exact_limit,
             max_fetch=self.settings.max_fetch,

@@ -45,7 +45,7 @@ from beliefgraph.access import DEVELOPMENT_CALLER, Caller, change_refusal
 from beliefgraph.classifier import Classifier, build_classifier
 from beliefgraph.config import Neo4jSettings, Settings
 from beliefgraph.cypher import Queries, load_queries
-from beliefgraph.embeddings import Embedder, packed
+from beliefgraph.embeddings import Embedder, Vector, packed
 from beliefgraph.errors import (
     DuplicateId,
     Forbidden,
@@ -830,7 +830,7 @@ def _row(
         del props["author"]
     return {
         "props": props,
-        "embedding": vector,
+        "embedding": Vector(vector),
         "embedding_f32": packed(vector),
         "namespaces": sorted(set(belief.namespaces)),
         "about": [

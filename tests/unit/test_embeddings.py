@@ -1,12 +1,13 @@
-"""The remembering embedder a bulk import wraps its model in."""
+"""The remembering embedder a bulk import wraps its model in, and embeddings as parameters."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import pytest
 
-from beliefgraph.embeddings import Remembering
+from beliefgraph.embeddings import PACKED, Remembering, Vector, packed
 from tests.fakes import HashingEmbedder
 
 
@@ -61,3 +62,15 @@ def test_nothing_to_embed_asks_the_model_nothing() -> None:
 def test_a_negative_capacity_is_refused() -> None:
     with pytest.raises(ValueError, match="capacity"):
         Remembering(HashingEmbedder(), capacity=-1)
+
+
+def test_a_vector_parameter_is_its_list_with_a_short_repr() -> None:
+    values = [i / 384 for i in range(384)]
+    vector = Vector(values)
+    assert vector == values
+    assert isinstance(vector, list)
+    # the driver formats each query's parameters with repr(), logging or not
+    assert repr({"rows": [{"embedding": vector}]}) == "{'rows': [{'embedding': <384-d vector>}]}"
+    stored = packed(values)
+    assert np.frombuffer(stored, dtype=PACKED).tolist() == np.float32(values).tolist()
+    assert repr(stored) == "<384-d packed vector>"
