@@ -188,11 +188,11 @@ def packed(vector: Sequence[float]) -> Packed:
 
 
 def unpacked(vectors: Sequence[bytes | Sequence[float]]) -> np.ndarray[Any, Any]:
-    """Stored vectors as the rows of a float32 matrix: ``embedding_f32`` bytes, or the
-    ``embedding`` lists of beliefs written before there were bytes."""
+    """Stored vectors as the rows of a (writable) float32 matrix: ``embedding_f32`` bytes,
+    or the ``embedding`` lists of beliefs written before there were bytes."""
     rows = [v for v in vectors if isinstance(v, bytes)]
     if len(rows) == len(vectors):
-        return np.frombuffer(b"".join(rows), dtype=PACKED).reshape(len(rows), -1)
+        return np.frombuffer(bytearray().join(rows), dtype=PACKED).reshape(len(rows), -1)
     return np.asarray(
         [np.frombuffer(v, dtype=PACKED) if isinstance(v, bytes) else v for v in vectors],
         dtype=np.float32,

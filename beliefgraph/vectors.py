@@ -52,6 +52,8 @@ from typing import Any
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+from beliefgraph.embeddings import unpacked
+
 Matrix = np.ndarray[Any, np.dtype[np.float32]]
 Codes = np.ndarray[Any, np.dtype[np.uint8]]
 Indexes = np.ndarray[Any, np.dtype[np.int64]]
@@ -84,11 +86,12 @@ def _one_blas_thread() -> None:
             _BLAS.append(ThreadpoolController().limit(limits=1, user_api="blas"))
 
 
-def as_matrix(vectors: Sequence[Sequence[float]], dimensions: int) -> Matrix:
-    """Vectors as a float32 matrix, one row each (an empty one has ``dimensions`` columns)."""
+def as_matrix(vectors: Sequence[bytes | Sequence[float]], dimensions: int) -> Matrix:
+    """Vectors (lists, or ``embedding_f32`` bytes: :func:`~beliefgraph.embeddings.unpacked`)
+    as a float32 matrix, one row each (an empty one has ``dimensions`` columns)."""
     if not vectors:
         return np.zeros((0, dimensions), dtype=np.float32)
-    return np.asarray(vectors, dtype=np.float32)
+    return unpacked(vectors)
 
 
 def _integer_product() -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from beliefgraph.embeddings import packed
 from beliefgraph.vectors import (
     CODED_FROM,
     CODED_VECTORS,
@@ -212,3 +213,13 @@ def test_a_batch_larger_than_coded_vectors_ranks_the_same_through_float32() -> N
     assert [r.ids for r in together] == [r.ids for r in alone]
     for a, b in zip(together, alone, strict=True):
         assert np.allclose(a.scores, b.scores, atol=1e-5)
+
+
+def test_a_namespace_copy_loads_packed_vectors_as_it_loads_lists() -> None:
+    lists = [unit(1, 0.2, 0), unit(0, 1, 0.5), unit(0.3, 0, 1)]
+    from_bytes = as_matrix([packed(v) for v in lists], 3)
+    assert np.array_equal(from_bytes, as_matrix(lists, 3))
+    # beliefs written before there were bytes come as lists, beside packed ones
+    mixed = as_matrix([lists[0], packed(lists[1]), lists[2]], 3)
+    assert np.array_equal(mixed, from_bytes)
+    from_bytes[0, 0] = 0.0  # a copy of its own, not a view of read-only bytes
