@@ -8,7 +8,7 @@ when the query *names* it, or when its text covers most of what the query says:
    namespaces (the index itself keeps to them), for one user when asked, never superseded,
    retracted, archived or resolved; each kind has its own read budget, so a kind with
    thousands of matches cannot crowd out the others (:func:`lookups`).
-2. **Admission** (:func:`score`) needs one of
+2. **Admission** (:func:`weigh`) needs one of
    - the canonical name as a phrase ("composition over inheritance"; snake_case split),
    - an alias as a phrase ("CI pipeline", "k8s"), including counter-signal aliases
      (a rejected alternative's name finds the belief that rejected it),
@@ -262,14 +262,6 @@ def lookups(query: Query, *, user: str | None = None, namespaces: Sequence[str] 
 
 
 @dataclass(frozen=True)
-class Candidate:
-    """A belief read for scoring, and its cosine similarity to the query when known."""
-
-    belief: BeliefBrief
-    similarity: float | None = None
-
-
-@dataclass(frozen=True)
 class _PhraseMatch:
     fuzzy: bool
 
@@ -410,13 +402,6 @@ def weigh(
     )
 
 
-def score(query: Query, candidate: Candidate) -> SearchHit | None:
-    """Score one candidate; ``None`` when nothing admits it (see the module docstring)."""
-    belief = candidate.belief
-    evidence = weigh(query, belief.canonical_name, belief.aliases, belief.text)
-    return None if evidence is None else evidence.hit(belief, candidate.similarity)
-
-
 def _order_key(hit: SearchHit) -> tuple[Any, ...]:
     reinforced = hit.belief.last_reinforced_at
     semantic = hit.breakdown.semantic
@@ -430,33 +415,18 @@ def _order_key(hit: SearchHit) -> tuple[Any, ...]:
     )
 
 
-def rank(
-    query: Query,
-    candidates: Iterable[Candidate],
+def ranked(
+    hits: Iterable[SearchHit],
     *,
     limit: int,
     kind_budgets: Mapping[str, int] | None = None,
     default_kind_budget: int | None = None,
 ) -> list[SearchHit]:
-    """Admitted candidates, best first, at most ``limit``, at most a kind's budget per kind.
+    """Hits, best first, at most ``limit``, at most a kind's budget per kind.
 
     Ties go to the higher cosine similarity (when known), then pinned beliefs, then
     confidence, then the most recently reinforced, then id, so the order is deterministic.
     """
-    hits = [hit for c in candidates if (hit := score(query, c)) is not None]
-    return _take(
-        hits, limit=limit, kind_budgets=kind_budgets, default_kind_budget=default_kind_budget
-    )
-
-
-def _take(
-    hits: list[SearchHit],
-    *,
-    limit: int,
-    kind_budgets: Mapping[str, int] | None,
-    default_kind_budget: int | None,
-) -> list[SearchHit]:
-    """Scored hits, best first, at most ``limit``, at most a kind's budget per kind."""
     hits = sorted(hits, key=_order_key)
     taken: Counter[str] = Counter()
     out: list[SearchHit] = []
@@ -633,7 +603,7 @@ def find(
         evidence.hit(brief_from_map(belief, scopes), similarities.get(belief["id"]))
         for evidence, belief, scopes, _ in admitted
     ]
-    return _take(
+    return ranked(
         hits, limit=limit, kind_budgets=kind_budgets, default_kind_budget=default_kind_budget
     )
 

@@ -2,30 +2,48 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 
 import numpy as np
 import pytest
 
-from beliefgraph.context_models import BeliefBrief
+from beliefgraph.context_models import BeliefBrief, SearchHit
 from beliefgraph.embeddings import packed
 from beliefgraph.index_keys import namespace_key, user_key
 from beliefgraph.models import EpistemicStatus, Kind, Status
 from beliefgraph.search import (
     MAX_FUZZY_WORDS,
-    Candidate,
     Lookups,
+    Query,
     TieForecast,
     analyze,
     cosine_similarities,
     fuzzy_equal,
     lookups,
     normalize,
-    rank,
-    score,
+    ranked,
     weigh,
     within_one_edit,
 )
+
+
+def score(q: Query, belief: BeliefBrief, similarity: float | None = None) -> SearchHit | None:
+    """What search makes of one belief for ``q``: its evidence, then its hit."""
+    evidence = weigh(q, belief.canonical_name, belief.aliases, belief.text)
+    return None if evidence is None else evidence.hit(belief, similarity)
+
+
+def rank(
+    q: Query,
+    beliefs: Iterable[tuple[BeliefBrief, float | None]],
+    *,
+    limit: int,
+    kind_budgets: dict[str, int] | None = None,
+) -> list[SearchHit]:
+    """``beliefs`` (each with its similarity, if known) scored and ranked as search does."""
+    hits = [hit for b, similarity in beliefs if (hit := score(q, b, similarity)) is not None]
+    return ranked(hits, limit=limit, kind_budgets=kind_budgets)
 
 
 def brief(
@@ -107,7 +125,7 @@ PIPE = brief(
 
 def admitted(query: str, *beliefs: BeliefBrief) -> list[str]:
     q = analyze(query)
-    return [b.id for b in beliefs if score(q, Candidate(b)) is not None]
+    return [b.id for b in beliefs if score(q, b) is not None]
 
 
 ALL = (MONGO, ERRORS, COMPOSITION, TS, K8S, REACT, PIPE)
@@ -194,7 +212,7 @@ def test_text_alone_needs_most_of_the_query() -> None:
 
 
 def test_breakdown_says_what_admitted_and_what_matched() -> None:
-    hit = score(analyze("how do kube pods restart?"), Candidate(K8S, similarity=0.5))
+    hit = score(analyze("how do kube pods restart?"), K8S, 0.5)
     assert hit is not None
     assert hit.breakdown.admitted_by == "alias"
     assert hit.breakdown.matched == ["kube"]
@@ -207,7 +225,7 @@ def test_similarity_breaks_ties_only() -> None:
     close = brief("close", "note", aliases=["tabs"])
     far = brief("far", "note", aliases=["tabs"], pinned=True)
     stronger = brief("stronger", "tabs everywhere", aliases=["tabs"])
-    hits = rank(q, [Candidate(far, 0.1), Candidate(close, 0.9), Candidate(stronger, 0.0)], limit=3)
+    hits = rank(q, [(far, 0.1), (close, 0.9), (stronger, 0.0)], limit=3)
     assert [h.belief.id for h in hits] == ["stronger", "close", "far"]
 
 
@@ -246,8 +264,6 @@ def test_a_similarity_orders_without_changing_the_score() -> None:
     assert plain.breakdown.semantic is None
     assert ordered.breakdown.semantic == 0.1235
     assert ordered.score == plain.score
-    assert plain == score(q, Candidate(K8S))
-    assert ordered == score(q, Candidate(K8S, 0.123456))
 
 
 def test_ties_are_forecast_from_recent_searches_of_the_same_user_and_namespaces() -> None:
@@ -271,7 +287,7 @@ def test_ties_are_forecast_from_recent_searches_of_the_same_user_and_namespaces(
 
 def test_the_embedding_orders_but_never_admits() -> None:
     q = analyze("observability dashboards")
-    assert score(q, Candidate(K8S, similarity=0.99)) is None
+    assert score(q, K8S, 0.99) is None
 
 
 def test_rank_orders_by_score_then_deterministically() -> None:
@@ -280,7 +296,7 @@ def test_rank_orders_by_score_then_deterministically() -> None:
     a = brief("a", "note", aliases=["tabs"], reinforced=older)
     b = brief("b", "note", aliases=["tabs"], reinforced=newer)
     c = brief("c", "note", aliases=["tabs"], pinned=True, reinforced=older)
-    hits = rank(analyze("tabs"), [Candidate(a), Candidate(b), Candidate(c)], limit=10)
+    hits = rank(analyze("tabs"), [(a, None), (b, None), (c, None)], limit=10)
     assert [h.belief.id for h in hits] == ["c", "b", "a"]
 
 
@@ -292,7 +308,7 @@ def test_each_kind_has_its_own_budget() -> None:
     preference = brief("pref", "prefers tabs", aliases=["tabs"], confidence=0.1)
     hits = rank(
         analyze("tabs"),
-        [*(Candidate(o) for o in observations), Candidate(preference)],
+        [*((o, None) for o in observations), (preference, None)],
         limit=5,
         kind_budgets={"observation": 3},
     )
