@@ -44,6 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from beliefgraph import audit
 from beliefgraph.errors import MalformedDocument, NotFound
+from beliefgraph.index_keys import name_edits
 from beliefgraph.models import (
     CREATABLE_STATUSES,
     AttributeValue,
@@ -403,7 +404,14 @@ def add_aliases(
     clean = [a.strip() for a in aliases if a.strip()]
 
     def work(tx: ManagedTransaction) -> list[str] | None:
-        found = store.tx_run(tx, "documents_add_aliases", id=belief_id, aliases=clean, now=clock())
+        found = store.tx_run(
+            tx,
+            "documents_add_aliases",
+            id=belief_id,
+            aliases=clean,
+            edits=name_edits(clean).split(),
+            now=clock(),
+        )
         return list(found[0]["aliases"]) if found else None
 
     result: list[str] | None = store.write(work)

@@ -8,14 +8,36 @@ index terms, ``u<hash>`` for its user and ``n<hash>`` for each namespace, indexe
 else. Hashes (not the names) because the analyzer would cut ``tenant:a-b`` into several words,
 and ``a-b`` and ``a_b`` must never meet.
 
+A belief's names also carry ``name_edits``: each name word and, for words long enough to have
+typos, the word with one letter left out (never one of the first two: search's prefix guard).
+Two words one edit apart (insertion, deletion, substitution, neighbours swapped) behind the
+same two letters always share one of those terms, so search finds a misspelt name with exact
+term lookups instead of a Lucene ``word~1`` per query word, which intersects an automaton
+with the whole term dictionary (without a prefix: its query syntax cannot carry one).
+
 >>> user_key("test-user") != user_key("test_user")
 True
+>>> sorted(edit_terms("error"))
+['eror', 'erro', 'error', 'errr']
+>>> set(edit_terms("eror")) & set(edit_terms("error"))
+{'eror'}
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
+
+from beliefgraph.text import tokenize, unique
+
+#: words shorter than this get no variants (search's FUZZY_MIN_LENGTH): one edit makes
+#: another word of them, not a typo
+EDIT_MIN_LENGTH = 4
+#: letters never left out (search's FUZZY_PREFIX): the prefix guard
+EDIT_PREFIX = 2
+#: name words this long are indexed (as they are, when shorter than EDIT_MIN_LENGTH): a
+#: query's "pods" finds the name "pod" by leaving its "s" out
+NAME_WORD_MIN_LENGTH = 3
 
 
 def _digest(kind: str, value: str) -> str:
@@ -46,3 +68,25 @@ def scope_clause(user: str | None, namespaces: Iterable[str]) -> str:
     if user is not None:
         clause += f" +search_keys:{user_key(user)}"
     return clause
+
+
+def edit_terms(word: str) -> list[str]:
+    """``word`` and, when it is long enough and not a number, the word with each letter
+    after the first two left out (duplicates once)."""
+    if len(word) < EDIT_MIN_LENGTH or word.isdigit():
+        return [word]
+    return unique([word, *(word[:i] + word[i + 1 :] for i in range(EDIT_PREFIX, len(word)))])
+
+
+def name_edits(names: Iterable[str | None]) -> str:
+    """The ``name_edits`` property of a belief with these names (canonical name, aliases;
+    ``None`` for none): the :func:`edit_terms` of their words (snake_case split), as one
+    space-separated string.
+
+    >>> name_edits(["k8s", "ci_pipeline", None])
+    'k8s pipeline pieline pipline pipeine pipelne pipelie pipelin'
+    """
+    words = unique(w for name in names if name for w in tokenize(name))
+    return " ".join(
+        unique(t for w in words if len(w) >= NAME_WORD_MIN_LENGTH for t in edit_terms(w))
+    )

@@ -3,11 +3,12 @@
 A vector store returns the nearest beliefs whatever they are; here a belief is returned only
 when the query *names* it, or when its text covers most of what the query says:
 
-1. **Candidates** come from the full-text index ``belief_search`` (names, fuzzy names, text
-   words) and the canonical-name index (snake_case shingles), inside the caller's
-   namespaces (the index itself keeps to them), for one user when asked, never superseded,
-   retracted, archived or resolved; each kind has its own read budget, so a kind with
-   thousands of matches cannot crowd out the others (:func:`lookups`).
+1. **Candidates** come from the full-text index ``belief_search`` (names, name words one
+   edit away, texts holding enough of the query's words) and the canonical-name index
+   (snake_case shingles), inside the caller's namespaces (the index itself keeps to them),
+   for one user when asked, never superseded, retracted, archived or resolved; each kind
+   has its own read budget, so a kind with thousands of matches cannot crowd out the
+   others (:func:`lookups`).
 2. **Admission** (:func:`weigh`) needs one of
    - the canonical name as a phrase ("composition over inheritance"; snake_case split),
    - an alias as a phrase ("CI pipeline", "k8s"), including counter-signal aliases
@@ -37,6 +38,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
+from math import ceil
 from typing import Any
 
 import numpy as np
@@ -50,7 +52,7 @@ from beliefgraph.context_models import (
     SearchResponse,
 )
 from beliefgraph.embeddings import AsideEmbedder, unpacked
-from beliefgraph.index_keys import scope_clause
+from beliefgraph.index_keys import EDIT_MIN_LENGTH, EDIT_PREFIX, edit_terms, scope_clause
 from beliefgraph.models import Kind, Status
 from beliefgraph.records import native_datetime
 from beliefgraph.text import fold, tokenize, unique
@@ -92,10 +94,11 @@ CONTENT_WEIGHT = 3.0
 TEXT_COVERAGE = 0.75
 #: ... and at least this many of them (fewer only when the query has fewer)
 TEXT_MIN_WORDS = 2
-#: fuzzy matching: both words this long, the longer one at least FUZZY_MIN_LONGER
-FUZZY_MIN_LENGTH = 4
+#: fuzzy matching: both words this long, the longer one at least FUZZY_MIN_LONGER, the
+#: first FUZZY_PREFIX letters the same (the index's name_edits are made to the same rules)
+FUZZY_MIN_LENGTH = EDIT_MIN_LENGTH
 FUZZY_MIN_LONGER = 5
-FUZZY_PREFIX = 2
+FUZZY_PREFIX = EDIT_PREFIX
 #: longest canonical name (in words) looked up as a snake_case shingle
 MAX_SHINGLE = 4
 #: most distinct query words sent to the index (a 20k-character message is not 20k clauses)
@@ -220,9 +223,12 @@ class Lookups:
 
     Attributes:
         names: a Lucene query over ``canonical_name`` and ``aliases_text`` ('' for none):
-            the content words, the raw punctuated words ("allkeys-lru", as the index cuts
-            them) and, for the first content words, their one-edit variants (``~1``).
-        text: a Lucene query over ``text`` ('' for none): the content words.
+            the content words and the raw punctuated words ("allkeys-lru", as the index cuts
+            them); and over ``name_edits``, the :func:`~beliefgraph.index_keys.edit_terms`
+            of the first content words, which meet those of any name word one edit away
+            (or the word with a plural "s").
+        text: a Lucene query over ``text_words`` ('' for none): the content words, as
+            :func:`coverage_groups` (only texts that may cover enough of them).
         canonical: snake_case shingles of two to four words, looked up exactly in the
             ``belief_canonical_name`` index (the full-text analyzer keeps
             ``composition_over_inheritance`` as one term, so no word query reaches it).
@@ -240,12 +246,18 @@ def lookups(query: Query, *, user: str | None = None, namespaces: Sequence[str] 
     words = list(query.significant[:MAX_QUERY_WORDS])
     raw = unique(_raw_words(query.text))[:MAX_QUERY_WORDS]
     fuzzy = [w for w in words if len(w) >= FUZZY_MIN_LENGTH and not w.isdigit()]
-    # Each fuzzy term costs the index an automaton: a long message gets them for its first
-    # content words only (typos of names live in short queries; long ones name things whole).
-    name_terms = unique([*raw, *words, *(f"{w}~1" for w in fuzzy[:MAX_FUZZY_WORDS])])
+    # A long message gets edit terms for its first content words only (typos of names live
+    # in short queries; long ones name things whole).
+    edits = unique(t for w in fuzzy[:MAX_FUZZY_WORDS] for t in edit_terms(w))
+    name_terms = unique([*raw, *words])
     joined = " ".join(name_terms)
     scope = f"{scope_clause(user, namespaces)} " if namespaces else ""
-    names = f"{scope}+(canonical_name:({joined}) OR aliases_text:({joined}))" if name_terms else ""
+    names = ""
+    if name_terms:
+        clauses = f"canonical_name:({joined}) OR aliases_text:({joined})"
+        if edits:
+            clauses += f" OR name_edits:({' '.join(edits)})"
+        names = f"{scope}+({clauses})"
     tokens = query.tokens[: MAX_QUERY_WORDS * 2]
     canonical = unique(
         "_".join(tokens[i : i + n])
@@ -253,9 +265,49 @@ def lookups(query: Query, *, user: str | None = None, namespaces: Sequence[str] 
         for i in range(len(tokens) - n + 1)
         if tokens[i] not in STOPWORDS and tokens[i + n - 1] not in STOPWORDS
     )
-    text_terms = unique([*words, *raw])
-    text = f"{scope}+text:({' '.join(text_terms)})" if text_terms else ""
+    groups = coverage_groups(unique(normalize(t) for t in query.significant))
+    text = ""
+    if groups:
+        alternatives = " ".join(f"({' '.join(f'+{w}' for w in group)})" for group in groups)
+        text = f"{scope}+text_words:({alternatives})"
     return Lookups(names=names, text=text, canonical=canonical)
+
+
+def coverage_groups(words: Sequence[str]) -> list[list[str]]:
+    """Groups of ``words`` such that a text covering enough of them for admission (see
+    :func:`weigh`) holds every word of at least one group.
+
+    A text that covers ``need`` of the ``n`` words misses at most ``n - need`` of them, so of
+    ``n - need + 1`` disjoint groups one is missed by none: the index need only look for texts
+    with a whole group (a conjunction, which it answers from its rarest word's postings),
+    not for texts with any word, which in a store of a narrow vocabulary is thousands of
+    them. Beyond MAX_QUERY_WORDS words, only the first are asked for, each group then
+    smaller by what was left out; when that leaves nothing to require, any word will do.
+
+    >>> coverage_groups(["redis", "eviction", "policy", "memory"])  # 3 of 4 needed
+    [['redis', 'policy'], ['eviction', 'memory']]
+    >>> coverage_groups(["redis", "eviction"])
+    [['redis', 'eviction']]
+    """
+    n = len(words)
+    if n == 0:
+        return []
+    need = max(min(TEXT_MIN_WORDS, n), ceil(TEXT_COVERAGE * n))
+    asked = list(words[:MAX_QUERY_WORDS])
+    need = max(need - (n - len(asked)), 1)
+    count = len(asked) - need + 1
+    return [asked[i::count] for i in range(count)]
+
+
+def text_words(text: str) -> str:
+    """The ``text_words`` property of a belief with this text: its words as search compares
+    them (the shared tokenizer, a plural "s" dropped: :func:`normalize`), each once. The
+    index's own analyzer would cut "Wi-Fi" and "mom's" otherwise than a query's words.
+
+    >>> text_words("Mom's Wi-Fi passwords: the passwords changed")
+    'mom wifi password the changed'
+    """
+    return " ".join(unique(normalize(t) for t in tokenize(text)))
 
 
 # -- scoring ----------------------------------------------------------------------------

@@ -64,7 +64,7 @@ from beliefgraph.gate import (
     incoming_from_rows,
     trust_too_low,
 )
-from beliefgraph.index_keys import search_keys
+from beliefgraph.index_keys import name_edits, search_keys
 from beliefgraph.models import (
     BeliefCreate,
     BeliefPage,
@@ -79,12 +79,22 @@ from beliefgraph.models import (
     WritePath,
 )
 from beliefgraph.records import belief_from_record, link_from_map, native_datetime
+from beliefgraph.search import text_words
 from beliefgraph.text import entity_key
 
 #: how many times :meth:`Store.write` tries a write the driver gave up on as transient
 WRITE_ATTEMPTS = 5
 #: the indexes the service needs online before it is ready
-REQUIRED_INDEXES = frozenset({"belief_embedding", "belief_text", "entity_names"})
+REQUIRED_INDEXES = frozenset({"belief_embedding", "belief_text", "belief_search", "entity_names"})
+#: what cypher/schema.cypher's belief_search covers, in order; an index made over other
+#: properties (by an earlier schema) is made again by init
+SEARCH_INDEX_PROPERTIES = (
+    "canonical_name",
+    "aliases_text",
+    "text_words",
+    "search_keys",
+    "name_edits",
+)
 
 
 @dataclass(frozen=True)
@@ -198,15 +208,20 @@ class Store:
     # -- schema and health ----------------------------------------------------------------
 
     def init_schema(self, *, wait_seconds: int = 300) -> None:
-        """Create constraints and indexes if missing, wait until they are online, and give
-        beliefs stored before ``search_keys`` and ``embedding_f32`` existed those (a no-op
-        once done)."""
+        """Create constraints and indexes if missing (``belief_search`` again when an earlier
+        schema made it over fewer properties), wait until they are online, and give beliefs
+        stored before ``search_keys``, ``embedding_f32``, ``name_edits`` and ``text_words``
+        existed those (a no-op once done)."""
         with self.driver.session(database=self.database) as session:
+            found = self.run_read("index_properties", index="belief_search")
+            if found and list(found[0]["properties"]) != list(SEARCH_INDEX_PROPERTIES):
+                session.run(self.queries["belief_search_drop"].text).consume()
             for statement in self.queries["schema"].statements():
                 session.run(statement).consume()
             session.run(self.queries["await_indexes"].text, seconds=wait_seconds).consume()
         self.backfill_search_keys()
         self.backfill_packed_embeddings()
+        self.backfill_search_terms()
 
     def backfill_search_keys(self, *, batch: int = 5_000) -> int:
         """Set ``search_keys`` on every belief that lacks it; return how many were set."""
@@ -218,6 +233,28 @@ class Store:
                 return int(self.tx_run(tx, "belief_set_search_keys", rows=rows)[0]["updated"])
 
             done += self.write(work)
+        return done
+
+    def backfill_search_terms(self, *, batch: int = 5_000) -> int:
+        """Set ``name_edits`` (:func:`~beliefgraph.index_keys.name_edits`) and ``text_words``
+        (:func:`~beliefgraph.search.text_words`) on every belief that lacks them; return how
+        many were set."""
+        done, after = 0, ""
+        while found := self.run_read("belief_missing_search_terms", after=after, limit=batch):
+            rows = [
+                {
+                    "id": r["id"],
+                    "name_edits": name_edits([r["canonical_name"], *r["aliases"]]),
+                    "text_words": text_words(r["text"]),
+                }
+                for r in found
+            ]
+
+            def work(tx: ManagedTransaction, rows: list[dict[str, Any]] = rows) -> int:
+                return int(self.tx_run(tx, "belief_set_search_terms", rows=rows)[0]["updated"])
+
+            done += self.write(work)
+            after = found[-1]["id"]
         return done
 
     def backfill_packed_embeddings(self, *, batch: int = 2_000) -> int:
@@ -820,6 +857,8 @@ def _row(
         id=belief_id,
         aliases_text=" ".join(belief.aliases),
         search_keys=search_keys(belief.user, belief.namespaces),
+        name_edits=name_edits([belief.canonical_name, *belief.aliases]),
+        text_words=text_words(belief.text),
         reinforcement_count=0,
         created_at=now,
         updated_at=now,

@@ -20,8 +20,10 @@ CREATE VECTOR INDEX belief_embedding IF NOT EXISTS FOR (b:Belief) ON b.embedding
 CREATE FULLTEXT INDEX belief_text IF NOT EXISTS FOR (b:Belief)
   ON EACH [b.text, b.canonical_name, b.aliases_text, b.why_it_matters]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}};
+// search's index (beliefgraph/search.py); Store.init_schema makes it again when an earlier
+// schema made it over other properties (SEARCH_INDEX_PROPERTIES there: keep them equal)
 CREATE FULLTEXT INDEX belief_search IF NOT EXISTS FOR (b:Belief)
-  ON EACH [b.canonical_name, b.aliases_text, b.text, b.search_keys]
+  ON EACH [b.canonical_name, b.aliases_text, b.text_words, b.search_keys, b.name_edits]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}};
 CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (e:Entity)
   ON EACH [e.name, e.aliases_text]

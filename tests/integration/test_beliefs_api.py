@@ -9,11 +9,15 @@ import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver, GraphDatabase
 
+from beliefgraph.access import DEVELOPMENT_CALLER
 from beliefgraph.config import Settings
+from beliefgraph.context_models import SearchRequest
+from beliefgraph.documents import add_aliases
 from beliefgraph.embeddings import packed
-from beliefgraph.index_keys import search_keys
+from beliefgraph.index_keys import name_edits, search_keys
 from beliefgraph.models import BeliefCreate
-from beliefgraph.store import Store, connect
+from beliefgraph.search import search
+from beliefgraph.store import SEARCH_INDEX_PROPERTIES, Store, connect
 
 PROBLEM = "application/problem+json"
 
@@ -338,6 +342,75 @@ def test_init_gives_beliefs_from_before_embedding_f32_their_bytes(
     [filled], _, _ = driver.execute_query(query, id=belief.id)
     assert filled["packed"] == written["packed"]
     assert store.backfill_packed_embeddings() == 0  # nothing left to do
+
+
+def found(store: Store, query: str, ns: str, user: str) -> list[str]:
+    request = SearchRequest(query=query, namespaces=[ns], user=user)
+    return [h.belief.id for h in search(store, request, caller=DEVELOPMENT_CALLER).hits]
+
+
+def test_init_makes_an_earlier_search_index_again_and_fills_its_terms(
+    store: Store, driver: Driver, ns: str, uid: str
+) -> None:
+    [belief] = store.create(
+        [
+            BeliefCreate(
+                id=f"{uid}-router",
+                text="Mom's Wi-Fi password changed last week.",
+                canonical_name="router_setup",
+                user=f"{uid}-ann",
+                namespaces=[ns],
+            )
+        ]
+    )
+    terms = "MATCH (b:Belief {id: $id}) RETURN b.name_edits AS edits, b.text_words AS words"
+    [written], _, _ = driver.execute_query(terms, id=belief.id)
+    assert written["edits"] == name_edits(["router_setup"])
+    assert written["words"] == "mom wifi password changed last week"
+    # the index and the beliefs as the schema before name_edits and text_words made them
+    driver.execute_query("DROP INDEX belief_search")
+    driver.execute_query(
+        "CREATE FULLTEXT INDEX belief_search FOR (b:Belief) "
+        "ON EACH [b.canonical_name, b.aliases_text, b.text, b.search_keys] "
+        "OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}}"
+    )
+    driver.execute_query(
+        "MATCH (b:Belief {id: $id}) REMOVE b.name_edits, b.text_words", id=belief.id
+    )
+    store.init_schema()
+    [index], _, _ = driver.execute_query(
+        "SHOW INDEXES YIELD name, properties WHERE name = 'belief_search' RETURN properties"
+    )
+    assert tuple(index["properties"]) == SEARCH_INDEX_PROPERTIES
+    [filled], _, _ = driver.execute_query(terms, id=belief.id)
+    assert filled == written
+    assert store.backfill_search_terms() == 0  # nothing left to do
+    # found by its text's words as search compares them, and by a misspelt name
+    assert found(store, "what is mom wifi password now", ns, f"{uid}-ann") == [belief.id]
+    assert found(store, "routr setup", ns, f"{uid}-ann") == [belief.id]
+
+
+def test_added_aliases_are_found_one_edit_away(
+    store: Store, driver: Driver, ns: str, uid: str
+) -> None:
+    [belief] = store.create(
+        [
+            BeliefCreate(
+                id=f"{uid}-k8s",
+                text="We deploy with Helm charts.",
+                canonical_name="kubernetes",
+                user=f"{uid}-bo",
+                namespaces=[ns],
+            )
+        ]
+    )
+    assert found(store, "the orchestrtor upgrade", ns, f"{uid}-bo") == []
+    add_aliases(store, belief.id, ["orchestrator", "kubernetes"])
+    [record], _, _ = driver.execute_query(
+        "MATCH (b:Belief {id: $id}) RETURN b.name_edits AS edits", id=belief.id
+    )
+    assert record["edits"].split() == name_edits(["kubernetes", "orchestrator"]).split()
+    assert found(store, "the orchestrtor upgrade", ns, f"{uid}-bo") == [belief.id]
 
 
 def test_a_property_no_belief_has_yet_logs_no_warning(

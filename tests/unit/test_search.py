@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
@@ -10,19 +11,22 @@ import pytest
 
 from beliefgraph.context_models import BeliefBrief, SearchHit
 from beliefgraph.embeddings import packed
-from beliefgraph.index_keys import namespace_key, user_key
+from beliefgraph.index_keys import edit_terms, name_edits, namespace_key, user_key
 from beliefgraph.models import EpistemicStatus, Kind, Status
 from beliefgraph.search import (
     MAX_FUZZY_WORDS,
+    MAX_QUERY_WORDS,
     Lookups,
     Query,
     TieForecast,
     analyze,
     cosine_similarities,
+    coverage_groups,
     fuzzy_equal,
     lookups,
     normalize,
     ranked,
+    text_words,
     weigh,
     within_one_edit,
 )
@@ -319,12 +323,79 @@ def test_each_kind_has_its_own_budget() -> None:
 def test_lookups_escape_shingle_and_cap_fuzzy_terms() -> None:
     asked = lookups(analyze("switch to allkeys-lru for the error handling (now)"))
     assert "allkeys\\-lru" in asked.names  # the index cuts "allkeys-lru" like this
-    assert "error~1" in asked.names
+    assert "~" not in asked.names  # no Lucene fuzzy term: edit terms, looked up exactly
+    assert "name_edits:(" in asked.names
+    assert " eror " in asked.names  # "error" less an "r"
     assert "error_handling" in asked.canonical  # a snake_case canonical name, looked up whole
-    assert asked.text.startswith("+text:(")
+    assert asked.text.startswith("+text_words:(")
     scoped = lookups(analyze("redis"), user="me", namespaces=["domain:code"])
     assert scoped.names.startswith(f"+search_keys:({namespace_key('domain:code')}) ")
     assert f"+search_keys:{user_key('me')}" in scoped.text
     assert lookups(analyze("   ")) == Lookups("", "", [])
     long = lookups(analyze(" ".join(f"word{i}x" for i in range(40))))
-    assert long.names.count("~1") == 2 * MAX_FUZZY_WORDS  # once per name field
+    edits = long.names.split("name_edits:(")[1]
+    assert "word11x" in edits  # the first MAX_FUZZY_WORDS words ...
+    assert "word12x" not in edits  # ... and no more
+    assert MAX_FUZZY_WORDS == 12
+
+
+def test_edit_terms_meet_for_every_fuzzy_match() -> None:
+    # name_edits is how the index finds what fuzzy_equal admits: every pair it admits must
+    # share an edit term (or search would never see the belief), over random near-misses
+    rng = random.Random(7)
+    letters = "abcdeklmnorst"
+    checked = 0
+    for _ in range(20_000):
+        word = "".join(rng.choice(letters) for _ in range(rng.randint(3, 9)))
+        i = rng.randrange(len(word) + 1)
+        other = rng.choice(
+            [
+                word[:i] + rng.choice(letters) + word[i:],  # insertion
+                word[:i] + word[i + 1 :],  # deletion
+                word[:i] + rng.choice(letters) + word[i + 1 :],  # substitution
+                word[:i] + word[i + 1 : i + 2] + word[i : i + 1] + word[i + 2 :],  # swap
+            ]
+        )
+        if fuzzy_equal(word, other):
+            checked += 1
+            assert set(edit_terms(word)) & set(edit_terms(other)), (word, other)
+    assert checked > 5_000
+
+
+def test_name_edits_find_plurals_and_snake_case_words() -> None:
+    indexed = set(name_edits(["kubernetes_pods", "CI pipeline"]).split())
+    assert {"kubernetes", "pods", "pod", "pipeline"} <= indexed
+    assert "ci" not in indexed  # two letters: exact terms find those
+    assert set(edit_terms("pipelines")) & indexed  # plural query, singular name
+    assert set(edit_terms("kubernets")) & indexed  # a typo
+    assert not set(edit_terms("pipedream")) & indexed
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 8, 13, 60])
+def test_every_text_that_may_be_admitted_holds_a_whole_coverage_group(n: int) -> None:
+    # the text query asks for whole groups: any text weigh() would admit on text evidence
+    # must hold one, whatever the words it leaves out
+    words = [f"w{i}x" for i in range(n)]
+    query = analyze(" ".join(words))
+    groups = coverage_groups(words)
+    assert sorted(w for g in groups for w in g) == sorted(words[:MAX_QUERY_WORDS])
+    rng = random.Random(n)
+    for _ in range(300):
+        text = " ".join(rng.sample(words, rng.randint(1, n)))
+        held = set(text.split())
+        if weigh(query, None, (), text) is not None:
+            assert any(set(g) <= held for g in groups), (groups, text)
+
+
+def test_coverage_groups_ask_less_than_any_word() -> None:
+    assert coverage_groups([]) == []
+    assert coverage_groups(["redis"]) == [["redis"]]
+    assert coverage_groups(["a1", "b1", "c1"]) == [["a1", "b1", "c1"]]  # 3 of 3
+    assert len(coverage_groups([f"w{i}" for i in range(8)])) == 3  # 6 of 8: miss at most 2
+
+
+def test_text_words_are_the_words_search_compares() -> None:
+    assert text_words("Mom's Wi-Fi password changed; passwords rotate") == (
+        "mom wifi password changed rotate"
+    )
+    assert text_words("") == ""
