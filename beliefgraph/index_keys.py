@@ -1,4 +1,5 @@
-"""Single-term keys that let the full-text index itself keep a search inside its scope.
+"""The terms the full-text index ``belief_search`` holds besides names: scope keys, and the
+words and edits search finds texts and misspelt names by.
 
 Lucene cannot filter by a graph relationship or by a property it does not index, so a search
 over a shared store would read every match of every tenant and filter afterwards: at 100k
@@ -28,11 +29,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-from beliefgraph.text import tokenize, unique
+from beliefgraph.text import normalize, tokenize, unique
 
 #: words shorter than this get no variants (search's FUZZY_MIN_LENGTH): one edit makes
 #: another word of them, not a typo
 EDIT_MIN_LENGTH = 4
+#: ... and so do words longer than this (search's FUZZY_MAX_LENGTH): a hash, a token or a
+#: class path pasted into a message is one long word, and each of its letters a variant
+#: would take the index query past Lucene's 1024 clauses
+EDIT_MAX_LENGTH = 24
 #: letters never left out (search's FUZZY_PREFIX): the prefix guard
 EDIT_PREFIX = 2
 #: name words this long are indexed (as they are, when shorter than EDIT_MIN_LENGTH): a
@@ -71,11 +76,23 @@ def scope_clause(user: str | None, namespaces: Iterable[str]) -> str:
 
 
 def edit_terms(word: str) -> list[str]:
-    """``word`` and, when it is long enough and not a number, the word with each letter
-    after the first two left out (duplicates once)."""
-    if len(word) < EDIT_MIN_LENGTH or word.isdigit():
+    """``word`` and, when it is long enough (but not too long) and not a number, the word
+    with each letter after the first two left out (duplicates once)."""
+    if not EDIT_MIN_LENGTH <= len(word) <= EDIT_MAX_LENGTH or word.isdigit():
         return [word]
     return unique([word, *(word[:i] + word[i + 1 :] for i in range(EDIT_PREFIX, len(word)))])
+
+
+def text_words(text: str) -> str:
+    """The ``text_words`` property of a belief with this text: its words as search compares
+    them (the shared tokenizer, a plural "s" dropped: :func:`~beliefgraph.text.normalize`),
+    each once. The index's own analyzer would cut "Wi-Fi" and "mom's" otherwise than a
+    query's words.
+
+    >>> text_words("Mom's Wi-Fi passwords: the passwords changed")
+    'mom wifi password the changed'
+    """
+    return " ".join(unique(normalize(t) for t in tokenize(text)))
 
 
 def name_edits(names: Iterable[str | None]) -> str:

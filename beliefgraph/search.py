@@ -52,10 +52,16 @@ from beliefgraph.context_models import (
     SearchResponse,
 )
 from beliefgraph.embeddings import AsideEmbedder, unpacked
-from beliefgraph.index_keys import EDIT_MIN_LENGTH, EDIT_PREFIX, edit_terms, scope_clause
+from beliefgraph.index_keys import (
+    EDIT_MAX_LENGTH,
+    EDIT_MIN_LENGTH,
+    EDIT_PREFIX,
+    edit_terms,
+    scope_clause,
+)
 from beliefgraph.models import Kind, Status
 from beliefgraph.records import native_datetime
-from beliefgraph.text import fold, tokenize, unique
+from beliefgraph.text import fold, normalize, tokenize, unique
 
 #: statuses that may surface; superseded, archived and retracted beliefs never do
 SURFACING_STATUSES = (
@@ -98,6 +104,8 @@ TEXT_MIN_WORDS = 2
 #: first FUZZY_PREFIX letters the same (the index's name_edits are made to the same rules)
 FUZZY_MIN_LENGTH = EDIT_MIN_LENGTH
 FUZZY_MIN_LONGER = 5
+#: ... and neither longer than this (a pasted hash is not misspelt)
+FUZZY_MAX_LENGTH = EDIT_MAX_LENGTH
 FUZZY_PREFIX = EDIT_PREFIX
 #: longest canonical name (in words) looked up as a snake_case shingle
 MAX_SHINGLE = 4
@@ -105,13 +113,6 @@ MAX_SHINGLE = 4
 MAX_QUERY_WORDS = 48
 #: most content words of a message tried one edit away
 MAX_FUZZY_WORDS = 12
-
-
-def normalize(token: str) -> str:
-    """A token with a plural ``s`` dropped, so "errors" equals "error" ("class" stays)."""
-    if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
-        return token[:-1]
-    return token
 
 
 def within_one_edit(a: str, b: str) -> bool:
@@ -147,7 +148,7 @@ def fuzzy_equal(query_word: str, name_word: str) -> bool:
         return False
     if min(len(query_word), len(name_word)) < FUZZY_MIN_LENGTH:
         return False
-    if max(len(query_word), len(name_word)) < FUZZY_MIN_LONGER:
+    if not FUZZY_MIN_LONGER <= max(len(query_word), len(name_word)) <= FUZZY_MAX_LENGTH:
         return False
     if query_word[:FUZZY_PREFIX] != name_word[:FUZZY_PREFIX]:
         return False
@@ -299,17 +300,6 @@ def coverage_groups(words: Sequence[str]) -> list[list[str]]:
     return [asked[i::count] for i in range(count)]
 
 
-def text_words(text: str) -> str:
-    """The ``text_words`` property of a belief with this text: its words as search compares
-    them (the shared tokenizer, a plural "s" dropped: :func:`normalize`), each once. The
-    index's own analyzer would cut "Wi-Fi" and "mom's" otherwise than a query's words.
-
-    >>> text_words("Mom's Wi-Fi passwords: the passwords changed")
-    'mom wifi password the changed'
-    """
-    return " ".join(unique(normalize(t) for t in tokenize(text)))
-
-
 # -- scoring ----------------------------------------------------------------------------
 
 
@@ -432,8 +422,8 @@ def weigh(
     if name_words and significant:
         partial = len(name_words & significant) / len(name_words)
 
-    text_words = _content_words(text)
-    covered = sorted(significant & text_words)
+    text_content = _content_words(text)
+    covered = sorted(significant & text_content)
     content = len(covered) / len(significant) if significant else 0.0
     if not admitted_by and (
         len(covered) >= min(TEXT_MIN_WORDS, len(significant)) and content >= TEXT_COVERAGE

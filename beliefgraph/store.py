@@ -64,7 +64,7 @@ from beliefgraph.gate import (
     incoming_from_rows,
     trust_too_low,
 )
-from beliefgraph.index_keys import name_edits, search_keys
+from beliefgraph.index_keys import name_edits, search_keys, text_words
 from beliefgraph.models import (
     BeliefCreate,
     BeliefPage,
@@ -79,7 +79,6 @@ from beliefgraph.models import (
     WritePath,
 )
 from beliefgraph.records import belief_from_record, link_from_map, native_datetime
-from beliefgraph.search import text_words
 from beliefgraph.text import entity_key
 
 #: how many times :meth:`Store.write` tries a write the driver gave up on as transient
@@ -209,7 +208,7 @@ class Store:
 
     def init_schema(self, *, wait_seconds: int = 300) -> None:
         """Create constraints and indexes if missing (``belief_search`` again when an earlier
-        schema made it over fewer properties), wait until they are online, and give beliefs
+        schema made it over other properties), wait until they are online, and give beliefs
         stored before ``search_keys``, ``embedding_f32``, ``name_edits`` and ``text_words``
         existed those (a no-op once done)."""
         with self.driver.session(database=self.database) as session:
@@ -237,7 +236,7 @@ class Store:
 
     def backfill_search_terms(self, *, batch: int = 5_000) -> int:
         """Set ``name_edits`` (:func:`~beliefgraph.index_keys.name_edits`) and ``text_words``
-        (:func:`~beliefgraph.search.text_words`) on every belief that lacks them; return how
+        (:func:`~beliefgraph.index_keys.text_words`) on every belief that lacks them; return how
         many were set."""
         done, after = 0, ""
         while found := self.run_read("belief_missing_search_terms", after=after, limit=batch):

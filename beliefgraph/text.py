@@ -41,6 +41,13 @@ def tokenize(text: str) -> list[str]:
     return [t for t in _NON_WORD.split(text.replace("_", " ")) if t]
 
 
+def normalize(token: str) -> str:
+    """A token with a plural ``s`` dropped, so "errors" equals "error" ("class" stays)."""
+    if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
+        return token[:-1]
+    return token
+
+
 def entity_key(name: str) -> str:
     """The snake_case key of an entity or term name ("Office Wi-Fi" -> "office_wifi")."""
     return "_".join(tokenize(name))

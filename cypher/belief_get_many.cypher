@@ -4,7 +4,8 @@
 // Returns: belief (map, no embedding), namespaces, about, governs, supersedes, superseded_by.
 UNWIND $ids AS id
 MATCH (b:Belief {id: id})
-RETURN b {.*, embedding: null, embedding_f32: null} AS belief,
+// (the search index's own terms, text_words and name_edits, are not the belief's to show)
+RETURN b {.*, embedding: null, embedding_f32: null, text_words: null, name_edits: null} AS belief,
        [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
        [(b)-[:ABOUT]->(e:Entity) | e.key] AS about,
        head([(b)-[:GOVERNS]->(s:Scope) |

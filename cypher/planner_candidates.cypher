@@ -155,7 +155,8 @@ RETURN key_state, known, size, coalesce(hit.ways, []) AS ways,
        CASE WHEN b IS NULL THEN null WHEN hit.score IS NOT NULL THEN hit.score
             ELSE vector.similarity.cosine(b.embedding, $embedding) END AS similarity,
        CASE WHEN b IS NULL THEN null ELSE
-         [key IN keys(props) WHERE NOT key IN ['embedding', 'embedding_f32'] |
+         [key IN keys(props)
+          WHERE NOT key IN ['embedding', 'embedding_f32', 'text_words', 'name_edits'] |
           [key, CASE WHEN valueType(props[key]) STARTS WITH 'ZONED DATETIME'
                      THEN toString(props[key]) ELSE props[key] END]]
        END AS belief,

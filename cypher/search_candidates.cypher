@@ -1,11 +1,12 @@
 // name: search_candidates
-// Candidates for precision-first search: beliefs whose canonical name or aliases match
-// $names, whose canonical name is one of $canonical, and whose text matches $text, in
+// Candidates for precision-first search: beliefs whose names match $names, whose canonical
+// name is one of $canonical, and whose text_words match $text, in
 // $namespaces, of $user (null: any user), of $kinds (null: any kind), with a surfacing
 // status and not resolved. Each source keeps at most $per_kind beliefs per kind (best
 // full-text score first), so one prolific kind cannot push the others out. Scoring and admission happen in beliefgraph/search.py.
-// $names: Lucene query over canonical_name/aliases_text, '' for none.
-// $text: Lucene query over text, '' for none. Both carry +search_keys clauses, so the index
+// $names: Lucene query over canonical_name, aliases_text and name_edits, '' for none.
+// $text: Lucene query over text_words (groups of words a text must hold whole: search.py's
+// coverage_groups), '' for none. Both carry +search_keys clauses, so the index
 // itself keeps to the namespaces and user; the WHERE below re-checks what the graph says.
 // $canonical: list<string> of exact canonical names (snake_case shingles of the query).
 // $namespaces: list<string>; $user: string or null; $kinds: list<string> or null;

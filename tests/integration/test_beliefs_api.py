@@ -368,16 +368,19 @@ def test_init_makes_an_earlier_search_index_again_and_fills_its_terms(
     assert written["edits"] == name_edits(["router_setup"])
     assert written["words"] == "mom wifi password changed last week"
     # the index and the beliefs as the schema before name_edits and text_words made them
-    driver.execute_query("DROP INDEX belief_search")
-    driver.execute_query(
-        "CREATE FULLTEXT INDEX belief_search FOR (b:Belief) "
-        "ON EACH [b.canonical_name, b.aliases_text, b.text, b.search_keys] "
-        "OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}}"
-    )
-    driver.execute_query(
-        "MATCH (b:Belief {id: $id}) REMOVE b.name_edits, b.text_words", id=belief.id
-    )
-    store.init_schema()
+    # (the index is the session's: made again whatever happens, or later searches would fail)
+    try:
+        driver.execute_query("DROP INDEX belief_search")
+        driver.execute_query(
+            "CREATE FULLTEXT INDEX belief_search FOR (b:Belief) "
+            "ON EACH [b.canonical_name, b.aliases_text, b.text, b.search_keys] "
+            "OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}}"
+        )
+        driver.execute_query(
+            "MATCH (b:Belief {id: $id}) REMOVE b.name_edits, b.text_words", id=belief.id
+        )
+    finally:
+        store.init_schema()
     [index], _, _ = driver.execute_query(
         "SHOW INDEXES YIELD name, properties WHERE name = 'belief_search' RETURN properties"
     )

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
 from beliefgraph.cypher import cypher_dir, load_queries, parse_query
 from beliefgraph.errors import QueryNotFound
+from beliefgraph.store import SEARCH_INDEX_PROPERTIES
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [*ROOT.glob("beliefgraph/**/*.py"), *ROOT.glob("api/**/*.py")]
@@ -68,3 +70,15 @@ def test_no_query_formats_values_into_text() -> None:
         assert "{0}" not in query.text
         assert "%s" not in query.text
         assert "+ $" not in query.text.replace(" + $", "")  # no string-built labels
+
+
+def test_init_knows_what_the_schema_makes_belief_search_over() -> None:
+    # Store.init_schema remakes belief_search when it covers other properties than these:
+    # were they to drift from the schema's, every start would drop and rebuild the index
+    schema = load_queries()["schema"].text
+    found = re.search(
+        r"INDEX belief_search IF NOT EXISTS FOR \(b:Belief\)\s+ON EACH \[([^]]*)\]", schema
+    )
+    assert found is not None
+    covered = tuple(p.strip().removeprefix("b.") for p in found.group(1).split(","))
+    assert covered == SEARCH_INDEX_PROPERTIES

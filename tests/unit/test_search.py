@@ -11,7 +11,13 @@ import pytest
 
 from beliefgraph.context_models import BeliefBrief, SearchHit
 from beliefgraph.embeddings import packed
-from beliefgraph.index_keys import edit_terms, name_edits, namespace_key, user_key
+from beliefgraph.index_keys import (
+    edit_terms,
+    name_edits,
+    namespace_key,
+    text_words,
+    user_key,
+)
 from beliefgraph.models import EpistemicStatus, Kind, Status
 from beliefgraph.search import (
     MAX_FUZZY_WORDS,
@@ -24,12 +30,11 @@ from beliefgraph.search import (
     coverage_groups,
     fuzzy_equal,
     lookups,
-    normalize,
     ranked,
-    text_words,
     weigh,
     within_one_edit,
 )
+from beliefgraph.text import normalize
 
 
 def score(q: Query, belief: BeliefBrief, similarity: float | None = None) -> SearchHit | None:
@@ -334,9 +339,22 @@ def test_lookups_escape_shingle_and_cap_fuzzy_terms() -> None:
     assert lookups(analyze("   ")) == Lookups("", "", [])
     long = lookups(analyze(" ".join(f"word{i}x" for i in range(40))))
     edits = long.names.split("name_edits:(")[1]
-    assert "word11x" in edits  # the first MAX_FUZZY_WORDS words ...
-    assert "word12x" not in edits  # ... and no more
-    assert MAX_FUZZY_WORDS == 12
+    assert f"word{MAX_FUZZY_WORDS - 1}x" in edits  # the first MAX_FUZZY_WORDS words ...
+    assert f"word{MAX_FUZZY_WORDS}x" not in edits  # ... and no more
+
+
+def test_a_message_of_long_words_stays_within_lucenes_clause_limit() -> None:
+    # pasted hashes, tokens and class paths are single long words: a message of 20,000
+    # characters of them must not ask the index more than its 1024 clauses
+    rng = random.Random(3)
+    words = ["".join(rng.choice("abcdef0123456789") for _ in range(200)) for _ in range(100)]
+    message = " ".join(f"{w[:2]}x{w}.Foo-{w[:40]}" for w in words)[:20_000]
+    asked = lookups(analyze(message), user="me", namespaces=["domain:code"])
+    for query in (asked.names, asked.text):
+        clauses = len([t for t in query.replace("(", " ").replace(")", " ").split() if t])
+        assert clauses < 1024
+    assert edit_terms("a" * 30) == ["a" * 30]  # too long to be misspelt
+    assert not fuzzy_equal("ab" + "c" * 25, "ab" + "c" * 24)
 
 
 def test_edit_terms_meet_for_every_fuzzy_match() -> None:
