@@ -15,7 +15,7 @@ from beliefgraph.context_models import SearchRequest
 from beliefgraph.documents import add_aliases
 from beliefgraph.embeddings import packed
 from beliefgraph.index_keys import name_edits, search_keys
-from beliefgraph.models import BeliefCreate
+from beliefgraph.models import BeliefCreate, BeliefPublic
 from beliefgraph.search import search
 from beliefgraph.store import SEARCH_INDEX_PROPERTIES, Store, connect
 
@@ -344,6 +344,23 @@ def test_init_gives_beliefs_from_before_embedding_f32_their_bytes(
     assert store.backfill_packed_embeddings() == 0  # nothing left to do
 
 
+def named(
+    store: Store, belief_id: str, text: str, canonical_name: str, *, user: str, ns: str
+) -> BeliefPublic:
+    [belief] = store.create(
+        [
+            BeliefCreate(
+                id=belief_id,
+                text=text,
+                canonical_name=canonical_name,
+                user=user,
+                namespaces=[ns],
+            )
+        ]
+    )
+    return belief
+
+
 def found(store: Store, query: str, ns: str, user: str) -> list[str]:
     request = SearchRequest(query=query, namespaces=[ns], user=user)
     return [h.belief.id for h in search(store, request, caller=DEVELOPMENT_CALLER).hits]
@@ -352,16 +369,13 @@ def found(store: Store, query: str, ns: str, user: str) -> list[str]:
 def test_init_makes_an_earlier_search_index_again_and_fills_its_terms(
     store: Store, driver: Driver, ns: str, uid: str
 ) -> None:
-    [belief] = store.create(
-        [
-            BeliefCreate(
-                id=f"{uid}-router",
-                text="Mom's Wi-Fi password changed last week.",
-                canonical_name="router_setup",
-                user=f"{uid}-ann",
-                namespaces=[ns],
-            )
-        ]
+    belief = named(
+        store,
+        f"{uid}-router",
+        "Mom's Wi-Fi password changed last week.",
+        "router_setup",
+        user=f"{uid}-ann",
+        ns=ns,
     )
     terms = "MATCH (b:Belief {id: $id}) RETURN b.name_edits AS edits, b.text_words AS words"
     [written], _, _ = driver.execute_query(terms, id=belief.id)
@@ -396,16 +410,8 @@ def test_init_makes_an_earlier_search_index_again_and_fills_its_terms(
 def test_added_aliases_are_found_one_edit_away(
     store: Store, driver: Driver, ns: str, uid: str
 ) -> None:
-    [belief] = store.create(
-        [
-            BeliefCreate(
-                id=f"{uid}-k8s",
-                text="We deploy with Helm charts.",
-                canonical_name="kubernetes",
-                user=f"{uid}-bo",
-                namespaces=[ns],
-            )
-        ]
+    belief = named(
+        store, f"{uid}-k8s", "We deploy with Helm charts.", "kubernetes", user=f"{uid}-bo", ns=ns
     )
     assert found(store, "the orchestrtor upgrade", ns, f"{uid}-bo") == []
     add_aliases(store, belief.id, ["orchestrator", "kubernetes"])
