@@ -58,6 +58,14 @@ def test_a_texts_vector_does_not_depend_on_the_texts_embedded_with_it(
         assert embedder.embed(batch)[k] == alone
 
 
+def test_a_large_call_shared_between_the_cores_keeps_order_and_vectors(
+    embedder: OnnxEmbedder,
+) -> None:
+    # more than one run's texts: the runs go to a thread per core, on the other session
+    texts = [f"note {i}: the {'deploy ' * (i % 7)}job runs at {i % 24}:00" for i in range(150)]
+    assert embedder.embed(texts) == [embedder.embed([t])[0] for t in texts]
+
+
 def test_embedding_aside_gives_the_same_vectors_bit_for_bit(embedder: OnnxEmbedder) -> None:
     # search embeds a query aside or not depending on what it has seen of ties: the vector
     # must not depend on which, or the order of tied hits would depend on history
