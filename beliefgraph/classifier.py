@@ -219,16 +219,11 @@ class DefaultClassifier:
     def floor(self) -> float:
         """The cosine below which every pair is ``add``: each other verdict needs at least
         one of the thresholds."""
-        return min(self.unrelated_floor, self.settings.gate_structure_similarity)
-
-    @property
-    def unrelated_floor(self) -> float:
-        """The cosine below which a pair sharing no subject (:func:`shared_subject`) is
-        ``add``: the structure threshold, the lowest, applies only to a shared subject."""
         s = self.settings
         return min(
             s.gate_noop_similarity,
             s.gate_polarity_similarity,
+            s.gate_structure_similarity,
             s.gate_subsume_similarity,
             s.gate_compatible_similarity,
         )

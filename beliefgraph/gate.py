@@ -346,7 +346,7 @@ class Gate:
 
     def lock_and_find(
         self, tx: ManagedTransaction, incoming: Sequence[Incoming]
-    ) -> tuple[dict[int, list[Candidate]], Proposals, Locked]:
+    ) -> tuple[dict[int, list[Candidate]], Locked]:
         """Lock the incoming beliefs' namespaces and find their neighbours, inside ``tx``.
 
         The same kinds of candidates as :meth:`candidates`, found the fast way: each namespace's
@@ -360,16 +360,14 @@ class Gate:
         those the copy's load read as not live), so the first write after many supersessions
         since the load may compare fewer than :data:`STRUCTURAL_LIMIT`;
         when the default classifier decides, only those at or above its floor count (see
-        :meth:`_related`), and of the nearest it reads in full only those it could judge
-        anything but ``add`` (see :meth:`_glance`).
+        :meth:`_related`).
 
         Returns:
-            The candidates of each incoming belief, nearest first; the live beliefs glimpsed
-            near each (:meth:`_glance`: for :meth:`decide` to name the nearest); and what the
-            lock saw (for :meth:`remember`).
+            The candidates of each incoming belief, nearest first, and what the lock saw
+            (for :meth:`remember`).
         """
         if not incoming:
-            return {}, {}, Locked("", {})
+            return {}, Locked("", {})
         rows = [_search_row(item) for item in incoming]
         names = sorted({ns for item in incoming for ns in item.view.namespaces})
         vectors = _matrix32(incoming)
@@ -377,16 +375,13 @@ class Gate:
         # proposed from the copies as they are now; the lock says whether that was right
         ranks = self._rank(rows, copies, vectors, self._near_limit)
         proposals = _proposals(ranks, self._related(rows, copies, vectors))
-        proposals, glanced = self._glance(rows, proposals)
-        near = {belief for pairs in proposals.values() for belief, _ in pairs}
         token = uuid.uuid4().hex
         records = self.store.tx_run(
             tx,
             "gate_lock_near",
             names=names,
             token=token,
-            near=sorted(near),
-            glance=sorted({belief for pairs in glanced.values() for belief, _ in pairs} - near),
+            near=sorted({belief for pairs in proposals.values() for belief, _ in pairs}),
             live=list(LIVE_STATUSES),
         )
         locked = {s["name"]: (s["replaced"], int(s["beliefs"])) for s in records[0]["sizes"]}
@@ -400,8 +395,7 @@ class Gate:
             if name not in synced and self.vectors.fits(count):
                 synced[name] = self._load(tx, name, count)
         held = {r["i"]: sum(locked[ns][1] for ns in r["namespaces"]) for r in rows}
-        live = {r["id"]: _view(r["belief"]) for r in records if r["belief"] is not None}
-        alive = {r["id"] for r in records if r["id"] is not None}
+        live = {r["id"]: _view(r) for r in records if r["id"] is not None}
         # only a copy the lock confirmed is trusted for a score (a stale one may hold an
         # embedding the compat router has since replaced); other rows are proposed again below
         confirmed = {
@@ -410,14 +404,8 @@ class Gate:
             if all(ns in synced and copies.get(ns) is synced[ns] for ns in r["namespaces"])
         }
         found = _candidates({i: p for i, p in proposals.items() if i in confirmed}, live)
-        glimpsed = {
-            i: [(belief, score) for belief, score in pairs if belief in alive]
-            for i, pairs in glanced.items()
-            if i in confirmed
-        }
         # what a confirmed copy proposed and Neo4j did not return is no longer live, for good
-        proposed = [*proposals.values(), *glanced.values()]
-        gone = {belief for pairs in proposed for belief, _ in pairs} - alive
+        gone = {belief for pairs in proposals.values() for belief, _ in pairs} - live.keys()
         for name, copy in synced.items():
             if copies.get(name) is copy:
                 copy.rows.bury(gone)
@@ -430,7 +418,7 @@ class Gate:
             for r in copied
             if r["i"] not in ranks
             or any(copies.get(ns) is not synced[ns] for ns in r["namespaces"])
-            or not (sum(i in alive for i in ranks[r["i"]].ids) >= k or ranks[r["i"]].complete)
+            or not (sum(i in live for i in ranks[r["i"]].ids) >= k or ranks[r["i"]].complete)
         ]
         found += self._nearest_in_copies(tx, unsettled, synced, vectors)
         copied_rows = {r["i"] for r in copied}
@@ -442,34 +430,7 @@ class Gate:
         records += self._exact(tx, scan, k) if scan else []
         records += self._nearest_by_index(tx, [r for r in uncopied if held[r["i"]] > limit])
         found += [(int(r["i"]), _candidate(r)) for r in records]
-        return _gather(found), glimpsed, Locked(token, synced)
-
-    def _glance(
-        self, rows: Sequence[dict[str, Any]], proposals: Proposals
-    ) -> tuple[Proposals, Proposals]:
-        """Split ``proposals`` into those to read in full and those only to check are live.
-
-        An incoming belief with no subject (no entity, no canonical name) shares none with
-        any belief, so the default classifier judges every pair below its
-        :attr:`~beliefgraph.classifier.DefaultClassifier.unrelated_floor` ``add`` whatever
-        the two say: those are glanced at, not read. Whether they are live still counts
-        (for :meth:`decide`'s naming of the nearest, and for the k live that settle a row),
-        so the outcome is that of reading them all. Another classifier may judge any pair:
-        then nothing is glanced at.
-        """
-        if self.prejudges:
-            return proposals, {}
-        floor = self.default.unrelated_floor
-        subjectless = {r["i"] for r in rows if not r["about"] and not r["canonical_name"]}
-        read: Proposals = {}
-        glanced: Proposals = {}
-        for i, pairs in proposals.items():
-            if i not in subjectless:
-                read[i] = pairs
-                continue
-            read[i] = [(belief, score) for belief, score in pairs if score >= floor]
-            glanced[i] = [(belief, score) for belief, score in pairs if score < floor]
-        return read, glanced
+        return _gather(found), Locked(token, synced)
 
     @property
     def _near_limit(self) -> int:
@@ -700,20 +661,13 @@ class Gate:
         found: Mapping[int, list[Candidate]],
         caller: Caller,
         prejudged: Mapping[tuple[int, str], Judgement] | None = None,
-        glimpsed: Proposals | None = None,
     ) -> tuple[list[GateDecision], Effects]:
         """Decide every incoming belief, in order; later ones see earlier ones' effects.
-
-        Args:
-            glimpsed: per incoming belief, live beliefs (id, cosine) the default classifier
-                could only judge ``add`` (:meth:`lock_and_find`): not compared, but named in
-                the reason of an ``add`` when one of them is the nearest.
 
         Returns:
             One decision per incoming belief, and the effects to apply.
         """
         prejudged = prejudged or {}
-        glimpsed = glimpsed or {}
         vectors = _matrix(incoming)
         decisions: list[GateDecision] = []
         effects = Effects()
@@ -730,8 +684,7 @@ class Gate:
                 for o, sim in self._earlier(incoming, item, vectors)
                 if o.index in stored and o.id not in gone
             ]
-            seen = [(b, sim) for b, sim in glimpsed.get(item.index, []) if b not in gone]
-            decision = self._decide_one(item, pool, caller, prejudged, seen)
+            decision = self._decide_one(item, pool, caller, prejudged)
             decisions.append(decision)
             target = decision.target
             if decision.verdict in _STORES:
@@ -766,7 +719,6 @@ class Gate:
         pool: Sequence[Candidate],
         caller: Caller,
         prejudged: Mapping[tuple[int, str], Judgement],
-        glimpsed: Sequence[tuple[str, float]] = (),
     ) -> GateDecision:
         judged: list[tuple[Candidate, Judgement]] = []
         unjudged: list[Candidate] = []
@@ -781,18 +733,10 @@ class Gate:
         judgements = self.default.judge([Pair(item.view, c.view, c.similarity) for c in unjudged])
         judged += zip(unjudged, judgements, strict=True)
         if not judged or all(j.verdict is Verdict.add for _, j in judged):
-            # the nearest compared, or a glimpsed one when strictly nearer
-            nearest = max(
-                [(c.view.id, c.similarity) for c in pool],
-                key=lambda pair: pair[1],
-                default=None,
-            )
-            for belief, similarity in glimpsed:
-                if nearest is None or similarity > nearest[1]:
-                    nearest = (belief, similarity)
+            nearest = max(pool, key=lambda c: c.similarity, default=None)
             reason = (
-                f"nothing close enough to merge or replace (nearest {nearest[0]}, "
-                f"cosine {nearest[1]:.2f})"
+                f"nothing close enough to merge or replace (nearest {nearest.view.id}, "
+                f"cosine {nearest.similarity:.2f})"
                 if nearest
                 else "no live belief in its namespaces to compare with"
             )
@@ -977,8 +921,8 @@ class GateWrite:
         store = self.gate.store
         store.check_ids_free(tx, [row["props"]["id"] for row in rows])
         incoming = incoming_from_rows(rows)
-        found, glimpsed, locked = self.gate.lock_and_find(tx, incoming)
-        decisions, effects = self.gate.decide(incoming, found, caller, prejudged, glimpsed)
+        found, locked = self.gate.lock_and_find(tx, incoming)
+        decisions, effects = self.gate.decide(incoming, found, caller, prejudged)
         if effects.store:
             store.create_rows(tx, [rows[i] for i in effects.store])
         self.gate.remember(locked, [incoming[i] for i in effects.store])

@@ -3,16 +3,12 @@
 // gate_lock_namespaces), and read the live beliefs among $near, which the gate's in-process
 // copies of the namespaces proposed before the lock: the nearest to the incoming beliefs and
 // those sharing an entity or canonical name with them (vectors.py; gate.py checks afterwards
-// that the copies were exactly this state), each once. Of the beliefs in $glance (proposed
-// too, but so far from every incoming belief they are near that the classifier can only
-// judge them add) only whether they are live is read, not what they say.
+// that the copies were exactly this state), each once.
 // $names: list<string>, sorted; $token: string, new for every write (the gate's copies are
-// stamped with it); $near, $glance: list<string> (belief ids, none in both); $live:
-// list<string>.
+// stamped with it); $near: list<string> (belief ids); $live: list<string>.
 // Returns, in every row, sizes (list of {name, beliefs, replaced: the lock_token this lock
-// replaced}); then one row per live belief among $near and $glance: its id, and for those of
-// $near a map `belief` with the fields of gate_candidates_near (null for $glance); a single
-// row with a null id if none is live.
+// replaced}); then one row per live belief among $near, with the fields of
+// gate_candidates_near; a single row with a null id if none.
 CALL () {
   UNWIND $names AS name
   MERGE (n:Namespace {name: name})
@@ -25,16 +21,10 @@ OPTIONAL CALL () {
   UNWIND $near AS id
   MATCH (b:Belief {id: id})
   WHERE b.status IN $live
-  RETURN b, true AS read
-  UNION ALL
-  UNWIND $glance AS id
-  MATCH (b:Belief {id: id})
-  WHERE b.status IN $live
-  RETURN b, false AS read
+  RETURN b
 }
-RETURN sizes, b.id AS id,
-       CASE WHEN read THEN b {
-         .id, .text, .kind, .status, .trust, .importance, .canonical_name, .user,
-         namespaces: [(b)-[:IN]->(n:Namespace) | n.name],
-         about: [(b)-[:ABOUT]->(e:Entity) | e {.key, .name, .aliases}]
-       } END AS belief
+RETURN sizes, b.id AS id, b.text AS text, b.kind AS kind, b.status AS status,
+       b.trust AS trust, b.importance AS importance, b.canonical_name AS canonical_name,
+       b.user AS user,
+       [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
+       [(b)-[:ABOUT]->(e:Entity) | e {.key, .name, .aliases}] AS about

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import threading
-import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -19,7 +17,6 @@ from neo4j import Driver
 
 from beliefgraph import audit
 from beliefgraph.access import Caller, Role
-from beliefgraph.classifier import DefaultClassifier
 from beliefgraph.config import Settings
 from beliefgraph.embeddings import OnnxEmbedder
 from beliefgraph.errors import DuplicateId
@@ -306,79 +303,6 @@ def test_a_same_entity_belief_too_far_to_be_judged_anything_but_add_is_not_read(
     # both share the entity; only the one the classifier could judge is read
     assert old.id in read
     assert far.id not in read
-
-
-GLANCE_BATCHES = [
-    [
-        "I prefer dark mode in every editor.",
-        "The deploy job runs at 02:00 UTC.",
-        "We use Postgres for the billing service.",
-        "Lunch on Fridays is at noon.",
-        "My favourite language is Python.",
-        "The staging database is Postgres 15.",
-    ],
-    [
-        "I prefer dark mode in every editor.",
-        "We no longer use Postgres for the billing service.",
-        "The deploy job runs at 02:00 UTC every night.",
-        "Team lunch on Fridays is at noon.",
-        "Bananas arrive on Tuesdays.",
-        "I prefer light mode in every editor.",
-    ],
-    [
-        "My favourite language is Python.",
-        "The nightly deploy job runs at 02:00 UTC.",
-        "Lunch on Fridays is at noon.",
-        "Our billing service no longer uses Postgres.",
-        "The staging database is Postgres 16.",
-        "Oranges arrive on Thursdays.",
-    ],
-]
-
-
-def test_glancing_at_far_neighbours_decides_as_reading_them_all(
-    driver: Driver, embedder: OnnxEmbedder, settings: Settings, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def decide_all(uid: str) -> tuple[list[tuple[Any, ...]], int]:
-        ns = f"tenant:t-{uid}"
-        store = Store(driver, embedder, database=settings.neo4j.database, settings=settings)
-        glanced = 0
-        tx_run = store.tx_run
-
-        def spy(tx: Any, name: str, **params: Any) -> list[Any]:
-            nonlocal glanced
-            if name == "gate_lock_near":
-                glanced += len(params["glance"])
-            return tx_run(tx, name, **params)
-
-        store.tx_run = spy  # type: ignore[method-assign]
-        out = []
-        for b, texts in enumerate(GLANCE_BATCHES):
-            beliefs = [
-                BeliefCreate(id=f"{uid}-{b}-{n}", text=t, namespaces=[ns])
-                for n, t in enumerate(texts)
-            ]
-            for d in store.curate(beliefs):
-                out.append(
-                    tuple(
-                        str(x).replace(uid, "ID")
-                        for x in (d.verdict, d.target, d.belief_id, d.similarity, d.reason)
-                    )
-                )
-        return out, glanced
-
-    glancing, glanced = decide_all(f"g{uuid.uuid4().hex[:10]}")
-    with monkeypatch.context() as m:  # every neighbour read in full, as before glancing
-        m.setattr(DefaultClassifier, "unrelated_floor", property(lambda self: -math.inf))
-        reading, none_glanced = decide_all(f"r{uuid.uuid4().hex[:10]}")
-    assert glanced > 0
-    assert none_glanced == 0
-    assert glancing == reading
-    # the batches hold repeats and changes, not only additions
-    assert {"add", "noop"} <= {verdict for verdict, *_ in glancing}
-    assert len({verdict for verdict, *_ in glancing}) >= 3
-    # an addition names its nearest neighbour, glanced at or not
-    assert all("nearest ID-" in r[4] for r in glancing[6:] if r[0] == "add")
 
 
 def test_a_copy_loaded_from_neo4j_never_proposes_what_is_no_longer_live(
