@@ -86,9 +86,8 @@ class OnnxEmbedder:
         aside: makes the session with one intra-op thread, on first use. A run of it
             computes on the calling thread, so several threads run it at once:
             :meth:`embed_aside` does, and :meth:`embed` for calls of more than
-            ``batch_size`` texts. ``None``: :meth:`embed_aside` is :meth:`embed`, and every
-            call runs on ``session``.
-        cores: threads that share a large call's runs (default: the machine's cores).
+            ``batch_size`` texts, one thread per core. ``None``: :meth:`embed_aside` is
+            :meth:`embed`, and every call runs on ``session``.
     """
 
     def __init__(
@@ -98,7 +97,6 @@ class OnnxEmbedder:
         *,
         batch_size: int = 64,
         aside: Callable[[], Any] | None = None,
-        cores: int | None = None,
     ) -> None:
         self._session = session
         self._tokenizer = tokenizer
@@ -110,7 +108,7 @@ class OnnxEmbedder:
         self._make_aside = aside
         self._aside: Any = None
         self._aside_lock = threading.Lock()
-        self._cores = max(1, cores or os.cpu_count() or 1)
+        self._cores = os.cpu_count() or 1
         self._sharing: ThreadPoolExecutor | None = None
 
     @property
@@ -118,18 +116,17 @@ class OnnxEmbedder:
         return DIMENSIONS
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        if not texts:
-            return []
         """Embed ``texts``, in order.
 
         A call of up to ``batch_size`` texts is one run of the session whose intra-op
         threads share each operator between the cores: quickest for a query. A larger call
         (an import's batch, a bulk write) is cut into runs of :data:`SHARED_BATCH` texts,
         which one thread per core takes in turn from the single-threaded session. Beside
-        other work, the cores then never wait for each other: with one core half busy, 6,011
-        statements in calls of 256 took 17.4-18.0 s this way against 21.9-22.3 s (and 6 CPU
-        seconds more, spinning) on the shared operators; alone, 14.0-14.5 s against
-        14.9-15.3 s. The vectors are the same, bit for bit.
+        other work, the cores then never wait for each other. 6,011 statements in calls of
+        256, with one core half busy: 17.4-18.0 s this way (a session per thread) against
+        21.9-22.3 s and 6 CPU-seconds more, spinning, on the shared operators. Alone:
+        14.4-14.5 s with the one session shared, against 14.9-15.2 s. The vectors are the
+        same, bit for bit.
         """
         if not texts:
             return []
