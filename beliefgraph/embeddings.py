@@ -123,10 +123,9 @@ class OnnxEmbedder:
         (an import's batch, a bulk write) is cut into runs of :data:`SHARED_BATCH` texts,
         which one thread per core takes in turn from the single-threaded session. Beside
         other work, the cores then never wait for each other. 6,011 statements in calls of
-        256, with one core half busy: 17.4-18.0 s this way (a session per thread) against
-        21.9-22.3 s and 6 CPU-seconds more, spinning, on the shared operators. Alone:
-        14.4-14.5 s with the one session shared, against 14.9-15.2 s. The vectors are the
-        same, bit for bit.
+        256, the two ways alternated in one process: with one core half busy, 17.6-17.9 s
+        this way against 22.0 s and 7.5 CPU-seconds more (spinning) on the shared operators;
+        alone, 14.4 s against 15.0-15.2 s. The vectors are the same, bit for bit.
         """
         if not texts:
             return []
