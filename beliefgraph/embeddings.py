@@ -158,13 +158,13 @@ class OnnxEmbedder:
             return self._aside
 
     def embed_aside(self, texts: Sequence[str]) -> list[list[float]]:
-        """Embed ``texts`` on a session of their own with one intra-op thread, not waiting
-        for :meth:`embed`'s calls: for a query embedded while Neo4j serves a read, on the
+        """Embed ``texts`` on the single-threaded session, on this thread, not waiting for
+        :meth:`embed`'s calls: for a query embedded while Neo4j serves a read, on the
         other core (search does, when it expects a tie). The two intra-op threads of
-        :meth:`embed`'s session, beside a read, spin on the core Neo4j needs. The vectors
-        are the same, bit for bit (one query each, the context benchmark's 72 messages).
-        That session holds a second copy of the model's weights (about 90 MB), made on
-        the first call (about 0.1 s)."""
+        :meth:`embed`'s query session, beside a read, spin on the core Neo4j needs. The
+        vectors are the same, bit for bit (one query each, the context benchmark's 72
+        messages). That session holds a second copy of the model's weights (about 90 MB),
+        made on first use (about 0.1 s)."""
         if self._make_aside is None or not texts:
             return self.embed(texts)
         vectors: list[list[float]] = self._run(self._aside_session(), list(texts)).tolist()
