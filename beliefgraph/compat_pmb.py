@@ -310,7 +310,7 @@ class Compat:
             if not found:
                 if replace_only:
                     return False
-                store.create_in(tx, [row], caller=caller)
+                store.create_in(tx, [row], caller=caller, actor=ACTOR)
             else:
                 props = dict(row["props"])
                 for key in ("created_at", "reinforcement_count", "write_path", "author", "id"):

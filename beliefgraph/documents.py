@@ -350,7 +350,7 @@ def import_documents(
         if rows:
             # Every write passes the curation gate: a near-duplicate of a stored belief is
             # not created, the stored one is reinforced instead (verdict noop/subsumed).
-            decisions = store.create_in(tx, rows) or []
+            decisions = store.create_in(tx, rows, actor=actor) or []
             merged = sum(1 for d in decisions if str(d.verdict) in _NOT_STORED)
         if not links:
             return merged, 0

@@ -718,6 +718,8 @@ class Importer:
         self.on_reject = on_reject
         self.cancel = cancel
         self.caller = caller
+        #: whom the audit names as writing: the API key's name, or the command line's import
+        self.actor = caller.name if caller is not None else "import"
         self.limit = store.settings.max_text_length
         self.batch_size = max(1, min(options.batch_size, store.settings.max_batch_size))
         self._pool: ThreadPoolExecutor | None = None
@@ -864,7 +866,7 @@ class Importer:
         creates = [p for p in todo if p.key not in stored]
         beliefs = [_belief(p, self.options) for p in creates]
         rows = self.store.prepare(
-            beliefs, write_path=WritePath.import_, actor="import", embedder=self.embedder
+            beliefs, write_path=WritePath.import_, actor=self.actor, embedder=self.embedder
         )
         return _Prepared(batch, todo, done, rows, [p.key for p in creates])
 
@@ -883,7 +885,9 @@ class Importer:
             decisions.clear()
             targets = dict(prepared.done)
             if prepared.rows:
-                decisions.extend(self.store.create_in(tx, prepared.rows, caller=self.caller))
+                decisions.extend(
+                    self.store.create_in(tx, prepared.rows, caller=self.caller, actor=self.actor)
+                )
                 targets.update(
                     zip(prepared.row_keys, (d.belief_id for d in decisions), strict=True)
                 )
@@ -1206,7 +1210,6 @@ class ImportJobs:
                     on_reject=keep_reject,
                     caller=caller,
                 )
-            job.format = job.summary.format
             job.state = JobState.succeeded
         except BeliefGraphError as e:
             job.error = {"type": e.slug, "detail": e.detail}
@@ -1218,6 +1221,8 @@ class ImportJobs:
             job.error = {"type": "internal", "detail": f"{type(e).__name__}: {e}"}
             job.state = JobState.failed
         finally:
+            if job.summary is not None and job.summary.format:
+                job.format = job.summary.format  # what auto found, failed job or not
             job.finished_at = datetime.now(UTC)
             if remove_after:
                 path.unlink(missing_ok=True)

@@ -393,11 +393,19 @@ class Store:
         return self._rows(beliefs, write_path=write_path, actor=actor, embedder=embedder)
 
     def create_in(
-        self, tx: ManagedTransaction, rows: list[dict[str, Any]], *, caller: Caller | None = None
+        self,
+        tx: ManagedTransaction,
+        rows: list[dict[str, Any]],
+        *,
+        caller: Caller | None = None,
+        actor: str | None = None,
     ) -> list[GateDecision]:
         """Create prepared rows inside ``tx``, as part of the caller's transaction, through
         the curation gate (the deterministic classifier: no network call inside a
         transaction) with their audit events.
+
+        ``actor`` is who the audit names as making the write (default: the caller's name);
+        a row's ``author`` is who said the belief, which in one batch may be several.
 
         Returns:
             One gate decision per row; ``belief_id`` is the belief each resulted in.
@@ -406,11 +414,12 @@ class Store:
             DuplicateId: an id is already stored.
         """
         paths = {row["props"]["write_path"] for row in rows}
+        caller = caller or DEVELOPMENT_CALLER
         return GateWrite(self.gate).run(
             tx,
             rows,
-            caller=caller or DEVELOPMENT_CALLER,
-            actor=next((r["props"].get("author") for r in rows if r["props"].get("author")), None),
+            caller=caller,
+            actor=actor or caller.name,
             write_path=paths.pop() if len(paths) == 1 else WritePath.api.value,
             now=self._clock(),
         )

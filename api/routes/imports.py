@@ -119,7 +119,7 @@ async def create_import(
         raise NotFound(f"no namespace {namespace!r}", field="namespace")
     if caller.role not in (Role.curator, Role.admin):
         # a log holds the user's decisions and rules: authority an agent key may not write
-        raise Forbidden(f"a {caller.role.value} key may not import logs; a curator key may")
+        raise Forbidden(f"{caller.role.value} keys may not import logs; a curator key may")
     spool = tempfile.NamedTemporaryFile(prefix="beliefgraph-import-", delete=False)  # noqa: SIM115  (the job deletes it when done)
     path = Path(spool.name)
     try:
@@ -147,9 +147,14 @@ async def create_import(
 
 
 @router.get("/imports/{job_id}", summary="Status, progress and summary of an import job")
-def get_import(job_id: Annotated[str, PathParam(max_length=64)], jobs: JobsDep) -> ImportJobPublic:
-    """The job's state (`queued`, `running`, `succeeded`, `failed`), progress and summary."""
+def get_import(
+    job_id: Annotated[str, PathParam(max_length=64)], jobs: JobsDep, caller: CallerDep
+) -> ImportJobPublic:
+    """The job's state (`queued`, `running`, `succeeded`, `failed`), progress and summary.
+
+    A job into a namespace the key may not see is not found (its rejects quote the log).
+    """
     job = jobs.get(job_id)
-    if job is None:
+    if job is None or not caller.can_see(job.namespace):
         raise NotFound(f"no import job {job_id!r} in this process")
     return _public(job)

@@ -24,6 +24,7 @@ from beliefgraph.config import Settings
 from beliefgraph.models import BeliefCreate
 from beliefgraph.store import Store
 from tests.integration.test_beliefs_api import assert_problem, count_in
+from tests.integration.test_import_api import wait
 
 
 @pytest.fixture(scope="module")
@@ -348,6 +349,39 @@ def test_the_audit_log_shows_each_key_only_its_own_namespaces(
     admin = app_client.get("/v1/audit", params={"action": "key_create"}, headers=k.auth("admin"))
     assert any(k.id["agent"] in e["reason"] for e in admin.json()["items"])
     assert_problem(app_client.get("/v1/audit/verify", headers=k.auth("curator")), 403)
+
+
+def test_an_import_job_is_seen_in_its_namespace_and_audited_under_its_key(
+    app_client: TestClient, store: Store, k: Keys
+) -> None:
+    body = b"\n".join(
+        [
+            b'{"conversation_id": "c", "role": "user", "content": "I prefer green tea."}',
+            b'{"conversation_id": "c", "role": "user", "content": "Never deploy on Fridays."}',
+        ]
+    )
+    started = app_client.post(
+        "/v1/imports", params={"namespace": k.ns}, content=body, headers=k.auth("curator")
+    )
+    assert started.status_code == 202, started.text
+    location = started.headers["location"]
+    job = wait(app_client, location, headers=k.auth("curator"))
+    assert job["state"] == "succeeded", job
+    assert job["summary"]["added"] == 2
+    assert app_client.get(location, headers=k.auth("reader")).status_code == 200
+    outsider = keys.create_key(
+        store,
+        keys.KeyCreate(name="test-outsider", role=Role.reader, namespaces=[k.other]),
+        actor="test",
+    )
+    # a job outside the key's namespaces does not exist for it (its rejects quote the log)
+    seen = app_client.get(location, headers={"Authorization": f"Bearer {outsider.key}"})
+    assert_problem(seen, 404)
+    events = app_client.get("/v1/audit", headers=k.auth("curator")).json()["items"]
+    imported = [e for e in events if e["write_path"] == "import"]
+    assert len(imported) == 2
+    # the key that wrote, not the speaker (that is each belief's author)
+    assert {e["actor"] for e in imported} == {f"key:test-curator/{k.id['curator']}"}
 
 
 def test_admins_manage_keys_over_the_api(app_client: TestClient, k: Keys) -> None:

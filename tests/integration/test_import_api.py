@@ -13,10 +13,10 @@ LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
 PROBLEM = "application/problem+json"
 
 
-def wait(client: TestClient, location: str, seconds: float = 120) -> dict[str, Any]:
+def wait(client: TestClient, location: str, seconds: float = 120, **kw: Any) -> dict[str, Any]:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        job: dict[str, Any] = client.get(location).json()
+        job: dict[str, Any] = client.get(location, **kw).json()
         if job["state"] in ("succeeded", "failed"):
             return job
         time.sleep(0.1)
@@ -52,6 +52,7 @@ def test_a_broken_record_fails_the_job_with_its_line(client: TestClient, ns: str
     assert job["state"] == "failed"
     assert job["error"]["type"] == "malformed-record"
     assert job["error"]["line"] == 2
+    assert job["format"] == "jsonl"  # what auto found, though the job failed
     assert job["summary"] is None or job["summary"]["added"] == 1
 
     skipping = client.post(f"/v1/imports?namespace={ns}&skip_invalid=true", content=body)
