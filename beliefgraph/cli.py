@@ -508,7 +508,10 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="write broken records to the rejects file and go on (default: stop at the first)",
     )
-    p.add_argument("--rejects", help="the rejects file (default: PATH.rejects.jsonl)")
+    p.add_argument(
+        "--rejects",
+        help="the rejects file (default: PATH.rejects.jsonl; for -, import.rejects.jsonl here)",
+    )
     p.add_argument("--restart", action="store_true", help="ignore the checkpoint, read all")
     p.add_argument("--batch-size", type=int, default=256, help="statements per write batch")
     p.add_argument("--llm-url", help="extract with an OpenAI-compatible endpoint (…/v1)")

@@ -112,11 +112,15 @@ class Turn:
     turn_id: str | None = None
     ts: datetime | None = None
     title: str | None = None
+    #: what identifies a turn the log gives no id: see :func:`read_jsonl`
+    anchor: str | None = None
 
     @property
     def key(self) -> str:
-        """The turn's own id when the log gives one, else its index: the basis of its ids."""
-        return self.turn_id if self.turn_id is not None else f"#{self.index}"
+        """The basis of the turn's ids: the log's id for it, else its anchor, else its index."""
+        if self.turn_id is not None:
+            return self.turn_id
+        return self.anchor if self.anchor is not None else f"#{self.index}"
 
 
 @dataclass(frozen=True)
@@ -238,8 +242,8 @@ def detect_format(head: bytes, name: str) -> LogFormat:
         return LogFormat.jsonl
     first_line = text.split("\n", 1)[0].strip()
     if text.startswith("["):
-        if '"mapping"' in text:
-            return LogFormat.chatgpt
+        if '"mapping"' in text or text[1:].lstrip(" \t\r\n").startswith("]"):
+            return LogFormat.chatgpt  # an export, maybe of no conversation at all
     elif text.startswith("{"):
         try:
             first = json.loads(first_line)
@@ -254,9 +258,12 @@ def detect_format(head: bytes, name: str) -> LogFormat:
                 return LogFormat.jsonl
         elif '"mapping"' in text:
             return LogFormat.chatgpt  # one pretty-printed conversation
+        elif first_line != "{":
+            # a broken record on a line of its own: its reader says what is wrong with it
+            return LogFormat.openai if '"messages"' in first_line else LogFormat.jsonl
     raise UnknownFormat(
         f"{name}: cannot tell the format from its first record; the formats are "
-        f"{', '.join(FORMATS)} (pass one with --format)",
+        f"{', '.join(FORMATS)} (choose one: --format on the command line, format= over HTTP)",
         field="format",
     )
 
@@ -267,7 +274,12 @@ def _parse_ts(value: Any, where: str) -> datetime | None:
     if isinstance(value, bool):
         raise ValueError(f"{where} is not a time")
     if isinstance(value, int | float):
-        return datetime.fromtimestamp(float(value), UTC)
+        try:
+            return datetime.fromtimestamp(float(value), UTC)
+        except (OverflowError, OSError, ValueError):
+            raise ValueError(
+                f"{where} is not a time: {value!r} read as seconds since 1970 is out of range"
+            ) from None
     if isinstance(value, str):
         try:
             parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
@@ -308,23 +320,40 @@ def _ident(value: Any, where: str) -> str:
 def _lines(log: LogInput) -> Iterator[tuple[int, str | None, str]]:
     """``(line number, decoded line or None, raw text)`` for every non-blank line."""
     for number, raw in enumerate(log.stream, start=1):
-        if not raw.strip():
-            continue
         try:
-            yield number, raw.decode("utf-8").lstrip("\ufeff"), ""
+            line = raw.decode("utf-8").lstrip("\ufeff")
         except UnicodeDecodeError as e:
             yield number, None, f"not UTF-8 ({e.reason} at byte {e.start})"
+            continue
+        if line.strip():
+            yield number, line, ""
+
+
+def _json_line(line: str) -> Any:
+    """The JSON value on one line of a log; a syntax error says where in the line."""
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"broken JSON: {e.msg} at column {e.colno}") from None
 
 
 def read_jsonl(log: LogInput) -> Iterator[Record | Reject]:
-    """One :class:`Record` per message line of a ``jsonl`` log, or a :class:`Reject`."""
+    """One :class:`Record` per message line of a ``jsonl`` log, or a :class:`Reject`.
+
+    A message without a ``turn_id`` is known by what it is (role, content, time) and how
+    many times its conversation said exactly that before, not by its place: so mending a
+    broken line and importing again leaves the ids of the lines after it as they were.
+    A ``turn_id`` its conversation already used is a broken record.
+    """
     counts: dict[str, int] = {}
+    said: dict[tuple[str, str], int] = {}  # (conversation, anchor digest) -> times so far
+    ids: dict[tuple[str, str], int] = {}  # (conversation, turn_id) -> its line
     for number, line, problem in _lines(log):
         if line is None:
             yield Reject(number, problem, "")
             continue
         try:
-            obj = json.loads(line)
+            obj = _json_line(line)
             if not isinstance(obj, dict):
                 raise ValueError("a record must be a JSON object")
             conversation = _ident(obj.get("conversation_id"), "conversation_id")
@@ -332,12 +361,27 @@ def read_jsonl(log: LogInput) -> Iterator[Record | Reject]:
             content = _text(obj.get("content"), "content")
             ts = _parse_ts(obj.get("ts"), "ts")
             turn_id = None if obj.get("turn_id") is None else _ident(obj["turn_id"], "turn_id")
+            if turn_id is not None and (conversation, turn_id) in ids:
+                raise ValueError(
+                    f"turn_id {turn_id!r} is already line {ids[conversation, turn_id]}'s "
+                    f"in conversation {conversation!r}"
+                )
         except ValueError as e:  # JSONDecodeError is a ValueError
             yield Reject(number, str(e), line[:10_000])
             continue
         index = counts.get(conversation, 0)
         counts[conversation] = index + 1
-        turn = Turn(conversation, index, role, content, number, turn_id=turn_id, ts=ts)
+        anchor = None
+        if turn_id is None:
+            what = _digest(role, content, ts.isoformat() if ts else "")[:16]
+            times = said.get((conversation, what), 0)
+            said[conversation, what] = times + 1
+            anchor = f"~{what}.{times}"
+        else:
+            ids[conversation, turn_id] = number
+        turn = Turn(
+            conversation, index, role, content, number, turn_id=turn_id, ts=ts, anchor=anchor
+        )
         yield Record(number, [turn])
 
 
@@ -348,7 +392,7 @@ def read_openai(log: LogInput) -> Iterator[Record | Reject]:
             yield Reject(number, problem, "")
             continue
         try:
-            obj = json.loads(line)
+            obj = _json_line(line)
             if not isinstance(obj, dict) or not isinstance(obj.get("messages"), list):
                 raise ValueError('a record must be an object with a "messages" list')
             given = obj.get("conversation_id", obj.get("id"))
@@ -357,11 +401,15 @@ def read_openai(log: LogInput) -> Iterator[Record | Reject]:
                 if given is not None
                 else "sha256:" + hashlib.sha256(line.strip().encode()).hexdigest()[:24]
             )
-            turns = []
+            turns: list[Turn] = []
             for i, message in enumerate(obj["messages"]):
                 where = f"messages[{i}]"
                 if not isinstance(message, dict):
                     raise ValueError(f"{where} is not an object")
+                if message.get("id") is not None and any(
+                    t.turn_id == str(message["id"]) for t in turns
+                ):
+                    raise ValueError(f"{where}.id {message['id']!r} repeats an earlier message's")
                 ts = message.get("ts", message.get("timestamp", message.get("created_at")))
                 turns.append(
                     Turn(

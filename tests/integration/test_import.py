@@ -391,6 +391,28 @@ def test_skip_invalid_writes_rejects_and_goes_on(
     assert all(r["reason"] and r["raw"] for r in written)
 
 
+def test_a_mended_record_imports_and_every_belief_keeps_its_own_turn(
+    store: Store, driver: Driver, ns: str, tmp_path: Path
+) -> None:
+    log = tmp_path / "chat.jsonl"
+    lines = [GOOD % "tea", BAD.replace("nothing", "opera"), GOOD % "jazz"]
+    log.write_text("\n".join(lines) + "\n")
+    first = import_logs(store, log, ImportOptions(namespace=ns, skip_invalid=True))
+    assert (first.added, first.rejects) == (2, 1)
+    lines[1] = GOOD % "opera"  # the narrator was the user
+    log.write_text("\n".join(lines) + "\n")
+    again = import_logs(store, log, ImportOptions(namespace=ns, skip_invalid=True, restart=True))
+    assert (again.added, again.already, again.rejects) == (1, 2, 0)
+    said = {(b["text"], b["turns"][0]["text"]) for b in beliefs_in(driver, ns)}
+    assert said == {(f"I prefer {x}.", f"I prefer {x}.") for x in ("tea", "opera", "jazz")}
+    records, _, _ = driver.execute_query(
+        "MATCH (a:AuditEvent) WHERE $ns IN a.namespaces RETURN DISTINCT a.actor AS actor", ns=ns
+    )
+    assert [r["actor"] for r in records] == [
+        "import"
+    ]  # who wrote, not who said it (that is each belief's author)
+
+
 def test_empty_file_is_a_summary_of_zero(store: Store, ns: str, tmp_path: Path) -> None:
     log = tmp_path / "empty.jsonl"
     log.write_text("")

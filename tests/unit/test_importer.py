@@ -157,6 +157,55 @@ def test_malformed_jsonl_records_are_rejects_with_their_line() -> None:
     assert [t.index for t in good] == [0, 1]  # rejects take no index
 
 
+def test_a_mended_line_leaves_the_ids_of_the_lines_after_it_as_they_were() -> None:
+    lines = [
+        {"conversation_id": "c", "role": "user", "content": "Always lock the door."},
+        {"conversation_id": "c", "role": "user", "content": "x", "ts": "yesterday"},
+        {"conversation_id": "c", "role": "user", "content": "Never push to main."},
+        {"conversation_id": "c", "role": "user", "content": "Never push to main."},
+    ]
+    broken = turns(read("\n".join(json.dumps(x) for x in lines).encode(), LogFormat.jsonl))
+    lines[1]["ts"] = "2025-03-01T10:00:00Z"
+    mended = turns(read("\n".join(json.dumps(x) for x in lines).encode(), LogFormat.jsonl))
+    assert [t.line for t in broken] == [1, 3, 4]
+    assert [t.key for t in mended if t.line != 2] == [t.key for t in broken]
+    assert len({t.key for t in mended}) == 4  # the same words said twice are two turns
+
+
+def test_a_repeated_turn_id_is_a_reject_naming_the_first() -> None:
+    data = b"\n".join(
+        [
+            b'{"conversation_id": "c", "turn_id": 1, "role": "user", "content": "I like tea."}',
+            b'{"conversation_id": "c", "turn_id": 1, "role": "assistant", "content": "Noted."}',
+            b'{"conversation_id": "d", "turn_id": 1, "role": "user", "content": "Hi."}',
+        ]
+    )
+    items = read(data, LogFormat.jsonl)
+    assert isinstance(items[1], Reject)
+    assert "already line 1's" in items[1].reason
+    assert isinstance(items[2], Record)  # another conversation may use the same id
+    twice = {"messages": [{"id": "m", "role": "user", "content": "a"}] * 2}
+    [reject] = read(json.dumps(twice).encode(), LogFormat.openai)
+    assert isinstance(reject, Reject)
+    assert "messages[1].id" in reject.reason
+
+
+def test_broken_json_on_a_line_says_the_column_not_another_line() -> None:
+    [reject] = read(b'{"conversation_id": "c", "role": "user" "content": "x"}\n')
+    assert isinstance(reject, Reject)
+    assert reject.line == 1
+    assert reject.reason == "broken JSON: Expecting ',' delimiter at column 41"
+
+
+def test_edge_inputs_read_as_nothing_or_a_clear_reject() -> None:
+    assert read("\ufeff\n".encode()) == []  # only a byte order mark
+    assert detect_format(b"[]", "x") is LogFormat.chatgpt  # an export of no conversation
+    assert read(b"[ ]") == []
+    [reject] = read(b'{"conversation_id": "c", "role": "user", "content": "x", "ts": 1e400}')
+    assert isinstance(reject, Reject)
+    assert reject.reason.startswith("ts is not a time")
+
+
 def test_broken_json_in_a_chatgpt_export_is_a_fatal_reject_with_its_line() -> None:
     good = json.dumps({"id": "a", "mapping": {}})
     data = f'[\n{good},\n{{"id": "b", "mapping": {{]\n]'.encode()
