@@ -18,16 +18,20 @@ the candidates, applies the hard rules and guards, and acts on the verdicts.
    the words after it are the value. Same attribute and a different value is
    ``contradicts`` from a cosine of ``gate_structure_similarity`` up — "the Wi-Fi password
    is tulip-42" / "the Wi-Fi password changed; IT has the current one" sit at 0.67 with
-   the bundled model. A change verb ("changed", "rotated", ...) always reads as a new
-   value. The same value is ``noop``; a value that adds to the old is ``subsumes``.
+   the bundled model. A change verb ("changed", "rotated", ...), or a negation beside the
+   old value ("is no longer hunter2, it is ..."), always reads as a new value. The same
+   value is ``noop``; a value that adds to the old is ``subsumes``.
 4. **Containment** — one text holds every content word of the other, cosine at least
    ``gate_subsume_similarity``: the longer one ``subsumes`` the shorter.
 5. **Redundancy** — cosine at least ``gate_compatible_similarity``: ``compatible``.
 6. Otherwise ``add``.
 
-Without an entity or canonical name the default never infers a contradiction from free
-text (two memories about different things can share a sentence shape); give beliefs an
-``about`` or use the LLM classifier for that.
+Without an entity or canonical name the default infers a contradiction from free text only
+for a **correction** (or a credential against a credential): its writer said it replaces
+something, so it is split as in 3, and its attribute words must equal the old belief's —
+"Actually, my Wi-Fi password changed to ..." replaces "my Wi-Fi password is hunter2". Other
+free text never (two memories about different things can share a sentence shape); give
+beliefs an ``about`` or use the LLM classifier for that.
 
 :class:`LLMClassifier` asks any OpenAI-compatible chat endpoint (``POST {url}/chat/
 completions``), all pairs of a write in one request, and keeps each reason verbatim. On a
@@ -85,6 +89,17 @@ _PIVOT = re.compile(
 _CHANGE_VERBS = _words(
     "became becomes changed changes moved moves switched switches rotated replaced reset updated"
 )
+#: how a correction opens ("Actually, ...", "Correction: ..."): talk about the statement, not
+#: part of its attribute (nor is a colon after it the statement's pivot)
+_CORRECTION_LEAD = re.compile(
+    r"^\s*(?:actually|correction|update|scratch that|to correct|sorry,?\s+i meant|i meant)\b"
+    r"[\s,:;-]*",
+    re.IGNORECASE,
+)
+#: kinds whose writer says the statement replaces what was said of the same thing before
+CORRECTION_KINDS = frozenset({"correction"})
+#: kinds that hold one value at a time: a second value for the same thing replaces the first
+SINGLE_VALUED_KINDS = frozenset({"credential"})
 
 
 @dataclass(frozen=True)
@@ -153,8 +168,10 @@ def slot(text: str, subject_words: frozenset[str]) -> Slot | None:
     """Split ``text`` at its first copula or change verb; ``None`` when it has none.
 
     ``subject_words`` (the entity's own words) are removed from the attribute, so "the
-    office Wi-Fi password" about ``office_wifi`` has the attribute ``{"password"}``.
+    office Wi-Fi password" about ``office_wifi`` has the attribute ``{"password"}``. A
+    correction's opening ("Actually, ...") is neither attribute nor pivot.
     """
+    text = _CORRECTION_LEAD.sub("", text)
     match = _PIVOT.search(text)
     if match is None:
         return None
@@ -254,8 +271,13 @@ class DefaultClassifier:
             )
 
         subject = shared_subject(new, old)
-        if subject is not None and sim >= s.gate_structure_similarity:
-            judged = self._by_slot(new, old, subject, cos)
+        replaces = new.kind in CORRECTION_KINDS or {new.kind, old.kind} <= SINGLE_VALUED_KINDS
+        unnamed = not (new.entities or old.entities or new.canonical_name or old.canonical_name)
+        structural = subject is not None or (replaces and unnamed)
+        if structural and sim >= s.gate_structure_similarity:
+            # when neither names its subject, only a correction (or a second credential) is
+            # split, and its attribute words must be the old one's exactly: they are the subject
+            judged = self._by_slot(new, old, subject, cos, replaces=replaces)
             if judged is not None:
                 return judged
 
@@ -270,18 +292,43 @@ class DefaultClassifier:
 
     @staticmethod
     def _by_slot(
-        new: BeliefView, old: BeliefView, subject: frozenset[str], cos: str
+        new: BeliefView,
+        old: BeliefView,
+        subject: frozenset[str] | None,
+        cos: str,
+        *,
+        replaces: bool,
     ) -> Judgement | None:
-        a, b = slot(new.text, subject), slot(old.text, subject)
-        if a is None or b is None or not a.attribute or not b.attribute:
+        """Judge by attribute and value; ``None`` when that does not decide.
+
+        ``subject`` is the shared entity's words, or ``None`` for a correction or credential
+        without one; ``replaces`` says the new belief is such a kind.
+        """
+        a, b = slot(new.text, subject or frozenset()), slot(old.text, subject or frozenset())
+        if a is None or b is None:
             return None
-        if not (a.attribute <= b.attribute or b.attribute <= a.attribute):
+        # "no longer hunter2, it is ...": a negation beside the old value announces a change
+        announces = a.change or bool(
+            a.value & NEGATIONS and a.value & (b.value - NEGATIONS) and not b.value & NEGATIONS
+        )
+        if subject is None:
+            same_attribute = bool(a.attribute) and a.attribute == b.attribute
+        elif not a.attribute and not b.attribute:
+            # the entity is the attribute ("Wi-Fi password"), or both say something of the
+            # entity as a whole ("Redis is ...", "Redis moved ..."): only a correction or a
+            # one-value kind says which, so only they decide on the value alone
+            same_attribute = replaces
+        else:
+            same_attribute = bool(a.attribute and b.attribute) and (
+                a.attribute <= b.attribute or b.attribute <= a.attribute
+            )
+        if not same_attribute:
             return None
-        attribute = " ".join(sorted(a.attribute & b.attribute or a.attribute))
+        attribute = " ".join(sorted(a.attribute & b.attribute or a.attribute)) or "(the entity)"
         what = f"the same subject and attribute ({attribute!r}) as {old.id}"
         crossed = bool(a.value - b.value) and bool(b.value - a.value)
-        if a.change or crossed or (a.value and not b.value):
-            shown = " ".join(sorted(a.value)) or "changed"
+        if announces or crossed or (a.value and not b.value):
+            shown = " ".join(sorted(a.value - b.value - NEGATIONS)) or "changed"
             return Judgement(
                 Verdict.contradicts, f"{what} with a different value ({shown!r}; {cos})"
             )

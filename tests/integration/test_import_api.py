@@ -126,3 +126,39 @@ def test_a_flood_of_imported_observations_does_not_push_out_a_remember(
     ]
     observations = [b for b in surfaced if b["kind"] == "observation"]
     assert len(observations) < 40  # the per-kind budget holds the flood back
+
+
+def test_an_imported_correction_replaces_what_it_corrects_in_the_context(
+    client: TestClient, ns: str, uid: str
+) -> None:
+    user = f"u-{uid}"
+    said = [
+        "/remember my Wi-Fi password is hunter2",
+        "Thanks. Can you remind me to call the landlord on Monday?",
+        "Actually, my Wi-Fi password changed to correct-horse-42.",
+    ]
+    body = "\n".join(
+        json.dumps({"conversation_id": "home", "role": "user", "content": text}) for text in said
+    ).encode()
+    job = wait(
+        client,
+        client.post(f"/v1/imports?namespace={ns}&user={user}", content=body).headers["location"],
+    )
+    assert job["state"] == "succeeded", job
+    assert job["summary"]["superseded"] == 1
+    old = client.get(f"/v1/beliefs?namespace={ns}&status=superseded").json()["items"]
+    assert [b["text"] for b in old] == ["my Wi-Fi password is hunter2"]  # kept, with history
+
+    context = client.post(
+        "/v1/context",
+        json={"user": user, "namespaces": [ns], "message": "what's the wifi password?"},
+    )
+    assert context.status_code == 200, context.text
+    layers = context.json()
+    texts = [
+        item["belief"]["text"]
+        for layer in ("pinned_facts", "relevant_beliefs", "open_questions")
+        for item in layers[layer]
+    ]
+    assert any("correct-horse-42" in t for t in texts)
+    assert not any("hunter2" in t for t in texts)

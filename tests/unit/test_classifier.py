@@ -133,6 +133,59 @@ def test_structure_needs_a_shared_subject() -> None:
     assert judge(new, old, 0.6)[0] is Verdict.add
 
 
+def test_a_correction_needs_no_entity_when_its_attribute_is_the_same() -> None:
+    old = view("my Wi-Fi password is hunter2", id="w1", trust=0.95)
+    changed = view("Actually, my Wi-Fi password changed to correct-horse-42.", kind="correction")
+    no_longer = view(
+        "My Wi-Fi password is no longer hunter2, it is correct-horse-42.", kind="correction"
+    )
+    stated = view("Correction: my Wi-Fi password is correct-horse-42.", kind="correction")
+    verdict, reason = judge(changed, old, 0.63)
+    assert verdict is Verdict.contradicts
+    assert "'password wifi'" in reason  # "Actually" is not part of the attribute
+    assert judge(no_longer, old, 0.91)[0] is Verdict.contradicts
+    assert judge(stated, old, 0.66)[0] is Verdict.contradicts
+    # another attribute, or a plain fact without an entity: not a replacement
+    office = view("Actually, the office Wi-Fi password changed to x.", kind="correction")
+    assert judge(office, old, 0.63)[0] is Verdict.add
+    assert judge(view("my Wi-Fi password changed to x"), old, 0.63)[0] is Verdict.add
+    # one names its subject and the other does not: not the same thing, as far as words go
+    named = view(
+        "The Wi-Fi password changed; IT has the current one.", kind="correction", about=WIFI
+    )
+    assert judge(named, view("The Wi-Fi password is kept by IT."), 0.8)[0] is not (
+        Verdict.contradicts
+    )
+
+
+def test_a_second_credential_for_the_same_thing_replaces_the_first() -> None:
+    old = view("the gate code is 1234", id="g1", kind="credential")
+    new = view("the gate code is 4821", kind="credential")
+    assert judge(new, old, 0.7)[0] is Verdict.contradicts
+    assert judge(view("the gate code is 4821"), old, 0.7)[0] is Verdict.add  # facts: no
+
+
+def test_an_entity_that_is_the_attribute_decides_on_a_correction() -> None:
+    about = {"wifi_password": {"wifi", "password"}}
+    old = view("Wi-Fi password is hunter2", id="w1", about=about)
+    changed = view("Actually, Wi-Fi password changed to x", kind="correction", about=about)
+    assert judge(changed, old, 0.6)[0] is Verdict.contradicts
+    corrected = view("Wi-Fi password: correct-horse-42", kind="correction", about=about)
+    assert judge(corrected, old, 0.6)[0] is Verdict.contradicts
+    # facts of the entity as a whole, with nothing saying which replaces which: similarity
+    assert judge(view("Wi-Fi password: x", about=about), old, 0.6)[0] is Verdict.add
+    redis = {"redis": {"redis"}}
+    cache = view("Redis is used as a cache.", id="r1", about=redis)
+    assert judge(view("Redis moved to a new host.", about=redis), cache, 0.6)[0] is Verdict.add
+
+
+def test_a_negation_beside_another_word_is_not_a_change_of_value() -> None:
+    about = {"redis": {"redis"}}
+    old = view("Redis is used as a cache.", id="r1", about=about)
+    new = view("Redis is single-node, not clustered.", about=about)
+    assert judge(new, old, 0.7)[0] is not Verdict.contradicts
+
+
 def test_a_shared_canonical_name_is_a_shared_subject() -> None:
     old = view("Linter: TSLint.", canonical_name="linting")
     new = view("Linter: Biome.", canonical_name="linting")
