@@ -709,8 +709,14 @@ class Gate:
                 effects.archive.append({"old_id": target, "new_id": item.id})
                 gone.add(target)
             elif decision.verdict is Verdict.compatible:
-                factor = effects.penalise.get(target, 1.0)
-                effects.penalise[target] = factor * (1.0 - self.settings.gate_redundancy_penalty)
+                old = next(c.view for c in pool if c.view.id == target)
+                if self._guard(item.view, old, caller) is None:
+                    # a write that may not replace a belief may not wear it down either: an
+                    # assistant's echo of a user's decision leaves the decision as it was
+                    factor = effects.penalise.get(target, 1.0)
+                    effects.penalise[target] = factor * (
+                        1.0 - self.settings.gate_redundancy_penalty
+                    )
         return decisions, effects
 
     def _decide_one(
@@ -770,6 +776,8 @@ class Gate:
         if verdict is Verdict.subsumes and guard is not None:
             verdict = Verdict.compatible
             reason += f"; kept both: {guard[1]}"
+        elif verdict is Verdict.compatible and guard is not None:
+            reason += f"; no redundancy penalty: {guard[1]}"
         return self._decision(item, verdict, old, reason, judgement.classifier)
 
     def _guard(self, new: BeliefView, old: BeliefView, caller: Caller) -> tuple[str, str] | None:

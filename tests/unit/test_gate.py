@@ -142,6 +142,35 @@ def test_compatible_penalises_the_older_belief() -> None:
     assert effects.penalise == {"old": 1 - SETTINGS.gate_redundancy_penalty}
 
 
+def test_a_low_trust_echo_does_not_wear_down_what_it_echoes() -> None:
+    old = stored("We decided to use Postgres.", 0.89, kind="decision", trust=0.9)
+    echo = row(
+        "The assistant said: you've decided to use Postgres.",
+        id="n",
+        kind="observation",
+        trust=0.3,
+    )
+    decision, effects = decide_one(echo, old)
+    assert decision.verdict is Verdict.compatible
+    assert effects.penalise == {}
+    assert "no redundancy penalty: trust 0.30" in decision.reason
+    assert effects.store == [0]  # the echo is kept, as what the assistant said
+
+
+def test_a_correction_without_an_entity_supersedes_the_fact_it_corrects() -> None:
+    old = stored("my Wi-Fi password is hunter2", 0.63, trust=0.95)
+    new = row(
+        "Actually, my Wi-Fi password changed to correct-horse-42.",
+        id="n",
+        kind="correction",
+        trust=0.9,
+    )
+    decision, effects = decide_one(new, old)
+    assert decision.verdict is Verdict.contradicts
+    assert not decision.contested
+    assert [r["old_id"] for r in effects.supersede] == ["old"]
+
+
 def test_different_entities_are_added_however_similar() -> None:
     old = stored("Alice's favourite colour is blue", 0.99, about=("alice",))
     decision, _ = decide_one(row("Bob's favourite colour is blue", id="n", about=("bob",)), old)
