@@ -7,10 +7,12 @@ the candidates, applies the hard rules and guards, and acts on the verdicts.
 :class:`DefaultClassifier` is deterministic — structure first, similarity second:
 
 1. **Same statement** — the same content words (function words aside) and cosine at least
-   ``gate_noop_similarity``: ``noop``.
+   ``gate_noop_similarity``: ``noop`` (unless a relation turned round, below).
 2. **Polarity** — the same content words but for a negation ("deploys go out on Fridays"
-   / "deploys never go out on Fridays"), cosine at least ``gate_polarity_similarity``:
-   ``contradicts``. Embeddings put such pairs at 0.95+, so similarity alone would merge them.
+   / "deploys never go out on Fridays"), or the same words with a relation turned round
+   ("I prefer coffee over tea" / "I prefer tea over coffee"), cosine at least
+   ``gate_polarity_similarity``: ``contradicts``. Embeddings put such pairs at 0.95+, so
+   similarity alone would merge them.
 3. **Same subject, same attribute, different value** — when both beliefs are about a shared
    entity (``about``) or have the same ``canonical_name``, each text is split at its first
    copula or change verb ("is", "was", "changed", ":", ...): the words before it, minus
@@ -96,6 +98,10 @@ _CORRECTION_LEAD = re.compile(
     r"[\s,:;-]*",
     re.IGNORECASE,
 )
+#: words that relate the content word before them to the one after ("tea over coffee")
+_RELATIONS = _words("over than to from into instead versus vs before after above below")
+#: words between a relation's left side and the relation ("better than", "rather than")
+_COMPARATIVES = _words("better worse rather preferable superior inferior")
 #: kinds whose writer says the statement replaces what was said of the same thing before
 CORRECTION_KINDS = frozenset({"correction"})
 #: kinds that hold one value at a time: a second value for the same thing replaces the first
@@ -152,6 +158,38 @@ def content_words(text: str) -> frozenset[str]:
     their 20 nearest each), and tokenizing is most of a judgement's cost.
     """
     return frozenset(t for t in tokenize(text) if t not in STOPWORDS)
+
+
+def relations(text: str) -> frozenset[tuple[str, str, str]]:
+    """``(left, relation, right)`` for each relation word of ``text`` between two content
+    words: "I prefer tea over coffee" holds ``("tea", "over", "coffee")``."""
+    tokens = tokenize(text)
+    skipped = STOPWORDS | _RELATIONS
+    found = set()
+    for i, token in enumerate(tokens):
+        if token not in _RELATIONS:
+            continue
+        left = next(
+            (t for t in reversed(tokens[:i]) if t not in skipped and t not in _COMPARATIVES), None
+        )
+        right = next((t for t in tokens[i + 1 :] if t not in skipped), None)
+        if left and right:
+            found.add((left, token, right))
+    return frozenset(found)
+
+
+def reversed_relation(new: str, old: str) -> tuple[str, str, str] | None:
+    """A relation of ``new`` that ``old`` holds the other way round ("coffee over tea" /
+    "tea over coffee"), or ``None``."""
+    ours, theirs = relations(new), relations(old)
+    return next(
+        (
+            (left, rel, right)
+            for left, rel, right in sorted(ours)
+            if (right, rel, left) in theirs and (left, rel, right) not in theirs
+        ),
+        None,
+    )
 
 
 @dataclass(frozen=True)
@@ -255,6 +293,15 @@ class DefaultClassifier:
             new_words, old_words = frozenset(tokenize(new.text)), frozenset(tokenize(old.text))
         same_kind = new.kind == old.kind
 
+        if new_words == old_words and sim >= s.gate_polarity_similarity:
+            # the same words the other way round: embeddings put these at 0.98+ too
+            turned = reversed_relation(new.text, old.text)
+            if turned is not None:
+                left, rel, right = turned
+                return Judgement(
+                    Verdict.contradicts,
+                    f"reverses {old.id}: {left} {rel} {right}, not {right} {rel} {left} ({cos})",
+                )
         if new_words == old_words and sim >= s.gate_noop_similarity:
             if same_kind:
                 return Judgement(Verdict.noop, f"the same statement as {old.id} ({cos})")

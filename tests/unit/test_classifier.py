@@ -186,6 +186,25 @@ def test_a_negation_beside_another_word_is_not_a_change_of_value() -> None:
     assert judge(new, old, 0.7)[0] is not Verdict.contradicts
 
 
+def test_the_same_words_with_a_relation_turned_round_contradict() -> None:
+    for old, new, similarity in [
+        ("I prefer tea over coffee.", "I prefer coffee over tea.", 0.994),
+        ("I'd rather use Postgres than MySQL.", "I'd rather use MySQL than Postgres.", 0.989),
+        ("We migrated from MySQL to Postgres.", "We migrated from Postgres to MySQL.", 0.985),
+    ]:
+        verdict, reason = judge(view(new), view(old, id="p1"), similarity)
+        assert verdict is Verdict.contradicts, (new, reason)
+        assert reason.startswith("reverses p1")
+    # the same relation in another order of the sentence is the same statement
+    same = [
+        ("Tests run before deploys.", "Before deploys, tests run.", 0.96),
+        ("Deploy from staging to prod.", "From staging to prod, deploy.", 0.94),
+        ("I prefer tea over coffee.", "I prefer tea over coffee!", 0.99),
+    ]
+    for old, new, similarity in same:
+        assert judge(view(new), view(old, id="p1"), similarity)[0] is Verdict.noop, new
+
+
 def test_a_shared_canonical_name_is_a_shared_subject() -> None:
     old = view("Linter: TSLint.", canonical_name="linting")
     new = view("Linter: Biome.", canonical_name="linting")
