@@ -502,7 +502,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--namespace", default="user:me", help="where the beliefs go (default user:me)")
     p.add_argument("--user", help="the user the beliefs belong to (what their context reads)")
-    p.add_argument("--dry-run", action="store_true", help="extract and count, write nothing")
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="extract and count, write nothing; the gate is not asked, so every statement "
+        "not imported before counts as added",
+    )
     p.add_argument(
         "--skip-invalid",
         action="store_true",

@@ -112,7 +112,13 @@ async def create_import(
     format: LogFormat = LogFormat.auto,
     user: Annotated[str | None, Query(pattern=USER_ID_PATTERN)] = None,
     skip_invalid: bool = False,
-    dry_run: bool = False,
+    dry_run: Annotated[
+        bool,
+        Query(
+            description="Extract and count, write nothing; the gate is not asked, so every "
+            "statement not imported before counts as added."
+        ),
+    ] = False,
 ) -> ImportJobPublic:
     """Spool the body, check its format, and start the job; poll `GET /v1/imports/{id}`."""
     if not caller.can_see(namespace):
