@@ -8,8 +8,11 @@ a turn and keeps only those with a clear cue:
 cue                    examples                                        kind (user turns)
 =====================  ==============================================  ==================
 ``/remember …``        "/remember the spare key is under the mat"      pinned; its own cue
-hedge / open question  "thinking about", "haven't decided", "maybe",   ``open_question``
-                       "should we …?"
+hedge / open question  "thinking about", "haven't decided",            ``open_question``
+                       "can't decide", "we may switch …",
+                       "should we …?"; a softener ("maybe",
+                       "I think", "tentatively", "not 100% sure")
+                       with a cue below or a plan of the speaker's
 correction             "actually …", "no longer …", "changed to …"     ``correction``
 policy / rule          "always …", "never …", "we must …"              ``policy``
 decision               "we decided …", "let's go with …"               ``decision``
@@ -18,7 +21,9 @@ preference             "I prefer …", "I'd rather …", "please use …"    ``p
 
 Hedges are checked first, so "I'm thinking about making you a page someday but haven't
 decided" is an open question — never a decision, and never rewritten as "not yet": the text
-of a belief is always the speaker's own words.
+of a belief is always the speaker's own words. A softener hedges what it stands with ("I
+think we'll use Postgres" is an open question, not a decision) but says nothing on its own:
+"Maybe." yields nothing.
 
 Speaker-true: only the user's words carry the user's authority. An assistant sentence with
 one of the cues above is at most an ``observation`` (or a ``suggestion`` when it
@@ -133,15 +138,36 @@ def _any(*patterns: str) -> re.Pattern[str]:
 
 
 _NEG = r"(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not|not yet|not)"
-HEDGE = _any(
-    rf"\b{_NEG}\s+(?:\w+\s+)?(?:decided|made up my mind|chosen|settled|committed|sure)\b",
+_PLAN_VERBS = r"(?:be|want|try|switch|use|go|make|do|add|move|change|drop)"
+#: hedges that are open questions on their own: the speaker says they are still deciding
+DELIBERATION = _any(
+    rf"\b{_NEG}\s+(?:\w+\s+)?(?:decided|made up my mind|chosen|settled|committed)\b",
+    r"\b(?:can'?t|cannot|can not|couldn'?t) (?:decide|choose|make up my mind)\b",
     r"\b(?:thinking|thought) (?:about|of)\b",
     r"\b(?:considering|wondering|toying with|on the fence|undecided|torn between)\b",
-    r"\b(?:maybe|perhaps|possibly|someday|some day|one day|eventually)\b",
-    r"\b(?:might|could) (?:be|want|try|switch|use|go|make|do|add|move)\b",
+    rf"\b(?:i|we) (?:may|might|could) (?:\w+ )?{_PLAN_VERBS}\b",
     r"\b(?:no idea|don'?t know|do not know) (?:yet|if|whether)\b",
-    r"\bnot (?:decided|sure)\b",
+    r"\bnot (?:\S+ )?sure (?:yet|about|whether|if|which)\b",
 )
+#: words that soften whatever they stand with. On their own they carry nothing ("Maybe.",
+#: "I think you're right."); with a decision, rule, preference or correction, or with a plan
+#: of the speaker's (below), they make it an open question: "I think we'll use Postgres" is
+#: not a decision
+SOFTENER = _any(
+    r"\b(?:maybe|perhaps|possibly|probably|likely|someday|some day|one day|eventually)\b",
+    r"\b(?:tentatively|provisionally)\b",
+    r"\bi (?:don'?t |do not )?(?:think|guess|suppose|reckon|believe)\b",
+    r"\bnot (?:\S+ )?(?:sure|certain|convinced)\b",
+    rf"\b(?:may|might|could) {_PLAN_VERBS}\b",
+)
+#: the speaker's own plan, which a softener turns into a hedge ("maybe we should use Postgres")
+PLAN = _any(
+    r"\blet'?s\b",
+    r"\b(?:i|we)(?:'ll| will| should| shall| could| might| may| need| want|'re going to|"
+    r" are going to|'m going to| am going to)\b",
+)
+#: every hedge, for checking a text someone else classified (see :class:`LLMExtractor`)
+HEDGE = _any(DELIBERATION.pattern, SOFTENER.pattern)
 #: questions that deliberate about a choice (a request such as "can you …?" is not one)
 OPEN_QUESTION = _any(
     r"^(?:should|shall) (?:we|i)\b.*\?$",
@@ -199,10 +225,9 @@ HABIT = re.compile(r"^i (?:always|never|usually)\b", re.IGNORECASE)
 _REASON = re.compile(r"\s*,?\s+because\s+(?:of\s+)?", re.IGNORECASE)
 _LEADING_REASON = re.compile(r"^because\s+(?P<reason>[^,]+),\s*(?P<claim>.+)$", re.IGNORECASE)
 
-#: kinds the rules give a user's sentence, first match wins: hedges before everything
+#: kinds the rules give a user's sentence, first match wins (hedges and open questions are
+#: checked before these: see :func:`classify_user`)
 USER_CUES: tuple[tuple[str, re.Pattern[str], Kind], ...] = (
-    ("hedge", HEDGE, Kind.open_question),
-    ("question", OPEN_QUESTION, Kind.open_question),
     ("correction", CORRECTION, Kind.correction),
     ("preference", HABIT, Kind.preference),
     ("policy", POLICY, Kind.policy),
@@ -224,7 +249,25 @@ WHY = {
 
 
 def classify_user(sentence: str) -> tuple[str, Kind] | None:
-    """The cue and kind of a user's sentence, or ``None`` when it carries no belief."""
+    """The cue and kind of a user's sentence, or ``None`` when it carries no belief.
+
+    >>> classify_user("I think we'll use Postgres.")
+    ('hedge', <Kind.open_question: 'open_question'>)
+    >>> classify_user("Maybe.") is None
+    True
+    """
+    if DELIBERATION.search(sentence):
+        return "hedge", Kind.open_question
+    if OPEN_QUESTION.search(sentence):
+        return "question", Kind.open_question
+    found = _cue(sentence)
+    if SOFTENER.search(sentence) and (found is not None or PLAN.search(sentence)):
+        return "hedge", Kind.open_question
+    return found
+
+
+def _cue(sentence: str) -> tuple[str, Kind] | None:
+    """The first of :data:`USER_CUES` the sentence has, hedges aside."""
     for cue, pattern, kind in USER_CUES:
         if pattern.search(sentence):
             return cue, kind

@@ -62,6 +62,42 @@ def test_hedges_are_never_decisions(said: str) -> None:
     assert s.kind not in AUTHORITY_KINDS
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Let's go with Postgres for now, but I'm not 100% sure.",
+        "I think we'll use Postgres.",
+        "Tentatively, let's use Postgres.",
+        "I can't decide between Vue and React.",
+        "We may switch to Vue.",
+    ],
+)
+def test_hedged_and_undecided_choices_are_open_questions(said: str) -> None:
+    s = one("user", said)
+    assert (s.kind, s.status, s.epistemic_status) == (
+        Kind.open_question,
+        Status.exploratory,
+        EpistemicStatus.floated,
+    )
+    assert s.text == said
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["We decided to use Postgres.", "Let's go with Postgres for now.", "We'll use Postgres."],
+)
+def test_an_unhedged_choice_is_still_a_decision(said: str) -> None:
+    assert one("user", said).kind is Kind.decision
+
+
+@pytest.mark.parametrize(
+    ("role", "said"),
+    [("user", "Maybe."), ("user", "I think you're right."), ("assistant", "Maybe later.")],
+)
+def test_a_softener_with_nothing_to_soften_yields_nothing(role: str, said: str) -> None:
+    assert RULES.extract(role, said) == []
+
+
 def test_a_request_is_not_an_open_question() -> None:
     assert RULES.extract("user", "Can you help me write a cover letter?") == []
 
