@@ -16,7 +16,8 @@ hedge / open question  "thinking about", "haven't decided",            ``open_qu
 correction             "actually …", "no longer …", "changed to …"     ``correction``
 policy / rule          "always …", "never …", "we must …"              ``policy``
 decision               "we decided …", "let's go with …"               ``decision``
-preference             "I prefer …", "I'd rather …", "please use …"    ``preference``
+preference             "I prefer …", "I'd rather …", "please use …",   ``preference``
+                       "I want … from now on"
 =====================  ==============================================  ==================
 
 Hedges are checked first, so "I'm thinking about making you a page someday but haven't
@@ -24,6 +25,13 @@ decided" is an open question — never a decision, and never rewritten as "not y
 of a belief is always the speaker's own words. A softener hedges what it stands with ("I
 think we'll use Postgres" is an open question, not a decision) but says nothing on its own:
 "Maybe." yields nothing.
+
+Questions, requests and idioms assert nothing: "Actually, what time is it in Tokyo?" is no
+correction, "Never mind." no rule. Only a question that deliberates a choice ("should we
+…?") is kept, as an open question. A wish ("I want …", "I'd like …", "please use …") is a
+preference when it is about how things are done in general ("I'd like my summaries in
+bullet points", "… from now on"), and a request for now, which yields nothing, when it asks
+for one particular thing ("I'd like a cup of tea"): see :func:`standing_wish`.
 
 Speaker-true: only the user's words carry the user's authority. An assistant sentence with
 one of the cues above is at most an ``observation`` (or a ``suggestion`` when it
@@ -168,10 +176,30 @@ PLAN = _any(
 )
 #: every hedge, for checking a text someone else classified (see :class:`LLMExtractor`)
 HEDGE = _any(DELIBERATION.pattern, SOFTENER.pattern)
+#: what a sentence may open with before it says anything: "Actually, …", "Ok so …"
+_LEAD = (
+    r"^(?:(?:actually|ok(?:ay)?|so|and|but|also|well|oh|hi|hey|hello|sorry|thanks|thank you|"
+    r"now|hmm+|um+|alright|right|great|cool)\b[\s,.!:;-]*)*"
+)
 #: questions that deliberate about a choice (a request such as "can you …?" is not one)
 OPEN_QUESTION = _any(
-    r"^(?:should|shall) (?:we|i)\b.*\?$",
-    r"^(?:what if|would it be better|is it worth|do we (?:want|need)|which (?:one|should))\b.*\?$",
+    _LEAD + r"(?:should|shall) (?:we|i)\b.*\?$",
+    _LEAD
+    + r"(?:what if|would it be better|is it worth|do we (?:want|need)|which (?:one|should))\b.*\?$",
+)
+#: a sentence that opens as a question; with a "?" it asks, and asserts nothing
+QUESTION = re.compile(
+    _LEAD + r"(?:please\s+)?(?:what|when|where|who|whom|whose|why|how|which|"
+    r"(?:can|could|would|will|won'?t|do|does|did|don'?t|doesn'?t|didn'?t|is|are|was|were|"
+    r"isn'?t|aren'?t|has|have|should|shall|may|might|am)\s+(?:you|i|we|it|they|he|she|there|"
+    r"this|that|these|those|the|a|an|my|your|our|any\w*|some\w*))\b",
+    re.IGNORECASE,
+)
+#: a sentence that asks the assistant for something now, with a question mark or without
+REQUEST = re.compile(
+    _LEAD + r"(?:please\s+)?(?:(?:can|could|would|will|won'?t) you|would you mind|"
+    r"i (?:was )?wonder(?:ing)? if you)\b",
+    re.IGNORECASE,
 )
 CORRECTION = _any(
     r"^(?:actually|correction|scratch that|to correct|sorry,? i meant|i meant)\b",
@@ -181,8 +209,11 @@ CORRECTION = _any(
     r"\binstead of\b",
     r"\bis now\b",
 )
+#: "never" that opens an idiom or a report of the past, not a rule or a habit: "Never
+#: mind.", "never heard of it", "I never thought of that"
+_NEVER = r"never(?!\s*mind\b| again\b| heard\b| seen\b| thought\b| knew\b| been\b| had\b)"
 POLICY = _any(
-    r"^(?:please\s+)?(?:always|never|must|do not ever|don'?t ever)\b",
+    rf"^(?:please\s+)?(?:always|{_NEVER}|must|do not ever|don'?t ever)\b",
     r"\b(?:you|we|everyone|everybody|all \w+|nobody|no one) (?:must|must not|mustn'?t|shall|"
     r"should always|should never|have to|need to always|may never)\b",
     r"\b(?:every|each|any|all)(?: \w+){1,3} (?:must|must not|mustn'?t|shall|should always|"
@@ -198,14 +229,32 @@ DECISION = _any(
     r"\bthe decision is\b",
     r"^decision\s*:",
 )
+#: attitudes, which last: a preference whatever they are about ("wishes" are below)
 PREFERENCE = _any(
     r"\bi (?:really |strongly |much )?(?:prefer|like|love|hate|dislike|enjoy|can'?t stand)\b",
-    r"\bi (?:don'?t|do not) (?:like|want|enjoy|care for)\b",
+    r"\bi (?:don'?t|do not) (?:like|enjoy|care for)\b",
     r"\bmy (?:favou?rite|preferred|preference)\b",
-    r"\bi'?d (?:rather|prefer|like)\b",
-    r"\bi want (?:you|it|them|my|the|to)\b",
-    r"\bi (?:always|never|usually)\b",
-    r"^please (?:use|write|keep|call|reply|respond|answer|format|avoid|don'?t|do not)\b",
+    r"\bi'?d (?:rather|prefer)\b",
+    rf"\bi (?:always|{_NEVER}|usually)\b",
+    # a prohibition holds until it is lifted
+    _LEAD + r"please (?:avoid|don'?t|do not)\b",
+)
+#: a wish, which may be for now or for good: see :func:`standing_wish`
+WISH = _any(
+    r"\bi (?:really |just |also )?want\b",
+    r"\bi (?:don'?t|do not) want\b",
+    r"\bi(?:'d| would) (?:really )?like\b",
+    r"\bplease (?:use|write|keep|call|reply|respond|answer|format)\b",
+)
+#: words that make a wish about how things are done from now on, not about this once
+STANDING = _any(
+    r"\b(?:always|never|usually|generally|in general|by default|from now on|going forward)\b",
+    r"\b(?:from here on|in (?:the )?future|every time|each time|whenever|all the time)\b",
+    r"\b(?:any ?more|no more)\b",
+)
+#: the first word of what a wish asks for, when it names one particular thing
+_PARTICULAR = frozenset(
+    {"a", "an", "the", "one", "some", "another", "this", "that", "these", "those", "it", "them"}
 )
 RECOMMENDATION = _any(
     r"\bi (?:recommend|suggest|would suggest|would recommend)\b",
@@ -221,7 +270,7 @@ PARAPHRASE = _any(
     r"\bi'?ll (?:remember|keep in mind|note)\b",
 )
 #: "I always …" / "I never …" are the speaker's habits, not rules for others
-HABIT = re.compile(r"^i (?:always|never|usually)\b", re.IGNORECASE)
+HABIT = re.compile(rf"^i (?:always|{_NEVER}|usually)\b", re.IGNORECASE)
 _REASON = re.compile(r"\s*,?\s+because\s+(?:of\s+)?", re.IGNORECASE)
 _LEADING_REASON = re.compile(r"^because\s+(?P<reason>[^,]+),\s*(?P<claim>.+)$", re.IGNORECASE)
 
@@ -260,6 +309,11 @@ def classify_user(sentence: str) -> tuple[str, Kind] | None:
         return "hedge", Kind.open_question
     if OPEN_QUESTION.search(sentence):
         return "question", Kind.open_question
+    # a question or a request asserts nothing: "Actually, what time is it in Tokyo?" is no
+    # correction, "I'd like a cup of tea" no preference
+    asks = sentence.rstrip(" \"')\u201d\u2019").endswith("?") and QUESTION.match(sentence)
+    if asks or REQUEST.match(sentence) or _wish_for_now(sentence):
+        return None
     found = _cue(sentence)
     if SOFTENER.search(sentence) and (found is not None or PLAN.search(sentence)):
         return "hedge", Kind.open_question
@@ -267,11 +321,52 @@ def classify_user(sentence: str) -> tuple[str, Kind] | None:
 
 
 def _cue(sentence: str) -> tuple[str, Kind] | None:
-    """The first of :data:`USER_CUES` the sentence has, hedges aside."""
+    """The first of :data:`USER_CUES` the sentence has, or a standing wish; hedges aside."""
     for cue, pattern, kind in USER_CUES:
         if pattern.search(sentence):
             return cue, kind
+    if standing_wish(sentence):
+        return "preference", Kind.preference
     return None
+
+
+def standing_wish(sentence: str) -> bool | None:
+    """Whether the wish in ``sentence`` is a standing preference; ``None`` without a wish.
+
+    A wish ("I want …", "I'd like …", "please use …") is a preference when it is about a
+    kind of thing or a way of doing things — "my summaries in bullet points", "answers in
+    German", "British spelling" — or says so ("always", "from now on", "by default"). It is
+    a request for now when what it asks for is one particular thing or task, named with an
+    article, a demonstrative or a pronoun ("a cup of tea", "you to write a haiku", "the
+    report", "that"), or is the speaker's own act ("I'd like to book a table"). The line
+    is drawn on words, so "I want you to help me" still reads as general.
+
+    >>> standing_wish("I'd like a cup of tea."), standing_wish("I'd like my summaries short.")
+    (False, True)
+    """
+    wish = WISH.search(sentence)
+    if wish is None:
+        return None
+    if STANDING.search(sentence):
+        return True
+    words = re.findall(r"[\w']+", sentence[wish.end() :].lower())
+    if words[:2] == ["you", "to"]:
+        words = words[3:]  # "I want you to write …": what is to be written
+    elif words[:1] == ["to"]:
+        return False
+    return bool(words) and words[0] not in _PARTICULAR
+
+
+def _wish_for_now(sentence: str) -> bool:
+    """Whether the sentence opens with a wish for one thing now: a request, not a belief."""
+    lead = re.match(_LEAD, sentence, re.IGNORECASE)
+    wish = WISH.search(sentence)
+    return (
+        wish is not None
+        and lead is not None
+        and wish.start() == lead.end()
+        and standing_wish(sentence) is False
+    )
 
 
 def _is_assistant_cue(sentence: str) -> str | None:

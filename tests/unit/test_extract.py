@@ -133,6 +133,51 @@ def test_small_talk_and_requests_yield_nothing() -> None:
     assert RULES.extract("user", "Hi there! How are you? Can you summarise this article?") == []
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Never mind.",
+        "Never mind, I'll do it myself.",
+        "Actually, can you summarise that in three bullets?",
+        "Actually, can you summarise that in three bullets.",
+        "Actually, what time is it in Tokyo?",
+        "What is now the best option?",
+        "Do I always need to sign in?",
+        "I want you to write a haiku about autumn.",
+        "I'd like a cup of tea.",
+        "Actually, I'd like a cup of tea.",
+        "Please write a haiku about autumn.",
+        "I'd like to book a table.",
+    ],
+)
+def test_everyday_requests_and_questions_are_no_beliefs(said: str) -> None:
+    assert RULES.extract("user", said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        ("Never push to main.", Kind.policy),
+        ("Never mind, we decided to use Postgres.", Kind.decision),
+        ("I never drink coffee after noon.", Kind.preference),
+        ("Actually, my Wi-Fi password changed to X.", Kind.correction),
+        ("Actually, the meeting is on Tuesday.", Kind.correction),
+        ("The password is now hunter2.", Kind.correction),
+        ("We decided to use Postgres, can you set it up?", Kind.decision),
+        ("Actually, should we rename the project?", Kind.open_question),
+        ("I prefer tea.", Kind.preference),
+        ("I'd like my summaries in bullet points.", Kind.preference),
+        ("I want answers in German from now on.", Kind.preference),
+        ("I want you to always answer in German.", Kind.preference),
+        ("I don't want emojis in answers.", Kind.preference),
+        ("Please don't use emojis.", Kind.preference),
+        ("Please call me Sam.", Kind.preference),
+    ],
+)
+def test_statements_beside_requests_keep_their_kind(said: str, kind: Kind) -> None:
+    assert one("user", said).kind is kind
+
+
 def test_remember_is_pinned_and_keeps_the_words() -> None:
     s = one("user", "/remember the spare key is under the blue mat")
     assert s.pinned
