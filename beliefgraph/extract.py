@@ -37,6 +37,10 @@ Speaker-true: only the user's words carry the user's authority. An assistant sen
 one of the cues above is at most an ``observation`` (or a ``suggestion`` when it
 recommends), status ``inferred``, low trust, its text marked as the assistant's; it is never
 a decision, preference, policy or correction. System and tool messages yield nothing.
+Nor is anyone's belief what a speaker only quotes or reports: ``>`` lines and pasted
+material ("Here is the email from Bob:", "Translate to German: …") are skipped (see
+:func:`sentences`), words in quotation marks carry no cue, and "My boss said we must always
+use Java" is the boss's rule, not the user's, so it yields nothing.
 
 A sentence that gives a reason ("… because …") yields two statements, the claim and its
 reason, and the reason is linked to the claim (``CAUSED``).
@@ -116,19 +120,82 @@ class Extractor(Protocol):
 
 _FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[/A-Z0-9])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[/A-Z0-9\x00])")
 _REMEMBER = re.compile(r"^\s*/remember\b[:\s]*(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
+#: words in quotation marks: mentioned, not said by the speaker (an apostrophe is no quote)
+_QUOTED = re.compile(
+    r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d|\u2018[^\u2019\n]*\u2019|(?<![\w'])'[^'\n]*'(?![\w'])"
+)
+_HIDDEN = re.compile(r"\x00(\d+)\x00")
+#: a quoted line, as in a reply to an email: someone else's words
+_QUOTE_LINE = re.compile(r"^\s*>")
+#: a line's first colon (not a URL's) and what stands before it
+_COLON = re.compile(r"^(?P<intro>[^:]{1,120}?):(?!//)")
+#: what, said before a colon, makes the rest someone else's words or material to work on:
+#: "Here is the email from Bob:", "My boss wrote:", "Translate to German:". A bare noun is a
+#: topic, not material: "Commit messages: always use the imperative." is the user's rule.
+_MATERIAL = re.compile(
+    r"\b(?:the|this|that|these|those|a|an|his|her|their|its|my|our|your|\w+'s)\s+(?:\w+\s+)?"
+    r"(?:e-?mails?|mails?|messages?|texts?|letters?|posts?|comments?|tweets?|transcripts?|"
+    r"logs?|outputs?|errors?|quotes?|excerpts?|paragraphs?|passages?|articles?|documents?|"
+    r"drafts?|snippets?|threads?|memos?|announcements?)\b"
+    r"|\b(?:said|says|wrote|writes|asked|asks|replied|replies|told|tells|texted|emailed|posted)\b"
+    r"|^(?:(?:please|can you|could you|would you|ok|okay|now|also|and)\s+)*"
+    r"(?:translate|summari[sz]e|proofread|rewrite|rephrase|paraphrase|reword|fix|correct|check|"
+    r"review|edit|reformat|explain|analy[sz]e|shorten|improve|polish|reply to|respond to)\b",
+    re.IGNORECASE,
+)
 
 
 def sentences(content: str) -> list[str]:
-    """The sentences of a message: code blocks dropped, lines and list items split."""
+    """The sentences of a message in the speaker's own words.
+
+    Code blocks are dropped, and so is what the speaker quotes rather than says: lines
+    starting with ``>``, and everything after a line that introduces material ("Here is the
+    email from Bob:", "Translate to German: …") to the end of the message — or, when the
+    material is quoted with ``>``, those lines only. Lines and list items are split into
+    sentences, never inside quotation marks.
+
+    >>> sentences('Here is the email from Bob:\\nWe decided to cancel.\\nThanks, Bob')
+    ['Here is the email from Bob:']
+    """
     out: list[str] = []
-    for line in _FENCE.sub(" ", content).splitlines():
-        line = _BULLET.sub("", line).strip()
+    lines = _FENCE.sub(" ", content).splitlines()
+    for i, raw in enumerate(lines):
+        if _QUOTE_LINE.match(raw):
+            continue
+        line = _BULLET.sub("", raw).strip()
         if not line:
             continue
-        out.extend(s.strip() for s in _SENTENCE_END.split(line) if s.strip())
+        colon = _COLON.match(line)
+        introduces = bool(
+            colon
+            and len(colon["intro"].split()) <= 12
+            and _MATERIAL.search(_QUOTED.sub('"…"', colon["intro"]))
+        )
+        if colon and introduces:
+            line = colon["intro"] + ":"
+        out.extend(_split(line))
+        if introduces and not _QUOTE_LINE.match(next((n for n in lines[i + 1 :] if n.strip()), "")):
+            break
     return out
+
+
+def _split(line: str) -> list[str]:
+    """The sentences of one line, a quotation kept whole whatever stops it holds."""
+    quoted: list[str] = []
+
+    def hide(m: re.Match[str]) -> str:
+        quoted.append(m.group())
+        return f"\x00{len(quoted) - 1}\x00"
+
+    parts = _SENTENCE_END.split(_QUOTED.sub(hide, line))
+    return [_HIDDEN.sub(lambda m: quoted[int(m[1])], p).strip() for p in parts if p.strip()]
+
+
+def _mentioned(sentence: str) -> str:
+    """The sentence with what it quotes blanked out: quoted words carry no cue."""
+    return _QUOTED.sub('"…"', sentence)
 
 
 def _tidy(text: str) -> str:
@@ -269,6 +336,16 @@ PARAPHRASE = _any(
     r"\byour (?:favou?rite|preferred|preference|decision|rule)\b",
     r"\bi'?ll (?:remember|keep in mind|note)\b",
 )
+#: someone else's words or thoughts, reported: "My boss said we must always use Java" is not
+#: the user's rule. "I said", "we told them", "That said," and "As mentioned," are the
+#: speaker's own.
+REPORTED = re.compile(
+    r"(?<![\w'])(?!(?:i|we|that|having)\b)[\w']+\s+(?:(?:also|just|always|once|apparently)\s+)?"
+    r"(?:said|says|told|tells|wrote|writes|thinks|believes|claims|claimed|insists|insisted|"
+    r"mentioned|suggested|asked|reckons|announced|reported|texted|emailed|warned)\b(?!\s*,)"
+    r"|^according to\b",
+    re.IGNORECASE,
+)
 #: "I always …" / "I never …" are the speaker's habits, not rules for others
 HABIT = re.compile(rf"^i (?:always|{_NEVER}|usually)\b", re.IGNORECASE)
 _REASON = re.compile(r"\s*,?\s+because\s+(?:of\s+)?", re.IGNORECASE)
@@ -305,6 +382,9 @@ def classify_user(sentence: str) -> tuple[str, Kind] | None:
     >>> classify_user("Maybe.") is None
     True
     """
+    sentence = _mentioned(sentence)
+    if REPORTED.search(_split_reason(sentence)[0]):
+        return None
     if DELIBERATION.search(sentence):
         return "hedge", Kind.open_question
     if OPEN_QUESTION.search(sentence):

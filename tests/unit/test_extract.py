@@ -178,6 +178,55 @@ def test_statements_beside_requests_keep_their_kind(said: str, kind: Kind) -> No
     assert one("user", said).kind is kind
 
 
+@pytest.mark.parametrize(
+    ("role", "said"),
+    [
+        ("user", "Here is the email from Bob:\n> We decided to cancel the contract."),
+        ("user", "Here is the email from Bob:\nHi all,\nWe decided to cancel the contract.\nBob"),
+        ("user", 'Translate to German: "I prefer the red car, we decided to buy it."'),
+        ("user", 'Translate "We decided to cancel. I prefer tea." into French.'),
+        ("user", "My boss said we must always use Java."),
+        ("user", "My boss wrote:\nWe must always use Java."),
+        ("user", "According to the docs, we must always pin versions."),
+        ("assistant", "Here is the draft email:\nWe decided to cancel the contract."),
+    ],
+)
+def test_quoted_pasted_and_reported_words_are_not_the_speakers(role: str, said: str) -> None:
+    assert RULES.extract(role, said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kind", "text"),
+    [
+        (
+            "Here is the email from Bob:\n> We decided to cancel.\nWe decided to renew it.",
+            Kind.decision,
+            "We decided to renew it.",
+        ),
+        ('Bob said "we decided to cancel". I prefer tea.', Kind.preference, "I prefer tea."),
+        ('I prefer "Dear Sir" in letters.', Kind.preference, 'I prefer "Dear Sir" in letters.'),
+        ('Always use "snake_case" for names.', Kind.policy, 'Always use "snake_case" for names.'),
+        ("Here are my rules:\n- Never push to main.", Kind.policy, "Never push to main."),
+        ("As I said, we must always use Java.", Kind.policy, "As I said, we must always use Java."),
+        ("That said, we decided on Go.", Kind.decision, "That said, we decided on Go."),
+    ],
+)
+def test_the_speakers_own_words_beside_quotes_still_count(said: str, kind: Kind, text: str) -> None:
+    s = one("user", said)
+    assert (s.kind, s.text) == (kind, text)
+
+
+def test_a_reported_reason_does_not_hide_the_claim() -> None:
+    claim, reason = RULES.extract("user", "We chose Go because the team said it is faster.")
+    assert (claim.kind, claim.text) == (Kind.decision, "We chose Go")
+    assert (reason.kind, reason.caused) == (Kind.context, 0)
+
+
+def test_sentences_keep_a_quotation_whole_and_drop_quoted_lines() -> None:
+    said = 'He wrote "Done. Ship it." to me. We left.\n> quoted line\nBye.'
+    assert sentences(said) == ['He wrote "Done. Ship it." to me.', "We left.", "Bye."]
+
+
 def test_remember_is_pinned_and_keeps_the_words() -> None:
     s = one("user", "/remember the spare key is under the blue mat")
     assert s.pinned
