@@ -45,6 +45,10 @@ use Java" is the boss's rule, not the user's, so it yields nothing.
 A sentence that gives a reason ("… because …") yields two statements, the claim and its
 reason, and the reason is linked to the claim (``CAUSED``).
 
+``/remember`` is a command at the start of any line, after a greeting ("Hi! /remember …")
+or after a sentence; what follows it, up to the next command, is one pinned statement in
+the user's words, its reason split off and linked as any sentence's is.
+
 :class:`LLMExtractor` asks an OpenAI-compatible chat endpoint instead, then applies the same
 speaker rules to whatever it returns; when the endpoint fails it falls back to the rules.
 
@@ -121,7 +125,13 @@ class Extractor(Protocol):
 _FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[/A-Z0-9\x00])")
-_REMEMBER = re.compile(r"^\s*/remember\b[:\s]*(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
+#: the ``/remember`` command, at the start of a line, after a greeting ("Hi! /remember …") or
+#: after a sentence; elsewhere ("How do I use /remember?") it is only mentioned
+_REMEMBER = re.compile(
+    r"(?:^[ \t]*(?:(?:hi|hello|hey|ok|okay|please|also|and|so|oh|thanks|thank you)\b[ \t,.!:;-]*)*"
+    r"|(?<=[.!?])[ \t]+)/remember\b[:\s]*",
+    re.IGNORECASE | re.MULTILINE,
+)
 #: words in quotation marks: mentioned, not said by the speaker (an apostrophe is no quote)
 _QUOTED = re.compile(
     r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d|\u2018[^\u2019\n]*\u2019|(?<![\w'])'[^'\n]*'(?![\w'])"
@@ -522,6 +532,33 @@ def _with_reason(
     out.append(reason)
 
 
+def _remembered(out: list[Statement], said: str) -> None:
+    """Append what a ``/remember`` command says: pinned, in the user's words, with its reason.
+
+    A reason ("… because …") is split off and linked to the claim as any sentence's is, so
+    the pinned belief is the thing to remember and the reason its context.
+    """
+    claim_text, reason_text = _split_reason(_tidy(said))
+    if not claim_text:
+        return
+    found = classify_user(claim_text)
+    cue, kind = found if found else ("remember", Kind.fact)
+    statement = _user_statement(claim_text, cue, kind)
+    claim = replace(
+        statement,
+        pinned=True,
+        trust=REMEMBER_TRUST,
+        importance=0.9,
+        priority=Priority.high,
+        epistemic_status=(
+            statement.epistemic_status if kind is Kind.open_question else EpistemicStatus.confirmed
+        ),
+        why_it_matters=" ".join([REMEMBER_WHY, *([WHY[kind]] if kind is not Kind.fact else [])]),
+        cue="remember",
+    )
+    _with_reason(out, claim, reason_text, speaker="user")
+
+
 class RuleExtractor:
     """The deterministic default extractor (see the module docstring for its rules)."""
 
@@ -536,34 +573,9 @@ class RuleExtractor:
 
     def _user(self, content: str) -> list[Statement]:
         out: list[Statement] = []
-        remember = _REMEMBER.match(content)
-        if remember:
-            # "/remember X": the whole rest of the message is one statement, pinned
-            text = _tidy(remember["rest"])
-            if text:
-                found = classify_user(text)
-                cue, kind = found if found else ("remember", Kind.fact)
-                statement = _user_statement(text, cue, kind)
-                out.append(
-                    replace(
-                        statement,
-                        pinned=True,
-                        trust=REMEMBER_TRUST,
-                        importance=0.9,
-                        priority=Priority.high,
-                        epistemic_status=(
-                            statement.epistemic_status
-                            if kind is Kind.open_question
-                            else EpistemicStatus.confirmed
-                        ),
-                        why_it_matters=" ".join(
-                            [REMEMBER_WHY, *([WHY[kind]] if kind is not Kind.fact else [])]
-                        ),
-                        cue="remember",
-                    )
-                )
-            return out
-        for sentence in sentences(content):
+        commands = list(_REMEMBER.finditer(content))
+        said = content[: commands[0].start()] if commands else content
+        for sentence in sentences(said):
             found = classify_user(sentence)
             if found is None:
                 continue
@@ -572,6 +584,10 @@ class RuleExtractor:
             if not claim_text:
                 continue
             _with_reason(out, _user_statement(claim_text, cue, kind), reason_text, speaker="user")
+        # "/remember X": all up to the next command (or the end) is one statement, pinned
+        for i, command in enumerate(commands):
+            end = commands[i + 1].start() if i + 1 < len(commands) else len(content)
+            _remembered(out, content[command.end() : end])
         return _unique(out)
 
     def _assistant(self, content: str) -> list[Statement]:
@@ -661,7 +677,7 @@ class LLMExtractor:
         role = role.lower()
         if role not in USER_ROLES | ASSISTANT_ROLES:
             return []
-        if role in USER_ROLES and _REMEMBER.match(content):
+        if role in USER_ROLES and _REMEMBER.search(content):
             return self.fallback.extract(role, content)  # a command, not prose to interpret
         try:
             items = self._ask(role, content)

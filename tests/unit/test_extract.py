@@ -242,6 +242,51 @@ def test_remember_of_a_hedge_is_a_pinned_open_question() -> None:
     assert s.kind is Kind.open_question
 
 
+@pytest.mark.parametrize(
+    ("said", "text"),
+    [
+        ("/remember my locker is 42", "my locker is 42"),
+        ("ok\n/remember the gate code is 4821", "the gate code is 4821"),
+        ("Hi! /remember my locker is 42", "my locker is 42"),
+        ("Thanks. /remember my locker is 42", "my locker is 42"),
+    ],
+)
+def test_remember_counts_at_a_line_start_or_after_a_greeting(said: str, text: str) -> None:
+    s = one("user", said)
+    assert (s.text, s.kind, s.pinned, s.cue) == (text, Kind.fact, True, "remember")
+
+
+def test_remember_after_a_statement_keeps_both_in_order() -> None:
+    pref, fact = RULES.extract("user", "I prefer tea. /remember my locker is 42")
+    assert (pref.text, pref.kind, pref.pinned) == ("I prefer tea.", Kind.preference, False)
+    assert (fact.text, fact.pinned) == ("my locker is 42", True)
+
+
+def test_each_remember_command_is_its_own_statement() -> None:
+    found = RULES.extract("user", "/remember the gate code is 4821\n/remember my locker is 42")
+    assert [(s.text, s.pinned) for s in found] == [
+        ("the gate code is 4821", True),
+        ("my locker is 42", True),
+    ]
+
+
+def test_a_mentioned_remember_is_no_command() -> None:
+    assert RULES.extract("user", "How do I use /remember here?") == []
+    assert RULES.extract("user", "Type /remember to save a note.") == []
+
+
+def test_a_remembered_reason_is_linked_to_the_pinned_claim() -> None:
+    said = "/remember to water the plants on Friday because the gardener is off"
+    claim, reason = RULES.extract("user", said)
+    assert (claim.text, claim.kind, claim.pinned) == (
+        "to water the plants on Friday",
+        Kind.fact,
+        True,
+    )
+    assert (reason.text, reason.kind, reason.pinned) == ("the gardener is off", Kind.context, False)
+    assert (claim.caused, reason.caused) == (None, 0)
+
+
 def test_a_reason_is_its_own_statement_linked_to_the_claim() -> None:
     claim, reason = RULES.extract("user", "We decided to use Postgres because we need JSONB.")
     assert claim.kind is Kind.decision
@@ -376,6 +421,14 @@ def test_llm_statements_are_kept_speaker_true(chat_server: tuple[str, type[_Chat
     assert said.kind is Kind.observation
     assert said.status is Status.inferred
     assert said.text.startswith(ASSISTANT_PREFIX)
+
+
+def test_llm_leaves_a_remember_command_to_the_rules(chat_server: tuple[str, type[_Chat]]) -> None:
+    url, handler = chat_server
+    llm = LLMExtractor(url, "test-model", timeout=5)
+    [s] = llm.extract("user", "ok\n/remember the gate code is 4821")
+    assert (s.text, s.pinned) == ("the gate code is 4821", True)
+    assert handler.requests == []  # a command, never sent to the model
 
 
 def test_llm_failure_falls_back_to_the_rules(chat_server: tuple[str, type[_Chat]]) -> None:
