@@ -181,9 +181,9 @@ def sentences(content: str) -> list[str]:
         introduces = bool(
             colon
             and len(colon["intro"].split()) <= 12
-            and _MATERIAL.search(_QUOTED.sub('"…"', colon["intro"]))
+            and _MATERIAL.search(_mentioned(colon["intro"]))
         )
-        if colon and introduces:
+        if introduces and colon:  # (colon is there when it introduces: for the type checker)
             line = colon["intro"] + ":"
         out.extend(_split(line))
         if introduces and not _QUOTE_LINE.match(next((n for n in lines[i + 1 :] if n.strip()), "")):
@@ -347,12 +347,15 @@ PARAPHRASE = _any(
     r"\bi'?ll (?:remember|keep in mind|note)\b",
 )
 #: someone else's words or thoughts, reported: "My boss said we must always use Java" is not
-#: the user's rule. "I said", "we told them", "That said," and "As mentioned," are the
-#: speaker's own.
+#: the user's rule. The verb must report a clause ("said we …", "told me to …", "said:"): in
+#: "Let's go with what you suggested." the decision is the user's. "I said", "we told
+#: them", "That said," and "As mentioned," are the speaker's own.
 REPORTED = re.compile(
     r"(?<![\w'])(?!(?:i|we|that|having)\b)[\w']+\s+(?:(?:also|just|always|once|apparently)\s+)?"
     r"(?:said|says|told|tells|wrote|writes|thinks|believes|claims|claimed|insists|insisted|"
-    r"mentioned|suggested|asked|reckons|announced|reported|texted|emailed|warned)\b(?!\s*,)"
+    r"mentioned|suggested|asked|reckons|announced|reported|texted|emailed|warned)"
+    r"(?=\s*[:\"\u201c]|\s+(?:that|to|whether|if|me|us|him|her|them|you|we|i|it|they|he|she|"
+    r"this|there|the|a|an|my|our|his|their|its|everyone|everybody|nobody|no one|all|every)\b)"
     r"|^according to\b",
     re.IGNORECASE,
 )

@@ -209,6 +209,7 @@ def test_quoted_pasted_and_reported_words_are_not_the_speakers(role: str, said: 
         ("Here are my rules:\n- Never push to main.", Kind.policy, "Never push to main."),
         ("As I said, we must always use Java.", Kind.policy, "As I said, we must always use Java."),
         ("That said, we decided on Go.", Kind.decision, "That said, we decided on Go."),
+        ("Let's use what Bob suggested.", Kind.decision, "Let's use what Bob suggested."),
     ],
 )
 def test_the_speakers_own_words_beside_quotes_still_count(said: str, kind: Kind, text: str) -> None:
