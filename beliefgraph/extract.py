@@ -8,25 +8,46 @@ a turn and keeps only those with a clear cue:
 cue                    examples                                        kind (user turns)
 =====================  ==============================================  ==================
 ``/remember …``        "/remember the spare key is under the mat"      pinned; its own cue
-hedge / open question  "thinking about", "haven't decided", "maybe",   ``open_question``
-                       "should we …?"
+hedge / open question  "thinking about", "haven't decided",            ``open_question``
+                       "can't decide", "we may switch …",
+                       "should we …?"; a softener ("maybe",
+                       "I think", "tentatively", "not 100% sure")
+                       with a cue below or a plan of the speaker's
 correction             "actually …", "no longer …", "changed to …"     ``correction``
 policy / rule          "always …", "never …", "we must …"              ``policy``
 decision               "we decided …", "let's go with …"               ``decision``
-preference             "I prefer …", "I'd rather …", "please use …"    ``preference``
+preference             "I prefer …", "I'd rather …", "please use …",   ``preference``
+                       "I want … from now on"
 =====================  ==============================================  ==================
 
 Hedges are checked first, so "I'm thinking about making you a page someday but haven't
 decided" is an open question — never a decision, and never rewritten as "not yet": the text
-of a belief is always the speaker's own words.
+of a belief is always the speaker's own words. A softener hedges what it stands with ("I
+think we'll use Postgres" is an open question, not a decision) but says nothing on its own:
+"Maybe." yields nothing.
+
+Questions, requests and idioms assert nothing: "Actually, what time is it in Tokyo?" is no
+correction, "Never mind." no rule. Only a question that deliberates a choice ("should we
+…?") is kept, as an open question. A wish ("I want …", "I'd like …", "please use …") is a
+preference when it is about how things are done in general ("I'd like my summaries in
+bullet points", "… from now on"), and a request for now, which yields nothing, when it asks
+for one particular thing ("I'd like a cup of tea"): see :func:`standing_wish`.
 
 Speaker-true: only the user's words carry the user's authority. An assistant sentence with
 one of the cues above is at most an ``observation`` (or a ``suggestion`` when it
 recommends), status ``inferred``, low trust, its text marked as the assistant's; it is never
 a decision, preference, policy or correction. System and tool messages yield nothing.
+Nor is anyone's belief what a speaker only quotes or reports: ``>`` lines and pasted
+material ("Here is the email from Bob:", "Translate to German: …") are skipped (see
+:func:`sentences`), words in quotation marks carry no cue, and "My boss said we must always
+use Java" is the boss's rule, not the user's, so it yields nothing.
 
 A sentence that gives a reason ("… because …") yields two statements, the claim and its
 reason, and the reason is linked to the claim (``CAUSED``).
+
+``/remember`` is a command at the start of any line, after a greeting ("Hi! /remember …")
+or after a sentence; what follows it, up to the next command, is one pinned statement in
+the user's words, its reason split off and linked as any sentence's is.
 
 :class:`LLMExtractor` asks an OpenAI-compatible chat endpoint instead, then applies the same
 speaker rules to whatever it returns; when the endpoint fails it falls back to the rules.
@@ -103,19 +124,88 @@ class Extractor(Protocol):
 
 _FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[/A-Z0-9])")
-_REMEMBER = re.compile(r"^\s*/remember\b[:\s]*(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[/A-Z0-9\x00])")
+#: the ``/remember`` command, at the start of a line, after a greeting ("Hi! /remember …") or
+#: after a sentence; elsewhere ("How do I use /remember?") it is only mentioned
+_REMEMBER = re.compile(
+    r"(?:^[ \t]*(?:(?:hi|hello|hey|ok|okay|please|also|and|so|oh|thanks|thank you)\b[ \t,.!:;-]*)*"
+    r"|(?<=[.!?])[ \t]+)/remember\b[:\s]*",
+    re.IGNORECASE | re.MULTILINE,
+)
+#: words in quotation marks: mentioned, not said by the speaker (an apostrophe is no quote)
+_QUOTED = re.compile(
+    r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d|\u2018[^\u2019\n]*\u2019|(?<![\w'])'[^'\n]*'(?![\w'])"
+)
+_HIDDEN = re.compile(r"\x00(\d+)\x00")
+#: a quoted line, as in a reply to an email: someone else's words
+_QUOTE_LINE = re.compile(r"^\s*>")
+#: a line's first colon (not a URL's) and what stands before it
+_COLON = re.compile(r"^(?P<intro>[^:]{1,120}?):(?!//)")
+#: what, said before a colon, makes the rest someone else's words or material to work on:
+#: "Here is the email from Bob:", "My boss wrote:", "Translate to German:". A bare noun is a
+#: topic, not material: "Commit messages: always use the imperative." is the user's rule.
+_MATERIAL = re.compile(
+    r"\b(?:the|this|that|these|those|a|an|his|her|their|its|my|our|your|\w+'s)\s+(?:\w+\s+)?"
+    r"(?:e-?mails?|mails?|messages?|texts?|letters?|posts?|comments?|tweets?|transcripts?|"
+    r"logs?|outputs?|errors?|quotes?|excerpts?|paragraphs?|passages?|articles?|documents?|"
+    r"drafts?|snippets?|threads?|memos?|announcements?)\b"
+    r"|\b(?:said|says|wrote|writes|asked|asks|replied|replies|told|tells|texted|emailed|posted)\b"
+    r"|^(?:(?:please|can you|could you|would you|ok|okay|now|also|and)\s+)*"
+    r"(?:translate|summari[sz]e|proofread|rewrite|rephrase|paraphrase|reword|fix|correct|check|"
+    r"review|edit|reformat|explain|analy[sz]e|shorten|improve|polish|reply to|respond to)\b",
+    re.IGNORECASE,
+)
 
 
 def sentences(content: str) -> list[str]:
-    """The sentences of a message: code blocks dropped, lines and list items split."""
+    """The sentences of a message in the speaker's own words.
+
+    Code blocks are dropped, and so is what the speaker quotes rather than says: lines
+    starting with ``>``, and everything after a line that introduces material ("Here is the
+    email from Bob:", "Translate to German: …") to the end of the message — or, when the
+    material is quoted with ``>``, those lines only. Lines and list items are split into
+    sentences, never inside quotation marks.
+
+    >>> sentences('Here is the email from Bob:\\nWe decided to cancel.\\nThanks, Bob')
+    ['Here is the email from Bob:']
+    """
     out: list[str] = []
-    for line in _FENCE.sub(" ", content).splitlines():
-        line = _BULLET.sub("", line).strip()
+    lines = _FENCE.sub(" ", content).splitlines()
+    for i, raw in enumerate(lines):
+        if _QUOTE_LINE.match(raw):
+            continue
+        line = _BULLET.sub("", raw).strip()
         if not line:
             continue
-        out.extend(s.strip() for s in _SENTENCE_END.split(line) if s.strip())
+        colon = _COLON.match(line)
+        introduces = bool(
+            colon
+            and len(colon["intro"].split()) <= 12
+            and _MATERIAL.search(_mentioned(colon["intro"]))
+        )
+        if introduces and colon:  # (colon is there when it introduces: for the type checker)
+            line = colon["intro"] + ":"
+        out.extend(_split(line))
+        if introduces and not _QUOTE_LINE.match(next((n for n in lines[i + 1 :] if n.strip()), "")):
+            break
     return out
+
+
+def _split(line: str) -> list[str]:
+    """The sentences of one line, a quotation kept whole whatever stops it holds."""
+    quoted: list[str] = []
+
+    def hide(m: re.Match[str]) -> str:
+        quoted.append(m.group())
+        return f"\x00{len(quoted) - 1}\x00"
+
+    parts = _SENTENCE_END.split(_QUOTED.sub(hide, line))
+    return [_HIDDEN.sub(lambda m: quoted[int(m[1])], p).strip() for p in parts if p.strip()]
+
+
+def _mentioned(sentence: str) -> str:
+    """The sentence with what it quotes blanked out: quoted words carry no cue."""
+    return _QUOTED.sub('"…"', sentence)
 
 
 def _tidy(text: str) -> str:
@@ -133,19 +223,60 @@ def _any(*patterns: str) -> re.Pattern[str]:
 
 
 _NEG = r"(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not|not yet|not)"
-HEDGE = _any(
-    rf"\b{_NEG}\s+(?:\w+\s+)?(?:decided|made up my mind|chosen|settled|committed|sure)\b",
+_PLAN_VERBS = r"(?:be|want|try|switch|use|go|make|do|add|move|change|drop)"
+#: hedges that are open questions on their own: the speaker says they are still deciding
+DELIBERATION = _any(
+    rf"\b{_NEG}\s+(?:\w+\s+)?(?:decided|made up my mind|chosen|settled|committed)\b",
+    r"\b(?:can'?t|cannot|can not|couldn'?t) (?:decide|choose|make up my mind)\b",
     r"\b(?:thinking|thought) (?:about|of)\b",
     r"\b(?:considering|wondering|toying with|on the fence|undecided|torn between)\b",
-    r"\b(?:maybe|perhaps|possibly|someday|some day|one day|eventually)\b",
-    r"\b(?:might|could) (?:be|want|try|switch|use|go|make|do|add|move)\b",
+    rf"\b(?:i|we) (?:may|might|could) (?:\w+ )?{_PLAN_VERBS}\b",
     r"\b(?:no idea|don'?t know|do not know) (?:yet|if|whether)\b",
-    r"\bnot (?:decided|sure)\b",
+    r"\bnot (?:\S+ )?sure (?:yet|about|whether|if|which)\b",
+)
+#: words that soften whatever they stand with. On their own they carry nothing ("Maybe.",
+#: "I think you're right."); with a decision, rule, preference or correction, or with a plan
+#: of the speaker's (below), they make it an open question: "I think we'll use Postgres" is
+#: not a decision
+SOFTENER = _any(
+    r"\b(?:maybe|perhaps|possibly|probably|likely|someday|some day|one day|eventually)\b",
+    r"\b(?:tentatively|provisionally)\b",
+    r"\bi (?:don'?t |do not )?(?:think|guess|suppose|reckon|believe)\b",
+    r"\bnot (?:\S+ )?(?:sure|certain|convinced)\b",
+    rf"\b(?:may|might|could) {_PLAN_VERBS}\b",
+)
+#: the speaker's own plan, which a softener turns into a hedge ("maybe we should use Postgres")
+PLAN = _any(
+    r"\blet'?s\b",
+    r"\b(?:i|we)(?:'ll| will| should| shall| could| might| may| need| want|'re going to|"
+    r" are going to|'m going to| am going to)\b",
+)
+#: every hedge, for checking a text someone else classified (see :class:`LLMExtractor`)
+HEDGE = _any(DELIBERATION.pattern, SOFTENER.pattern)
+#: what a sentence may open with before it says anything: "Actually, …", "Ok so …"
+_LEAD = (
+    r"^(?:(?:actually|ok(?:ay)?|so|and|but|also|well|oh|hi|hey|hello|sorry|thanks|thank you|"
+    r"now|hmm+|um+|alright|right|great|cool)\b[\s,.!:;-]*)*"
 )
 #: questions that deliberate about a choice (a request such as "can you …?" is not one)
 OPEN_QUESTION = _any(
-    r"^(?:should|shall) (?:we|i)\b.*\?$",
-    r"^(?:what if|would it be better|is it worth|do we (?:want|need)|which (?:one|should))\b.*\?$",
+    _LEAD + r"(?:should|shall) (?:we|i)\b.*\?$",
+    _LEAD
+    + r"(?:what if|would it be better|is it worth|do we (?:want|need)|which (?:one|should))\b.*\?$",
+)
+#: a sentence that opens as a question; with a "?" it asks, and asserts nothing
+QUESTION = re.compile(
+    _LEAD + r"(?:please\s+)?(?:what|when|where|who|whom|whose|why|how|which|"
+    r"(?:can|could|would|will|won'?t|do|does|did|don'?t|doesn'?t|didn'?t|is|are|was|were|"
+    r"isn'?t|aren'?t|has|have|should|shall|may|might|am)\s+(?:you|i|we|it|they|he|she|there|"
+    r"this|that|these|those|the|a|an|my|your|our|any\w*|some\w*))\b",
+    re.IGNORECASE,
+)
+#: a sentence that asks the assistant for something now, with a question mark or without
+REQUEST = re.compile(
+    _LEAD + r"(?:please\s+)?(?:(?:can|could|would|will|won'?t) you|would you mind|"
+    r"i (?:was )?wonder(?:ing)? if you)\b",
+    re.IGNORECASE,
 )
 CORRECTION = _any(
     r"^(?:actually|correction|scratch that|to correct|sorry,? i meant|i meant)\b",
@@ -155,8 +286,11 @@ CORRECTION = _any(
     r"\binstead of\b",
     r"\bis now\b",
 )
+#: "never" that opens an idiom or a report of the past, not a rule or a habit: "Never
+#: mind.", "never heard of it", "I never thought of that"
+_NEVER = r"never(?!\s*mind\b| again\b| heard\b| seen\b| thought\b| knew\b| been\b| had\b)"
 POLICY = _any(
-    r"^(?:please\s+)?(?:always|never|must|do not ever|don'?t ever)\b",
+    rf"^(?:please\s+)?(?:always|{_NEVER}|must|do not ever|don'?t ever)\b",
     r"\b(?:you|we|everyone|everybody|all \w+|nobody|no one) (?:must|must not|mustn'?t|shall|"
     r"should always|should never|have to|need to always|may never)\b",
     r"\b(?:every|each|any|all)(?: \w+){1,3} (?:must|must not|mustn'?t|shall|should always|"
@@ -172,14 +306,32 @@ DECISION = _any(
     r"\bthe decision is\b",
     r"^decision\s*:",
 )
+#: attitudes, which last: a preference whatever they are about ("wishes" are below)
 PREFERENCE = _any(
     r"\bi (?:really |strongly |much )?(?:prefer|like|love|hate|dislike|enjoy|can'?t stand)\b",
-    r"\bi (?:don'?t|do not) (?:like|want|enjoy|care for)\b",
+    r"\bi (?:don'?t|do not) (?:like|enjoy|care for)\b",
     r"\bmy (?:favou?rite|preferred|preference)\b",
-    r"\bi'?d (?:rather|prefer|like)\b",
-    r"\bi want (?:you|it|them|my|the|to)\b",
-    r"\bi (?:always|never|usually)\b",
-    r"^please (?:use|write|keep|call|reply|respond|answer|format|avoid|don'?t|do not)\b",
+    r"\bi'?d (?:rather|prefer)\b",
+    rf"\bi (?:always|{_NEVER}|usually)\b",
+    # a prohibition holds until it is lifted
+    _LEAD + r"please (?:avoid|don'?t|do not)\b",
+)
+#: a wish, which may be for now or for good: see :func:`standing_wish`
+WISH = _any(
+    r"\bi (?:really |just |also )?want\b",
+    r"\bi (?:don'?t|do not) want\b",
+    r"\bi(?:'d| would) (?:really )?like\b",
+    r"\bplease (?:use|write|keep|call|reply|respond|answer|format)\b",
+)
+#: words that make a wish about how things are done from now on, not about this once
+STANDING = _any(
+    r"\b(?:always|never|usually|generally|in general|by default|from now on|going forward)\b",
+    r"\b(?:from here on|in (?:the )?future|every time|each time|whenever|all the time)\b",
+    r"\b(?:any ?more|no more)\b",
+)
+#: the first word of what a wish asks for, when it names one particular thing
+_PARTICULAR = frozenset(
+    {"a", "an", "the", "one", "some", "another", "this", "that", "these", "those", "it", "them"}
 )
 RECOMMENDATION = _any(
     r"\bi (?:recommend|suggest|would suggest|would recommend)\b",
@@ -194,15 +346,27 @@ PARAPHRASE = _any(
     r"\byour (?:favou?rite|preferred|preference|decision|rule)\b",
     r"\bi'?ll (?:remember|keep in mind|note)\b",
 )
+#: someone else's words or thoughts, reported: "My boss said we must always use Java" is not
+#: the user's rule. The verb must report a clause ("said we …", "told me to …", "said:"): in
+#: "Let's go with what you suggested." the decision is the user's. "I said", "we told
+#: them", "That said," and "As mentioned," are the speaker's own.
+REPORTED = re.compile(
+    r"(?<![\w'])(?!(?:i|we|that|having)\b)[\w']+\s+(?:(?:also|just|always|once|apparently)\s+)?"
+    r"(?:said|says|told|tells|wrote|writes|thinks|believes|claims|claimed|insists|insisted|"
+    r"mentioned|suggested|asked|reckons|announced|reported|texted|emailed|warned)"
+    r"(?=\s*[:\"\u201c]|\s+(?:that|to|whether|if|me|us|him|her|them|you|we|i|it|they|he|she|"
+    r"this|there|the|a|an|my|our|his|their|its|everyone|everybody|nobody|no one|all|every)\b)"
+    r"|^according to\b",
+    re.IGNORECASE,
+)
 #: "I always …" / "I never …" are the speaker's habits, not rules for others
-HABIT = re.compile(r"^i (?:always|never|usually)\b", re.IGNORECASE)
+HABIT = re.compile(rf"^i (?:always|{_NEVER}|usually)\b", re.IGNORECASE)
 _REASON = re.compile(r"\s*,?\s+because\s+(?:of\s+)?", re.IGNORECASE)
 _LEADING_REASON = re.compile(r"^because\s+(?P<reason>[^,]+),\s*(?P<claim>.+)$", re.IGNORECASE)
 
-#: kinds the rules give a user's sentence, first match wins: hedges before everything
+#: kinds the rules give a user's sentence, first match wins (hedges and open questions are
+#: checked before these: see :func:`classify_user`)
 USER_CUES: tuple[tuple[str, re.Pattern[str], Kind], ...] = (
-    ("hedge", HEDGE, Kind.open_question),
-    ("question", OPEN_QUESTION, Kind.open_question),
     ("correction", CORRECTION, Kind.correction),
     ("preference", HABIT, Kind.preference),
     ("policy", POLICY, Kind.policy),
@@ -224,11 +388,78 @@ WHY = {
 
 
 def classify_user(sentence: str) -> tuple[str, Kind] | None:
-    """The cue and kind of a user's sentence, or ``None`` when it carries no belief."""
+    """The cue and kind of a user's sentence, or ``None`` when it carries no belief.
+
+    >>> classify_user("I think we'll use Postgres.")
+    ('hedge', <Kind.open_question: 'open_question'>)
+    >>> classify_user("Maybe.") is None
+    True
+    """
+    sentence = _mentioned(sentence)
+    if REPORTED.search(_split_reason(sentence)[0]):
+        return None
+    if DELIBERATION.search(sentence):
+        return "hedge", Kind.open_question
+    if OPEN_QUESTION.search(sentence):
+        return "question", Kind.open_question
+    # a question or a request asserts nothing: "Actually, what time is it in Tokyo?" is no
+    # correction, "I'd like a cup of tea" no preference
+    asks = sentence.rstrip(" \"')\u201d\u2019").endswith("?") and QUESTION.match(sentence)
+    if asks or REQUEST.match(sentence) or _wish_for_now(sentence):
+        return None
+    found = _cue(sentence)
+    if SOFTENER.search(sentence) and (found is not None or PLAN.search(sentence)):
+        return "hedge", Kind.open_question
+    return found
+
+
+def _cue(sentence: str) -> tuple[str, Kind] | None:
+    """The first of :data:`USER_CUES` the sentence has, or a standing wish; hedges aside."""
     for cue, pattern, kind in USER_CUES:
         if pattern.search(sentence):
             return cue, kind
+    if standing_wish(sentence):
+        return "preference", Kind.preference
     return None
+
+
+def standing_wish(sentence: str) -> bool | None:
+    """Whether the wish in ``sentence`` is a standing preference; ``None`` without a wish.
+
+    A wish ("I want …", "I'd like …", "please use …") is a preference when it is about a
+    kind of thing or a way of doing things — "my summaries in bullet points", "answers in
+    German", "British spelling" — or says so ("always", "from now on", "by default"). It is
+    a request for now when what it asks for is one particular thing or task, named with an
+    article, a demonstrative or a pronoun ("a cup of tea", "you to write a haiku", "the
+    report", "that"), or is the speaker's own act ("I'd like to book a table"). The line
+    is drawn on words, so "I want you to help me" still reads as general.
+
+    >>> standing_wish("I'd like a cup of tea."), standing_wish("I'd like my summaries short.")
+    (False, True)
+    """
+    wish = WISH.search(sentence)
+    if wish is None:
+        return None
+    if STANDING.search(sentence):
+        return True
+    words = re.findall(r"[\w']+", sentence[wish.end() :].lower())
+    if words[:2] == ["you", "to"]:
+        words = words[3:]  # "I want you to write …": what is to be written
+    elif words[:1] == ["to"]:
+        return False
+    return bool(words) and words[0] not in _PARTICULAR
+
+
+def _wish_for_now(sentence: str) -> bool:
+    """Whether the sentence opens with a wish for one thing now: a request, not a belief."""
+    lead = re.match(_LEAD, sentence, re.IGNORECASE)
+    wish = WISH.search(sentence)
+    return (
+        wish is not None
+        and lead is not None
+        and wish.start() == lead.end()
+        and standing_wish(sentence) is False
+    )
 
 
 def _is_assistant_cue(sentence: str) -> str | None:
@@ -304,6 +535,33 @@ def _with_reason(
     out.append(reason)
 
 
+def _remembered(out: list[Statement], said: str) -> None:
+    """Append what a ``/remember`` command says: pinned, in the user's words, with its reason.
+
+    A reason ("… because …") is split off and linked to the claim as any sentence's is, so
+    the pinned belief is the thing to remember and the reason its context.
+    """
+    claim_text, reason_text = _split_reason(_tidy(said))
+    if not claim_text:
+        return
+    found = classify_user(claim_text)
+    cue, kind = found if found else ("remember", Kind.fact)
+    statement = _user_statement(claim_text, cue, kind)
+    claim = replace(
+        statement,
+        pinned=True,
+        trust=REMEMBER_TRUST,
+        importance=0.9,
+        priority=Priority.high,
+        epistemic_status=(
+            statement.epistemic_status if kind is Kind.open_question else EpistemicStatus.confirmed
+        ),
+        why_it_matters=" ".join([REMEMBER_WHY, *([WHY[kind]] if kind is not Kind.fact else [])]),
+        cue="remember",
+    )
+    _with_reason(out, claim, reason_text, speaker="user")
+
+
 class RuleExtractor:
     """The deterministic default extractor (see the module docstring for its rules)."""
 
@@ -318,34 +576,9 @@ class RuleExtractor:
 
     def _user(self, content: str) -> list[Statement]:
         out: list[Statement] = []
-        remember = _REMEMBER.match(content)
-        if remember:
-            # "/remember X": the whole rest of the message is one statement, pinned
-            text = _tidy(remember["rest"])
-            if text:
-                found = classify_user(text)
-                cue, kind = found if found else ("remember", Kind.fact)
-                statement = _user_statement(text, cue, kind)
-                out.append(
-                    replace(
-                        statement,
-                        pinned=True,
-                        trust=REMEMBER_TRUST,
-                        importance=0.9,
-                        priority=Priority.high,
-                        epistemic_status=(
-                            statement.epistemic_status
-                            if kind is Kind.open_question
-                            else EpistemicStatus.confirmed
-                        ),
-                        why_it_matters=" ".join(
-                            [REMEMBER_WHY, *([WHY[kind]] if kind is not Kind.fact else [])]
-                        ),
-                        cue="remember",
-                    )
-                )
-            return out
-        for sentence in sentences(content):
+        commands = list(_REMEMBER.finditer(content))
+        said = content[: commands[0].start()] if commands else content
+        for sentence in sentences(said):
             found = classify_user(sentence)
             if found is None:
                 continue
@@ -354,6 +587,10 @@ class RuleExtractor:
             if not claim_text:
                 continue
             _with_reason(out, _user_statement(claim_text, cue, kind), reason_text, speaker="user")
+        # "/remember X": all up to the next command (or the end) is one statement, pinned
+        for i, command in enumerate(commands):
+            end = commands[i + 1].start() if i + 1 < len(commands) else len(content)
+            _remembered(out, content[command.end() : end])
         return _unique(out)
 
     def _assistant(self, content: str) -> list[Statement]:
@@ -443,7 +680,7 @@ class LLMExtractor:
         role = role.lower()
         if role not in USER_ROLES | ASSISTANT_ROLES:
             return []
-        if role in USER_ROLES and _REMEMBER.match(content):
+        if role in USER_ROLES and _REMEMBER.search(content):
             return self.fallback.extract(role, content)  # a command, not prose to interpret
         try:
             items = self._ask(role, content)

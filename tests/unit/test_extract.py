@@ -62,6 +62,42 @@ def test_hedges_are_never_decisions(said: str) -> None:
     assert s.kind not in AUTHORITY_KINDS
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Let's go with Postgres for now, but I'm not 100% sure.",
+        "I think we'll use Postgres.",
+        "Tentatively, let's use Postgres.",
+        "I can't decide between Vue and React.",
+        "We may switch to Vue.",
+    ],
+)
+def test_hedged_and_undecided_choices_are_open_questions(said: str) -> None:
+    s = one("user", said)
+    assert (s.kind, s.status, s.epistemic_status) == (
+        Kind.open_question,
+        Status.exploratory,
+        EpistemicStatus.floated,
+    )
+    assert s.text == said
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["We decided to use Postgres.", "Let's go with Postgres for now.", "We'll use Postgres."],
+)
+def test_an_unhedged_choice_is_still_a_decision(said: str) -> None:
+    assert one("user", said).kind is Kind.decision
+
+
+@pytest.mark.parametrize(
+    ("role", "said"),
+    [("user", "Maybe."), ("user", "I think you're right."), ("assistant", "Maybe later.")],
+)
+def test_a_softener_with_nothing_to_soften_yields_nothing(role: str, said: str) -> None:
+    assert RULES.extract(role, said) == []
+
+
 def test_a_request_is_not_an_open_question() -> None:
     assert RULES.extract("user", "Can you help me write a cover letter?") == []
 
@@ -97,6 +133,101 @@ def test_small_talk_and_requests_yield_nothing() -> None:
     assert RULES.extract("user", "Hi there! How are you? Can you summarise this article?") == []
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Never mind.",
+        "Never mind, I'll do it myself.",
+        "Actually, can you summarise that in three bullets?",
+        "Actually, can you summarise that in three bullets.",
+        "Actually, what time is it in Tokyo?",
+        "What is now the best option?",
+        "Do I always need to sign in?",
+        "I want you to write a haiku about autumn.",
+        "I'd like a cup of tea.",
+        "Actually, I'd like a cup of tea.",
+        "Please write a haiku about autumn.",
+        "I'd like to book a table.",
+    ],
+)
+def test_everyday_requests_and_questions_are_no_beliefs(said: str) -> None:
+    assert RULES.extract("user", said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        ("Never push to main.", Kind.policy),
+        ("Never mind, we decided to use Postgres.", Kind.decision),
+        ("I never drink coffee after noon.", Kind.preference),
+        ("Actually, my Wi-Fi password changed to X.", Kind.correction),
+        ("Actually, the meeting is on Tuesday.", Kind.correction),
+        ("The password is now hunter2.", Kind.correction),
+        ("We decided to use Postgres, can you set it up?", Kind.decision),
+        ("Actually, should we rename the project?", Kind.open_question),
+        ("I prefer tea.", Kind.preference),
+        ("I'd like my summaries in bullet points.", Kind.preference),
+        ("I want answers in German from now on.", Kind.preference),
+        ("I want you to always answer in German.", Kind.preference),
+        ("I don't want emojis in answers.", Kind.preference),
+        ("Please don't use emojis.", Kind.preference),
+        ("Please call me Sam.", Kind.preference),
+    ],
+)
+def test_statements_beside_requests_keep_their_kind(said: str, kind: Kind) -> None:
+    assert one("user", said).kind is kind
+
+
+@pytest.mark.parametrize(
+    ("role", "said"),
+    [
+        ("user", "Here is the email from Bob:\n> We decided to cancel the contract."),
+        ("user", "Here is the email from Bob:\nHi all,\nWe decided to cancel the contract.\nBob"),
+        ("user", 'Translate to German: "I prefer the red car, we decided to buy it."'),
+        ("user", 'Translate "We decided to cancel. I prefer tea." into French.'),
+        ("user", "My boss said we must always use Java."),
+        ("user", "My boss wrote:\nWe must always use Java."),
+        ("user", "According to the docs, we must always pin versions."),
+        ("assistant", "Here is the draft email:\nWe decided to cancel the contract."),
+    ],
+)
+def test_quoted_pasted_and_reported_words_are_not_the_speakers(role: str, said: str) -> None:
+    assert RULES.extract(role, said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kind", "text"),
+    [
+        (
+            "Here is the email from Bob:\n> We decided to cancel.\nWe decided to renew it.",
+            Kind.decision,
+            "We decided to renew it.",
+        ),
+        ('Bob said "we decided to cancel". I prefer tea.', Kind.preference, "I prefer tea."),
+        ('I prefer "Dear Sir" in letters.', Kind.preference, 'I prefer "Dear Sir" in letters.'),
+        ('Always use "snake_case" for names.', Kind.policy, 'Always use "snake_case" for names.'),
+        ("Here are my rules:\n- Never push to main.", Kind.policy, "Never push to main."),
+        ("As I said, we must always use Java.", Kind.policy, "As I said, we must always use Java."),
+        ("That said, we decided on Go.", Kind.decision, "That said, we decided on Go."),
+        ("Let's use what Bob suggested.", Kind.decision, "Let's use what Bob suggested."),
+    ],
+)
+def test_the_speakers_own_words_beside_quotes_still_count(said: str, kind: Kind, text: str) -> None:
+    s = one("user", said)
+    assert (s.kind, s.text) == (kind, text)
+
+
+def test_a_reported_reason_does_not_hide_the_claim() -> None:
+    claim, reason = RULES.extract("user", "We chose Go because the team said it is faster.")
+    assert (claim.kind, claim.text) == (Kind.decision, "We chose Go")
+    assert (reason.kind, reason.caused) == (Kind.context, 0)
+
+
+def test_sentences_keep_a_quotation_whole_and_drop_quoted_lines() -> None:
+    said = 'He wrote "Done. Ship it." to me. We left.\n> quoted line\nBye.'
+    assert sentences(said) == ['He wrote "Done. Ship it." to me.', "We left.", "Bye."]
+
+
 def test_remember_is_pinned_and_keeps_the_words() -> None:
     s = one("user", "/remember the spare key is under the blue mat")
     assert s.pinned
@@ -110,6 +241,51 @@ def test_remember_of_a_hedge_is_a_pinned_open_question() -> None:
     s = one("user", "/remember I haven't decided on the venue")
     assert s.pinned
     assert s.kind is Kind.open_question
+
+
+@pytest.mark.parametrize(
+    ("said", "text"),
+    [
+        ("/remember my locker is 42", "my locker is 42"),
+        ("ok\n/remember the gate code is 4821", "the gate code is 4821"),
+        ("Hi! /remember my locker is 42", "my locker is 42"),
+        ("Thanks. /remember my locker is 42", "my locker is 42"),
+    ],
+)
+def test_remember_counts_at_a_line_start_or_after_a_greeting(said: str, text: str) -> None:
+    s = one("user", said)
+    assert (s.text, s.kind, s.pinned, s.cue) == (text, Kind.fact, True, "remember")
+
+
+def test_remember_after_a_statement_keeps_both_in_order() -> None:
+    pref, fact = RULES.extract("user", "I prefer tea. /remember my locker is 42")
+    assert (pref.text, pref.kind, pref.pinned) == ("I prefer tea.", Kind.preference, False)
+    assert (fact.text, fact.pinned) == ("my locker is 42", True)
+
+
+def test_each_remember_command_is_its_own_statement() -> None:
+    found = RULES.extract("user", "/remember the gate code is 4821\n/remember my locker is 42")
+    assert [(s.text, s.pinned) for s in found] == [
+        ("the gate code is 4821", True),
+        ("my locker is 42", True),
+    ]
+
+
+def test_a_mentioned_remember_is_no_command() -> None:
+    assert RULES.extract("user", "How do I use /remember here?") == []
+    assert RULES.extract("user", "Type /remember to save a note.") == []
+
+
+def test_a_remembered_reason_is_linked_to_the_pinned_claim() -> None:
+    said = "/remember to water the plants on Friday because the gardener is off"
+    claim, reason = RULES.extract("user", said)
+    assert (claim.text, claim.kind, claim.pinned) == (
+        "to water the plants on Friday",
+        Kind.fact,
+        True,
+    )
+    assert (reason.text, reason.kind, reason.pinned) == ("the gardener is off", Kind.context, False)
+    assert (claim.caused, reason.caused) == (None, 0)
 
 
 def test_a_reason_is_its_own_statement_linked_to_the_claim() -> None:
@@ -246,6 +422,14 @@ def test_llm_statements_are_kept_speaker_true(chat_server: tuple[str, type[_Chat
     assert said.kind is Kind.observation
     assert said.status is Status.inferred
     assert said.text.startswith(ASSISTANT_PREFIX)
+
+
+def test_llm_leaves_a_remember_command_to_the_rules(chat_server: tuple[str, type[_Chat]]) -> None:
+    url, handler = chat_server
+    llm = LLMExtractor(url, "test-model", timeout=5)
+    [s] = llm.extract("user", "ok\n/remember the gate code is 4821")
+    assert (s.text, s.pinned) == ("the gate code is 4821", True)
+    assert handler.requests == []  # a command, never sent to the model
 
 
 def test_llm_failure_falls_back_to_the_rules(chat_server: tuple[str, type[_Chat]]) -> None:
