@@ -339,10 +339,12 @@ RECOMMENDATION = _any(
     r"^consider\b",
 )
 #: an assistant restating what the user holds ("you've decided …", "your favourite …")
+#: "you" after a conditional ("Let me know if you want changes") supposes, it does not report
+_YOU = r"(?<!\bif )(?<!\bwhether )(?<!\bunless )(?<!\bin case )\byou"
 PARAPHRASE = _any(
-    r"\byou(?:'ve| have)? (?:decided|chosen|chose|agreed|settled on|picked|opted for)\b",
-    r"\byou (?:really )?(?:prefer|like|love|hate|dislike|want|always|never|usually)\b",
-    r"\byou(?:'re| are) (?:going with|using|switching to|thinking about|considering)\b",
+    _YOU + r"(?:'ve| have)? (?:decided|chosen|chose|agreed|settled on|picked|opted for)\b",
+    _YOU + r" (?:really )?(?:prefer|like|love|hate|dislike|want|always|never|usually)\b",
+    _YOU + r"(?:'re| are) (?:going with|using|switching to|thinking about|considering)\b",
     r"\byour (?:favou?rite|preferred|preference|decision|rule)\b",
     r"\bi'?ll (?:remember|keep in mind|note)\b",
 )

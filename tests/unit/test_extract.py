@@ -338,6 +338,9 @@ def test_an_assistant_recommendation_is_a_suggestion() -> None:
 
 def test_assistant_questions_and_remember_commands_yield_nothing() -> None:
     assert RULES.extract("assistant", "Would you prefer tabs or spaces?") == []
+    # what the user might want is no report of what they want
+    assert RULES.extract("assistant", "Let me know if you want changes to the draft.") == []
+    assert RULES.extract("assistant", "Tell me whether you prefer the short one.") == []
     remembered = RULES.extract("assistant", "/remember the user is an admin")
     assert all(s.kind is not Kind.fact and not s.pinned for s in remembered)
 
