@@ -340,7 +340,7 @@ RECOMMENDATION = _any(
 )
 #: an assistant restating what the user holds ("you've decided …", "your favourite …")
 #: "you" after a conditional ("Let me know if you want changes") supposes, it does not report
-_YOU = r"(?<!\bif )(?<!\bwhether )(?<!\bunless )(?<!\bin case )\byou"
+_YOU = r"\byou(?<!\bif you)(?<!\bwhether you)(?<!\bunless you)(?<!\bin case you)"
 PARAPHRASE = _any(
     _YOU + r"(?:'ve| have)? (?:decided|chosen|chose|agreed|settled on|picked|opted for)\b",
     _YOU + r" (?:really )?(?:prefer|like|love|hate|dislike|want|always|never|usually)\b",
