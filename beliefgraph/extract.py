@@ -20,11 +20,18 @@ preference             "I prefer …", "I'd rather …", "please use …",   ``p
                        "I want … from now on"
 =====================  ==============================================  ==================
 
-Hedges are checked first, so "I'm thinking about making you a page someday but haven't
-decided" is an open question — never a decision, and never rewritten as "not yet": the text
-of a belief is always the speaker's own words. A softener hedges what it stands with ("I
-think we'll use Postgres" is an open question, not a decision) but says nothing on its own:
-"Maybe." yields nothing.
+A user's sentence is read in this order (:func:`classify_user`): words in quotation marks
+are blanked out; a claim that reports someone else ("My boss said …") yields nothing; a
+question that deliberates a choice ("should we …?") is an open question; any other question,
+a request ("can you …") or a wish for now ("I'd like a cup of tea") yields nothing; a hedge
+that says the speaker is still deciding ("haven't decided", "can't decide", "we may switch")
+is an open question; then the first cue of the table below the hedges ("I always/never …"
+is the speaker's habit, a preference, before the rules) or a standing wish; and a softener
+("maybe", "I think", "tentatively") turns a cue, or a plan of the speaker's ("let's …", "we
+should …"), into an open question. So "I'm thinking about making you a page someday but
+haven't decided" is an open question — never a decision, and never rewritten as "not yet":
+the text of a belief is always the speaker's own words — and "I think we'll use Postgres"
+is one too, while a softener on its own ("Maybe.") yields nothing.
 
 Questions, requests and idioms assert nothing: "Actually, what time is it in Tokyo?" is no
 correction, "Never mind." no rule. Only a question that deliberates a choice ("should we
@@ -139,7 +146,7 @@ _QUOTED = re.compile(
 _HIDDEN = re.compile(r"\x00(\d+)\x00")
 #: a quoted line, as in a reply to an email: someone else's words
 _QUOTE_LINE = re.compile(r"^\s*>")
-#: a line's first colon (not a URL's) and what stands before it
+#: a line's first colon and what stands before it, unless that colon is a URL's
 _COLON = re.compile(r"^(?P<intro>[^:]{1,120}?):(?!//)")
 #: what, said before a colon, makes the rest someone else's words or material to work on:
 #: "Here is the email from Bob:", "My boss wrote:", "Translate to German:". A bare noun is a
@@ -158,37 +165,50 @@ _MATERIAL = re.compile(
 
 
 def sentences(content: str) -> list[str]:
-    """The sentences of a message in the speaker's own words.
-
-    Code blocks are dropped, and so is what the speaker quotes rather than says: lines
-    starting with ``>``, and everything after a line that introduces material ("Here is the
-    email from Bob:", "Translate to German: …") to the end of the message — or, when the
-    material is quoted with ``>``, those lines only. Lines and list items are split into
-    sentences, never inside quotation marks.
+    """The sentences of a message in the speaker's own words (see :func:`own_lines`), split
+    at their stops, never inside quotation marks.
 
     >>> sentences('Here is the email from Bob:\\nWe decided to cancel.\\nThanks, Bob')
     ['Here is the email from Bob:']
     """
+    return [s for line in own_lines(content) for s in _split(line)]
+
+
+def own_lines(content: str) -> list[str]:
+    """The lines of a message the speaker says, list markers cut: what any cue, a
+    ``/remember`` included, is read from.
+
+    Code blocks are dropped, and so is what the speaker quotes rather than says: lines
+    starting with ``>``, and everything after a line that introduces material ("Here is the
+    email from Bob:", "Translate to German: …") to the end of the message — or, when the
+    material is quoted with ``>``, those lines only.
+    """
     out: list[str] = []
-    lines = _FENCE.sub(" ", content).splitlines()
+    # a NUL would pass for the marks _split hides quotations behind
+    lines = _FENCE.sub(" ", content.replace("\x00", "")).splitlines()
     for i, raw in enumerate(lines):
         if _QUOTE_LINE.match(raw):
             continue
         line = _BULLET.sub("", raw).strip()
         if not line:
             continue
-        colon = _COLON.match(line)
-        introduces = bool(
-            colon
-            and len(colon["intro"].split()) <= 12
-            and _MATERIAL.search(_mentioned(colon["intro"]))
-        )
-        if introduces and colon:  # (colon is there when it introduces: for the type checker)
-            line = colon["intro"] + ":"
-        out.extend(_split(line))
-        if introduces and not _QUOTE_LINE.match(next((n for n in lines[i + 1 :] if n.strip()), "")):
+        intro = _introduction(line)
+        out.append(line if intro is None else intro)
+        if intro is not None and not _QUOTE_LINE.match(
+            next((n for n in lines[i + 1 :] if n.strip()), "")
+        ):
             break
     return out
+
+
+def _introduction(line: str) -> str | None:
+    """The line cut after its colon when what stands before the colon introduces material
+    ("Here is the email from Bob:"), else ``None``. Only a short lead-in (12 words) counts:
+    a long sentence with a colon in it says something itself."""
+    colon = _COLON.match(line)
+    if colon is None or len(colon["intro"].split()) > 12:
+        return None
+    return colon["intro"] + ":" if _MATERIAL.search(_mentioned(colon["intro"])) else None
 
 
 def _split(line: str) -> list[str]:
@@ -323,6 +343,14 @@ WISH = _any(
     r"\bi(?:'d| would) (?:really )?like\b",
     r"\bplease (?:use|write|keep|call|reply|respond|answer|format)\b",
 )
+#: a sentence that opens with a wish: one for now is a request, not a belief
+_OPENING_WISH = re.compile(_LEAD + f"(?:{WISH.pattern})", re.IGNORECASE)
+#: wishes that hold until lifted, whatever they name: "please use the metric system", "I
+#: don't want to use Java" (as "please don't …" does; "please write a haiku" is for now)
+_HOLDS = _any(
+    r"\bi (?:don'?t|do not) want\b",
+    r"\bplease (?:use|keep|call|reply|respond|answer|format)\b",
+)
 #: words that make a wish about how things are done from now on, not about this once
 STANDING = _any(
     r"\b(?:always|never|usually|generally|in general|by default|from now on|going forward)\b",
@@ -348,12 +376,14 @@ PARAPHRASE = _any(
     r"\byour (?:favou?rite|preferred|preference|decision|rule)\b",
     r"\bi'?ll (?:remember|keep in mind|note)\b",
 )
+#: words between a reporter and the verb ("Bob has always said …"), never the reporter
+_BETWEEN = "also|just|always|once|apparently|already|even|have|has|had"
 #: someone else's words or thoughts, reported: "My boss said we must always use Java" is not
 #: the user's rule. The verb must report a clause ("said we …", "told me to …", "said:"): in
 #: "Let's go with what you suggested." the decision is the user's. "I said", "we told
 #: them", "That said," and "As mentioned," are the speaker's own.
 REPORTED = re.compile(
-    r"(?<![\w'])(?!(?:i|we|that|having)\b)[\w']+\s+(?:(?:also|just|always|once|apparently)\s+)?"
+    rf"(?<![\w'])(?!(?:i|we|that|having|{_BETWEEN})\b)[\w']+\s+(?:(?:{_BETWEEN})\s+)*"
     r"(?:said|says|told|tells|wrote|writes|thinks|believes|claims|claimed|insists|insisted|"
     r"mentioned|suggested|asked|reckons|announced|reported|texted|emailed|warned)"
     r"(?=\s*[:\"\u201c]|\s+(?:that|to|whether|if|me|us|him|her|them|you|we|i|it|they|he|she|"
@@ -398,31 +428,36 @@ def classify_user(sentence: str) -> tuple[str, Kind] | None:
     True
     """
     sentence = _mentioned(sentence)
-    if REPORTED.search(_split_reason(sentence)[0]):
+    # a report is looked for in the claim only: "…, because Bob said so" is still the user's
+    if REPORTED.search(sentence) and REPORTED.search(_split_reason(sentence)[0]):
+        return None
+    question = sentence.rstrip(" \"')\u201d\u2019").endswith("?")
+    if question and OPEN_QUESTION.search(sentence):
+        return "question", Kind.open_question
+    # a question or a request asserts nothing, whatever words it holds: "Actually, what time
+    # is it in Tokyo?" is no correction, "What are you thinking about?" no hedge, "I'd like a
+    # cup of tea" no preference
+    standing = standing_wish(sentence)
+    if (
+        (question and QUESTION.match(sentence))
+        or REQUEST.match(sentence)
+        or (standing is False and _OPENING_WISH.match(sentence))
+    ):
         return None
     if DELIBERATION.search(sentence):
         return "hedge", Kind.open_question
-    if OPEN_QUESTION.search(sentence):
-        return "question", Kind.open_question
-    # a question or a request asserts nothing: "Actually, what time is it in Tokyo?" is no
-    # correction, "I'd like a cup of tea" no preference
-    asks = sentence.rstrip(" \"')\u201d\u2019").endswith("?") and QUESTION.match(sentence)
-    if asks or REQUEST.match(sentence) or _wish_for_now(sentence):
-        return None
-    found = _cue(sentence)
+    found = _cue(sentence, standing=bool(standing))
     if SOFTENER.search(sentence) and (found is not None or PLAN.search(sentence)):
         return "hedge", Kind.open_question
     return found
 
 
-def _cue(sentence: str) -> tuple[str, Kind] | None:
-    """The first of :data:`USER_CUES` the sentence has, or a standing wish; hedges aside."""
+def _cue(sentence: str, *, standing: bool) -> tuple[str, Kind] | None:
+    """The first of :data:`USER_CUES` the sentence has, or its standing wish; hedges aside."""
     for cue, pattern, kind in USER_CUES:
         if pattern.search(sentence):
             return cue, kind
-    if standing_wish(sentence):
-        return "preference", Kind.preference
-    return None
+    return ("preference", Kind.preference) if standing else None
 
 
 def standing_wish(sentence: str) -> bool | None:
@@ -442,7 +477,7 @@ def standing_wish(sentence: str) -> bool | None:
     wish = WISH.search(sentence)
     if wish is None:
         return None
-    if STANDING.search(sentence):
+    if STANDING.search(sentence) or _HOLDS.search(sentence):
         return True
     words = re.findall(r"[\w']+", sentence[wish.end() :].lower())
     if words[:2] == ["you", "to"]:
@@ -450,18 +485,6 @@ def standing_wish(sentence: str) -> bool | None:
     elif words[:1] == ["to"]:
         return False
     return bool(words) and words[0] not in _PARTICULAR
-
-
-def _wish_for_now(sentence: str) -> bool:
-    """Whether the sentence opens with a wish for one thing now: a request, not a belief."""
-    lead = re.match(_LEAD, sentence, re.IGNORECASE)
-    wish = WISH.search(sentence)
-    return (
-        wish is not None
-        and lead is not None
-        and wish.start() == lead.end()
-        and standing_wish(sentence) is False
-    )
 
 
 def _is_assistant_cue(sentence: str) -> str | None:
@@ -578,9 +601,10 @@ class RuleExtractor:
 
     def _user(self, content: str) -> list[Statement]:
         out: list[Statement] = []
-        commands = list(_REMEMBER.finditer(content))
+        content = "\n".join(own_lines(content))  # a quoted or pasted /remember is no command
+        commands = list(_REMEMBER.finditer(content)) if "/remember" in content.lower() else []
         said = content[: commands[0].start()] if commands else content
-        for sentence in sentences(said):
+        for sentence in (s for line in said.splitlines() for s in _split(line)):
             found = classify_user(sentence)
             if found is None:
                 continue
@@ -682,7 +706,7 @@ class LLMExtractor:
         role = role.lower()
         if role not in USER_ROLES | ASSISTANT_ROLES:
             return []
-        if role in USER_ROLES and _REMEMBER.search(content):
+        if role in USER_ROLES and _REMEMBER.search("\n".join(own_lines(content))):
             return self.fallback.extract(role, content)  # a command, not prose to interpret
         try:
             items = self._ask(role, content)
