@@ -19,8 +19,10 @@ the store does on a write (the curation gate, the audit log) applies to imports 
 
 Idempotent and resumable:
 
-* every id is a hash of the namespace, the conversation id, the turn (its id, else its
-  index) and the statement's text, so a rerun computes the same ids;
+* every id is a hash of the namespace, the conversation id, the turn (its id; else, in a
+  JSONL log, what it says and how often its conversation said it before, see
+  :func:`read_jsonl`; else its index in its record) and the statement's text, so a rerun
+  computes the same ids;
 * a statement counts as done once its turn's ``ASSERTED`` edge (carrying the statement's
   key) exists; done statements are never written again, so importing the same log twice
   writes nothing;
@@ -402,14 +404,16 @@ def read_openai(log: LogInput) -> Iterator[Record | Reject]:
                 else "sha256:" + hashlib.sha256(line.strip().encode()).hexdigest()[:24]
             )
             turns: list[Turn] = []
+            ids: set[str] = set()
             for i, message in enumerate(obj["messages"]):
                 where = f"messages[{i}]"
                 if not isinstance(message, dict):
                     raise ValueError(f"{where} is not an object")
-                if message.get("id") is not None and any(
-                    t.turn_id == str(message["id"]) for t in turns
-                ):
-                    raise ValueError(f"{where}.id {message['id']!r} repeats an earlier message's")
+                given_id = None if message.get("id") is None else str(message["id"])
+                if given_id is not None:
+                    if given_id in ids:
+                        raise ValueError(f"{where}.id {given_id!r} repeats an earlier message's")
+                    ids.add(given_id)
                 ts = message.get("ts", message.get("timestamp", message.get("created_at")))
                 turns.append(
                     Turn(
@@ -418,7 +422,7 @@ def read_openai(log: LogInput) -> Iterator[Record | Reject]:
                         _role(message.get("role"), f"{where}.role"),
                         _text(message.get("content"), f"{where}.content"),
                         number,
-                        turn_id=None if message.get("id") is None else str(message["id"]),
+                        turn_id=given_id,
                         ts=_parse_ts(ts, f"{where}.ts"),
                     )
                 )
