@@ -194,12 +194,13 @@ def reversed_relation(new: str, old: str) -> tuple[str, str, str] | None:
 
 @dataclass(frozen=True)
 class Slot:
-    """A statement split at its pivot: attribute words, value words, and whether it
-    announces a change."""
+    """A statement split at its pivot: attribute words, value words, whether it announces a
+    change, and the value words a negation stands right before ("no longer hunter2")."""
 
     attribute: frozenset[str]
     value: frozenset[str]
     change: bool
+    negated: frozenset[str] = frozenset()
 
 
 def slot(text: str, subject_words: frozenset[str]) -> Slot | None:
@@ -215,10 +216,20 @@ def slot(text: str, subject_words: frozenset[str]) -> Slot | None:
         return None
     pivot = match.group(0).strip().lower()
     before, after = text[: match.start()], text[match.end() :]
+    negated: set[str] = set()
+    after_negation = False
+    for token in tokenize(after):
+        if token in NEGATIONS:
+            after_negation = True
+        elif token not in STOPWORDS:
+            if after_negation:
+                negated.add(token)
+            after_negation = False
     return Slot(
         attribute=content_words(before) - subject_words,
         value=content_words(after),
         change=pivot in _CHANGE_VERBS,
+        negated=frozenset(negated),
     )
 
 
@@ -354,10 +365,8 @@ class DefaultClassifier:
         a, b = slot(new.text, subject or frozenset()), slot(old.text, subject or frozenset())
         if a is None or b is None:
             return None
-        # "no longer hunter2, it is ...": a negation beside the old value announces a change
-        announces = a.change or bool(
-            a.value & NEGATIONS and a.value & (b.value - NEGATIONS) and not b.value & NEGATIONS
-        )
+        # "no longer hunter2, it is ...": a negation before the old value announces a change
+        announces = a.change or bool(a.negated & b.value and not b.value & NEGATIONS)
         if subject is None:
             same_attribute = bool(a.attribute) and a.attribute == b.attribute
         elif not a.attribute and not b.attribute:

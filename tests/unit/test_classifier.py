@@ -153,9 +153,7 @@ def test_a_correction_needs_no_entity_when_its_attribute_is_the_same() -> None:
     named = view(
         "The Wi-Fi password changed; IT has the current one.", kind="correction", about=WIFI
     )
-    assert judge(named, view("The Wi-Fi password is kept by IT."), 0.8)[0] is not (
-        Verdict.contradicts
-    )
+    assert judge(named, view("The Wi-Fi password is kept by IT."), 0.8)[0] is Verdict.compatible
 
 
 def test_a_second_credential_for_the_same_thing_replaces_the_first() -> None:
@@ -179,11 +177,16 @@ def test_an_entity_that_is_the_attribute_decides_on_a_correction() -> None:
     assert judge(view("Redis moved to a new host.", about=redis), cache, 0.6)[0] is Verdict.add
 
 
-def test_a_negation_beside_another_word_is_not_a_change_of_value() -> None:
+def test_a_negation_before_another_word_is_not_a_change_of_value() -> None:
     about = {"redis": {"redis"}}
-    old = view("Redis is used as a cache.", id="r1", about=about)
-    new = view("Redis is single-node, not clustered.", about=about)
-    assert judge(new, old, 0.7)[0] is not Verdict.contradicts
+    old = view("Redis mode is single-node.", id="r1", about=about)
+    new = view("Redis mode is single-node, not clustered.", about=about)
+    assert judge(new, old, 0.85) == (
+        Verdict.subsumes,
+        "the same subject and attribute ('mode') as r1, adding to its value (cosine 0.85)",
+    )
+    replaced = view("Redis mode is no longer single-node, it is clustered.", about=about)
+    assert judge(replaced, old, 0.85)[0] is Verdict.contradicts
 
 
 def test_the_same_words_with_a_relation_turned_round_contradict() -> None:
