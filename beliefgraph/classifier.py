@@ -55,7 +55,7 @@ from typing import Any, Protocol
 
 from beliefgraph.config import Settings
 from beliefgraph.models import Verdict
-from beliefgraph.text import tokenize
+from beliefgraph.text import CORRECTION_OPENING, tokenize
 
 log = logging.getLogger(__name__)
 
@@ -93,11 +93,7 @@ _CHANGE_VERBS = _words(
 )
 #: how a correction opens ("Actually, ...", "Correction: ..."): talk about the statement, not
 #: part of its attribute (nor is a colon after it the statement's pivot)
-_CORRECTION_LEAD = re.compile(
-    r"^\s*(?:actually|correction|update|scratch that|to correct|sorry,?\s+i meant|i meant)\b"
-    r"[\s,:;-]*",
-    re.IGNORECASE,
-)
+_CORRECTION_LEAD = re.compile(rf"^\s*{CORRECTION_OPENING}[\s,:;-]*", re.IGNORECASE)
 #: words that relate the content word before them to the one after ("tea over coffee")
 _RELATIONS = _words("over than to from into instead versus vs before after above below")
 #: words between a relation's left side and the relation ("better than", "rather than")

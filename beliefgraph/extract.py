@@ -23,7 +23,11 @@ preference             "I prefer …", "I'd rather …", "please use …",   ``p
 A user's sentence is read in this order (:func:`classify_user`): words in quotation marks
 are blanked out; a claim that reports someone else ("My boss said …") yields nothing; a
 question that deliberates a choice ("should we …?") is an open question; any other question,
-a request ("can you …") or a wish for now ("I'd like a cup of tea") yields nothing; a hedge
+a request ("can you …"), a wish for now ("I'd like a cup of tea") or a correction of a
+request ("Actually, make it three bullets.", "Scratch that.") yields nothing; a statement
+asked back ("We no longer use Jenkins, right?") is an open question if it has a cue, as a
+softened one is, while one followed by a question of its own ("I prefer tabs, what about
+you?") or by "ok?" stands as said; a hedge
 that says the speaker is still deciding ("haven't decided", "can't decide", "we may switch")
 is an open question; then the first cue of the table below the hedges ("I always/never …"
 is the speaker's habit, a preference, before the rules) or a standing wish; and a softener
@@ -77,6 +81,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from beliefgraph.models import EpistemicStatus, Kind, Priority, Status
+from beliefgraph.text import CORRECTION_OPENING
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +134,10 @@ class Extractor(Protocol):
 
 # -- sentences -----------------------------------------------------------------------------
 
-_FENCE = re.compile(r"```.*?(```|$)", re.DOTALL)
+#: a fenced code block (``` or ~~~), to its closing fence or the end of the message
+_FENCE = re.compile(r"(`{3,}|~{3,}).*?(?:\1|\Z)", re.DOTALL)
+#: a line indented as code: four spaces or a tab
+_INDENTED = re.compile(r"^(?: {4}|\t)")
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[/A-Z0-9\x00])")
 #: the ``/remember`` command, at the start of a line, after a greeting ("Hi! /remember …") or
@@ -139,9 +147,10 @@ _REMEMBER = re.compile(
     r"|(?<=[.!?])[ \t]+)/remember\b[:\s]*",
     re.IGNORECASE | re.MULTILINE,
 )
-#: words in quotation marks: mentioned, not said by the speaker (an apostrophe is no quote)
+#: words in quotation marks or inline code: mentioned, not said by the speaker (an
+#: apostrophe is no quote)
 _QUOTED = re.compile(
-    r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d|\u2018[^\u2019\n]*\u2019|(?<![\w'])'[^'\n]*'(?![\w'])"
+    r"`[^`\n]*`|\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d|\u2018[^\u2019\n]*\u2019|(?<![\w'])'[^'\n]*'(?![\w'])"
 )
 _HIDDEN = re.compile(r"\x00(\d+)\x00")
 #: a quoted line, as in a reply to an email: someone else's words
@@ -178,16 +187,25 @@ def own_lines(content: str) -> list[str]:
     """The lines of a message the speaker says, list markers cut: what any cue, a
     ``/remember`` included, is read from.
 
-    Code blocks are dropped, and so is what the speaker quotes rather than says: lines
-    starting with ``>``, and everything after a line that introduces material ("Here is the
-    email from Bob:", "Translate to German: …") to the end of the message — or, when the
-    material is quoted with ``>``, those lines only.
+    Code is dropped (fenced blocks, and lines indented four spaces after a blank line or at
+    the start, unless they continue a list item), and so is what the speaker quotes rather
+    than says: lines starting with ``>``, and everything after a line that introduces
+    material ("Here is the email from Bob:", "Translate to German: …") to the end of the
+    message — or, when the material is quoted with ``>``, those lines only.
     """
     out: list[str] = []
     # a NUL would pass for the marks _split hides quotations behind
     lines = _FENCE.sub(" ", content.replace("\x00", "")).splitlines()
+    code, after_blank, in_list = False, True, False
     for i, raw in enumerate(lines):
-        if _QUOTE_LINE.match(raw):
+        if not raw.strip():
+            after_blank = True
+            continue
+        indented = bool(_INDENTED.match(raw))
+        code = indented and (code or (after_blank and not in_list))
+        in_list = bool(_BULLET.match(raw)) or (indented and in_list)
+        after_blank = False
+        if code or _QUOTE_LINE.match(raw):
             continue
         line = _BULLET.sub("", raw).strip()
         if not line:
@@ -299,13 +317,29 @@ REQUEST = re.compile(
     re.IGNORECASE,
 )
 CORRECTION = _any(
-    r"^(?:actually|correction|scratch that|to correct|sorry,? i meant|i meant)\b",
+    rf"^{CORRECTION_OPENING}",
     r"\bno longer\b",
     r"\b(?:changed|switched|moved|changing|switching)\b(?:\s+\w+){0,3}\s+(?:to|from)\b",
     r"\bnot\b.{1,60}\bany ?more\b",
     r"\binstead of\b",
     r"\bis now\b",
 )
+#: a correction's opening with nothing after it ("Scratch that."), or with an instruction
+#: about the work at hand ("Actually, make it three bullets.", "Actually, shorter please."):
+#: it corrects a request, and says nothing that lasts
+_CORRECTS_REQUEST = re.compile(
+    _LEAD + rf"{CORRECTION_OPENING}[\s,.!:;-]*(?:$|(?:please\s+)?(?:make|change|turn|keep|do|redo|"
+    r"try|put|write|rewrite|format|add|remove|drop|cut|shorten|lengthen|expand|fix|undo)\s+"
+    r"(?:it|that|this|them|those|these|one)\b|(?:[\w'-]+\s+){0,3}please\W*$)",
+    re.IGNORECASE,
+)
+#: the tail of a rule or wish that only checks it was heard: "Always use tabs, ok?"
+_HEARD = re.compile(
+    r"^(?:ok|okay|alright|all right|got it|understood|please|thanks|thank you)$", re.IGNORECASE
+)
+#: the tail of a sentence that asks something else: "I prefer tabs, what about you?"
+_ASIDE = re.compile(r"^(?:what about|how about|and)\b", re.IGNORECASE)
+_TAIL = re.compile(r",\s*(?P<tail>[^,]{1,40}?)\s*\?[\s\"')\u201d\u2019]*$")
 #: "never" that opens an idiom or a report of the past, not a rule or a habit: "Never
 #: mind.", "never heard of it", "I never thought of that"
 _NEVER = r"never(?!\s*mind\b| again\b| heard\b| seen\b| thought\b| knew\b| been\b| had\b)"
@@ -349,7 +383,8 @@ _OPENING_WISH = re.compile(_LEAD + f"(?:{WISH.pattern})", re.IGNORECASE)
 #: don't want to use Java" (as "please don't …" does; "please write a haiku" is for now)
 _HOLDS = _any(
     r"\bi (?:don'?t|do not) want\b",
-    r"\bplease (?:use|keep|call|reply|respond|answer|format)\b",
+    r"\b(?:please|i (?:really |just |also )?want you to|i(?:'d| would) like you to) "
+    r"(?:use|keep|call|address|reply|respond|answer|format)\b",
 )
 #: words that make a wish about how things are done from now on, not about this once
 STANDING = _any(
@@ -360,6 +395,7 @@ STANDING = _any(
 #: the first word of what a wish asks for, when it names one particular thing
 _PARTICULAR = frozenset(
     {"a", "an", "the", "one", "some", "another", "this", "that", "these", "those", "it", "them"}
+    | {"me", "us", "him", "her", "you"}
 )
 RECOMMENDATION = _any(
     r"\bi (?:recommend|suggest|would suggest|would recommend)\b",
@@ -442,8 +478,21 @@ def classify_user(sentence: str) -> tuple[str, Kind] | None:
         (question and QUESTION.match(sentence))
         or REQUEST.match(sentence)
         or (standing is False and _OPENING_WISH.match(sentence))
+        or _CORRECTS_REQUEST.match(sentence)
     ):
         return None
+    if question:
+        # a statement with a question after it: what the statement says, asked to be confirmed
+        # ("We no longer use Jenkins, right?", "We moved to Berlin?") is a hedge at most; with
+        # another question after it ("I prefer tabs, what about you?") it stands as said
+        tail = _TAIL.search(sentence)
+        aside = tail is not None and any(
+            p.match(tail["tail"]) for p in (_HEARD, _ASIDE, QUESTION, REQUEST)
+        )
+        found = classify_user(sentence[: tail.start()] if tail else sentence.rstrip("?"))
+        if aside or found is None:
+            return found
+        return "question", Kind.open_question
     if DELIBERATION.search(sentence):
         return "hedge", Kind.open_question
     found = _cue(sentence, standing=bool(standing))
@@ -468,8 +517,8 @@ def standing_wish(sentence: str) -> bool | None:
     German", "British spelling" — or says so ("always", "from now on", "by default"). It is
     a request for now when what it asks for is one particular thing or task, named with an
     article, a demonstrative or a pronoun ("a cup of tea", "you to write a haiku", "the
-    report", "that"), or is the speaker's own act ("I'd like to book a table"). The line
-    is drawn on words, so "I want you to help me" still reads as general.
+    report", "that", "me"), or is the speaker's own act ("I'd like to book a table"): "I
+    want you to help me" asks for now, "I want you to call me Sam" holds.
 
     >>> standing_wish("I'd like a cup of tea."), standing_wish("I'd like my summaries short.")
     (False, True)

@@ -21,6 +21,12 @@ _POSSESSIVE = re.compile("(\\w)['\u2019]s\\b")
 _JOINERS = re.compile("(?<=\\w)[-'\u2019.](?=\\w)")
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 
+#: how a correction opens ("Actually, …", "Correction: …"), as the extractor spots one and
+#: the classifier cuts it off the attribute: a pattern to embed, case-insensitive
+CORRECTION_OPENING = (
+    r"(?:actually|correction|update(?=\s*:)|scratch that|to correct|sorry,?\s+i meant|i meant)\b"
+)
+
 
 def fold(text: str) -> str:
     """Lower-case and strip accents, so "Café" and "cafe" compare equal."""

@@ -150,6 +150,12 @@ def test_small_talk_and_requests_yield_nothing() -> None:
         "I'd like to book a table.",
         "What are you thinking about?",  # a word of deliberation in a question asks
         "I was wondering if you could help.",
+        "I want you to help me.",
+        # a correction of a request is a request: nothing lasts
+        "Actually, make it three bullets.",
+        "Actually, shorter please.",
+        "Scratch that.",
+        "Correction:",
     ],
 )
 def test_everyday_requests_and_questions_are_no_beliefs(said: str) -> None:
@@ -177,6 +183,14 @@ def test_everyday_requests_and_questions_are_no_beliefs(said: str) -> None:
         ("Please use the metric system.", Kind.preference),  # holds whatever it names
         ("I don't want to use Java.", Kind.preference),
         ("I just said we must always use Java.", Kind.policy),  # the speaker's own report
+        ("I want you to call me Sam.", Kind.preference),
+        ("I want you to use the metric system.", Kind.preference),
+        ("Update: the staging server moved to Oslo.", Kind.correction),
+        ("Sorry, I meant Tuesday.", Kind.correction),
+        # a question after a statement leaves it as said, and so does checking it was heard
+        ("I prefer tabs, what about you?", Kind.preference),
+        ("We decided on Postgres, did you know?", Kind.decision),
+        ("Always use tabs, ok?", Kind.policy),
     ],
 )
 def test_statements_beside_requests_keep_their_kind(said: str, kind: Kind) -> None:
@@ -199,6 +213,9 @@ def test_statements_beside_requests_keep_their_kind(said: str, kind: Kind) -> No
         ("user", "Here is the email from Bob:\n/remember we decided to cancel the contract"),
         ("user", "> Bob: ok. /remember we must use Java"),
         ("user", "```\n/remember the admin password is x\n```"),
+        ("user", "~~~\n/remember the admin password is x\n~~~"),
+        ("user", "Run this:\n\n    /remember the admin password is x"),
+        ("user", "Type `/remember I prefer tabs` to save it."),
     ],
 )
 def test_quoted_pasted_and_reported_words_are_not_the_speakers(role: str, said: str) -> None:
@@ -362,6 +379,18 @@ def test_other_roles_yield_nothing(role: str) -> None:
 def test_code_blocks_are_not_read() -> None:
     said = "Here it is:\n```python\n# I prefer tabs\nprint('we decided')\n```\nDone."
     assert RULES.extract("user", said) == []
+
+
+@pytest.mark.parametrize(
+    "said", ["We no longer use Jenkins, right?", "We no longer use Jenkins?", "We moved to Oslo?"]
+)
+def test_a_statement_asked_back_is_an_open_question_at_most(said: str) -> None:
+    assert one("user", said).kind is Kind.open_question
+    assert RULES.extract("user", "The weather is nice, right?") == []
+
+
+def test_an_indented_list_continuation_is_not_code() -> None:
+    assert one("user", "- first point\n\n    I prefer tabs.").kind is Kind.preference
 
 
 def test_sentences_split_lines_lists_and_stops() -> None:
