@@ -290,6 +290,27 @@ class DefaultClassifier:
             s.gate_compatible_similarity,
         )
 
+    def floor_for(self, new: BeliefView) -> float:
+        """The cosine below which every pair with ``new`` is ``add``, whatever the old belief.
+
+        Only a structural pair (a shared subject, or a correction or credential where
+        neither names one) is judged from :attr:`floor` up; any other needs a threshold of
+        the text's own, the lowest of which is usually far higher. A belief that names a
+        subject, or may replace one by slot, keeps the structural floor.
+        """
+        s = self.settings
+        structural = bool(new.entities or new.canonical_name) or (
+            new.kind in CORRECTION_KINDS or new.kind in SINGLE_VALUED_KINDS
+        )
+        if structural:
+            return self.floor
+        return min(
+            s.gate_noop_similarity,
+            s.gate_polarity_similarity,
+            s.gate_subsume_similarity,
+            s.gate_compatible_similarity,
+        )
+
     def judge_one(self, pair: Pair) -> Judgement:
         """The verdict on one pair."""
         s = self.settings

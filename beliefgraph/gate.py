@@ -88,6 +88,7 @@ from beliefgraph.vectors import (
     Matrix,
     Ranked,
     VectorCache,
+    above,
     as_matrix,
     rank,
     related,
@@ -371,9 +372,10 @@ class Gate:
         rows = [_search_row(item) for item in incoming]
         names = sorted({ns for item in incoming for ns in item.view.namespaces})
         vectors = _matrix32(incoming)
+        floors = self._floors(incoming)
         copies = self.vectors.get(names)
         # proposed from the copies as they are now; the lock says whether that was right
-        ranks = self._rank(rows, copies, vectors, self._near_limit)
+        ranks = self._rank(rows, copies, vectors, self._near_limit, floors)
         proposals = _proposals(ranks, self._related(rows, copies, vectors))
         token = uuid.uuid4().hex
         records = self.store.tx_run(
@@ -420,7 +422,7 @@ class Gate:
             or any(copies.get(ns) is not synced[ns] for ns in r["namespaces"])
             or not (sum(i in live for i in ranks[r["i"]].ids) >= k or ranks[r["i"]].complete)
         ]
-        found += self._nearest_in_copies(tx, unsettled, synced, vectors)
+        found += self._nearest_in_copies(tx, unsettled, synced, vectors, floors)
         copied_rows = {r["i"] for r in copied}
         uncopied = [r for r in rows if r["i"] not in copied_rows and held[r["i"]]]
         structural = [r for r in uncopied if r["about"] or r["canonical_name"]]
@@ -437,14 +439,24 @@ class Gate:
         """How many of the nearest are read first: enough that k are live, usually."""
         return 2 * self.settings.gate_neighbours
 
+    def _floors(self, incoming: Sequence[Incoming]) -> dict[int, float]:
+        """Each incoming belief's cosine below which a neighbour cannot change its verdict:
+        the default classifier's floor for it, or none when another classifier judges."""
+        if self.prejudges:
+            return {item.index: -math.inf for item in incoming}
+        return {item.index: self.default.floor_for(item.view) for item in incoming}
+
     def _rank(
         self,
         rows: Sequence[dict[str, Any]],
         copies: Mapping[str, Copy],
         vectors: np.ndarray[Any, Any],
         limit: int,
+        floors: Mapping[int, float],
     ) -> dict[int, Ranked]:
-        """Each row's nearest beliefs in its namespaces' copies (rows lacking a copy: none)."""
+        """Each row's nearest beliefs in its namespaces' copies (rows lacking a copy: none),
+        down to its floor: a ranking that reaches below the floor is complete, as nothing
+        further could be judged other than ``add``."""
         ranks: dict[int, Ranked] = {}
         groups: dict[tuple[tuple[str, ...], str | None], list[int]] = {}
         for row in rows:
@@ -453,7 +465,7 @@ class Gate:
                 groups.setdefault(key, []).append(row["i"])
         for (namespaces, user), indexes in groups.items():
             ranked = rank([copies[ns] for ns in namespaces], vectors[indexes], user, limit)
-            ranks.update(zip(indexes, ranked, strict=True))
+            ranks.update((i, above(r, floors[i])) for i, r in zip(indexes, ranked, strict=True))
         return ranks
 
     def _related(
@@ -512,16 +524,18 @@ class Gate:
         rows: list[dict[str, Any]],
         copies: Mapping[str, Copy],
         vectors: np.ndarray[Any, Any],
+        floors: Mapping[int, float],
     ) -> list[tuple[int, Candidate]]:
         """Live neighbours from the (now current) copies: the related ones, and the nearest,
-        reading four times as many each round until k are live or every belief was read."""
+        reading four times as many each round until k are live or every belief above the
+        row's floor was read."""
         k = self.settings.gate_neighbours
         found: list[tuple[int, Candidate]] = []
         limit = self._near_limit
         pending = rows
         structural = self._related(rows, copies, vectors)
         while pending:
-            ranks = self._rank(pending, copies, vectors, limit)
+            ranks = self._rank(pending, copies, vectors, limit, floors)
             proposals = _proposals(ranks, structural)
             ids = sorted({belief for pairs in proposals.values() for belief, _ in pairs})
             records = self.store.tx_run(
@@ -744,7 +758,7 @@ class Gate:
                 f"nothing close enough to merge or replace (nearest {nearest.view.id}, "
                 f"cosine {nearest.similarity:.2f})"
                 if nearest
-                else "no live belief in its namespaces to compare with"
+                else "nothing close enough to merge or replace"
             )
             classifier = next((j.classifier for _, j in judged), self.default.name)
             return self._decision(item, Verdict.add, None, reason, classifier)

@@ -311,6 +311,19 @@ class Ranked:
     complete: bool
 
 
+def above(ranked: Ranked, floor: float) -> Ranked:
+    """``ranked`` cut to the beliefs at least ``floor`` close; complete once it reached
+    below the floor, since every belief further down is further still.
+
+    >>> above(Ranked(["a", "b"], [0.9, 0.5], False), 0.8)
+    Ranked(ids=['a'], scores=[0.9], complete=True)
+    """
+    kept = sum(score >= floor for score in ranked.scores)
+    if kept == len(ranked.ids):
+        return ranked
+    return Ranked(ranked.ids[:kept], ranked.scores[:kept], True)
+
+
 class VectorCache:
     """Namespace name -> :class:`Copy`, bounded by ``capacity`` vectors; thread-safe."""
 

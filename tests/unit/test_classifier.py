@@ -390,3 +390,27 @@ def test_below_the_floor_every_pair_is_add_and_at_it_the_structural_rule_applies
     assert judge(new, old, DEFAULT.floor)[0] is Verdict.contradicts
     same = view("The office Wi-Fi password is tulip-42.", about=WIFI)
     assert judge(same, old, DEFAULT.floor - 0.01)[0] is Verdict.add
+
+
+@pytest.mark.parametrize("kind", ["fact", "decision", "preference", "policy", "correction"])
+def test_below_a_beliefs_floor_every_pair_is_add(kind: str) -> None:
+    """The gate reads no neighbour under :meth:`floor_for`: nothing there may decide."""
+    new = view("Actually, the office printer moved to room 12.", kind=kind)
+    floor = DEFAULT.floor_for(new)
+    olds = [
+        view("The office printer is in room 4.", id="o1", kind=k, about=about)
+        for k in ("fact", "correction", "decision", "credential")
+        for about in (None, WIFI)
+    ]
+    for old in olds:
+        for similarity in (floor - 0.01, floor - 0.2, 0.0):
+            assert judge(new, old, similarity)[0] is Verdict.add, (old, similarity)
+
+
+def test_a_belief_that_may_replace_by_slot_keeps_the_structural_floor() -> None:
+    plain = DEFAULT.floor_for(view("I prefer tea."))
+    assert plain == SETTINGS.gate_compatible_similarity
+    assert DEFAULT.floor_for(view("The Wi-Fi is tulip42.", kind="correction")) == DEFAULT.floor
+    assert DEFAULT.floor_for(view("It is tulip42.", kind="credential")) == DEFAULT.floor
+    assert DEFAULT.floor_for(view("The Wi-Fi is tulip42.", about=WIFI)) == DEFAULT.floor
+    assert DEFAULT.floor < plain

@@ -11,7 +11,9 @@ from beliefgraph.vectors import (
     CODED_VECTORS,
     Copy,
     Held,
+    Ranked,
     VectorCache,
+    above,
     as_matrix,
     rank,
     related,
@@ -223,3 +225,10 @@ def test_a_namespace_copy_loads_packed_vectors_as_it_loads_lists() -> None:
     mixed = as_matrix([lists[0], packed(lists[1]), lists[2]], 3)
     assert np.array_equal(mixed, from_bytes)
     from_bytes[0, 0] = 0.0  # a copy of its own, not a view of read-only bytes
+
+
+def test_a_ranking_cut_at_a_floor_is_complete_once_it_reached_below() -> None:
+    ranked = Ranked(["a", "b", "c"], [0.95, 0.85, 0.4], False)
+    assert above(ranked, 0.8) == Ranked(["a", "b"], [0.95, 0.85], True)
+    assert above(ranked, 0.3) is ranked  # nothing cut: as complete as it was
+    assert above(ranked, 0.99) == Ranked([], [], True)
