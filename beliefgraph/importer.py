@@ -28,7 +28,7 @@ Idempotent and resumable:
   writes nothing;
 * after each batch, a checkpoint on the log's ``Source`` node records how many records are
   fully in. A rerun reads and extracts the records before it again (cheap, and it rebuilds
-  the per-conversation order that ``FOLLOWS`` needs) but writes none of them.
+  the per-conversation order in time that ``FOLLOWS`` needs) but writes none of them.
 
 Each batch is one transaction: the beliefs through :meth:`Store.create_in` (the store's
 create path, curation gate and audit included; the embedding is done before, by
@@ -47,11 +47,13 @@ depend on the texts embedded with it: ``tests/integration/test_embeddings.py``).
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import hashlib
 import io
 import json
 import logging
+import math
 import re
 import sys
 import threading
@@ -706,13 +708,49 @@ def _clock(seconds: float) -> str:
 
 @dataclass
 class _Planned:
-    """A statement on its way to the store, with what its provenance needs."""
+    """A statement on its way to the store, with what its provenance needs: the statement
+    it explains, and its neighbours in its conversation's time (:class:`_Timeline`)."""
 
     key: str
     turn: Turn
     statement: Statement
     caused_key: str | None
     follows_key: str | None
+    #: a statement read before this one but said after it (the log is out of time order)
+    followed_by: str | None = None
+
+
+class _Timeline:
+    """The statements of each conversation in the order they were said, for ``FOLLOWS``.
+
+    Ordered by the turn's ``ts``; a turn without one takes the time of the line before it
+    in the file, and ties keep the order of the file. A statement read after one said later
+    goes in between its neighbours in time: it follows the earlier, and the later follows
+    it. The edge between the two neighbours stays (it still points back in time), so every
+    ``FOLLOWS`` edge leads from a later statement to an earlier one.
+    """
+
+    def __init__(self) -> None:
+        self._times: dict[str, list[tuple[float, int]]] = {}
+        self._keys: dict[str, list[str]] = {}
+        self._last: dict[str, float] = {}  # conversation -> its previous line's time
+        self._read = 0
+
+    def place(self, turn: Turn, key: str) -> tuple[str | None, str | None]:
+        """Put a statement of ``turn`` in its conversation's order; return the statements
+        just before and just after it in time (``None`` when there is none)."""
+        conversation = turn.conversation_id
+        when = turn.ts.timestamp() if turn.ts is not None else None
+        if when is None:
+            when = self._last.get(conversation, -math.inf)
+        self._last[conversation] = when
+        times = self._times.setdefault(conversation, [])
+        keys = self._keys.setdefault(conversation, [])
+        self._read += 1
+        at = bisect.bisect_right(times, (when, self._read))
+        times.insert(at, (when, self._read))
+        keys.insert(at, key)
+        return (keys[at - 1] if at else None), (keys[at + 1] if at + 1 < len(keys) else None)
 
 
 @dataclass
@@ -819,7 +857,7 @@ class Importer:
             done_before = max(int(found[0]["records_done"]), 0) if found else 0
         summary.resumed_at = done_before
         self._source = {"key": source_key, "namespace": ns, "name": log.name, "format": fmt.value}
-        last_key: dict[str, str] = {}  # conversation -> its latest statement's key
+        timeline = _Timeline()
         seen_conversations: set[str] = set()
         batch = _Batch()
         ordinal = 0
@@ -844,7 +882,7 @@ class Importer:
             for turn in item.turns:
                 summary.turns += 1
                 seen_conversations.add(turn.conversation_id)
-                planned = self._plan(turn, last_key, summary)
+                planned = self._plan(turn, timeline, summary)
                 if ordinal <= done_before:
                     summary.already += len(planned)
                 else:
@@ -868,7 +906,7 @@ class Importer:
         self._submit(batch, summary)
         self._drain(summary)
 
-    def _plan(self, turn: Turn, last_key: dict[str, str], summary: ImportSummary) -> list[_Planned]:
+    def _plan(self, turn: Turn, timeline: _Timeline, summary: ImportSummary) -> list[_Planned]:
         statements = self.extractor.extract(turn.role, turn.content)
         ns = self.options.namespace
         keys = [statement_key(ns, turn, s.text) for s in statements]
@@ -879,8 +917,8 @@ class Importer:
                 summary.too_long += 1
                 continue
             caused = keys[statement.caused] if statement.caused is not None else None
-            out.append(_Planned(key, turn, statement, caused, last_key.get(turn.conversation_id)))
-            last_key[turn.conversation_id] = key
+            before, after = timeline.place(turn, key)
+            out.append(_Planned(key, turn, statement, caused, before, after))
         return out
 
     # -- the pipeline ----------------------------------------------------------------------
@@ -944,7 +982,12 @@ class Importer:
                     zip(prepared.row_keys, (d.belief_id for d in decisions), strict=True)
                 )
             wanted = sorted(
-                {k for p in todo for k in (p.follows_key, p.caused_key) if k and k not in targets}
+                {
+                    k
+                    for p in todo
+                    for k in (p.follows_key, p.followed_by, p.caused_key)
+                    if k and k not in targets
+                }
             )
             if wanted:  # statements of earlier batches that these follow or explain
                 found = self.store.tx_run(tx, "import_done", keys=wanted)
@@ -1023,7 +1066,14 @@ class Importer:
             }
             for p in todo
         ]
-        follows = _edges((targets.get(p.key), targets.get(p.follows_key or "")) for p in todo)
+        follows = _edges(
+            pair
+            for p in todo
+            for pair in (
+                (targets.get(p.key), targets.get(p.follows_key or "")),
+                (targets.get(p.followed_by or ""), targets.get(p.key)),
+            )
+        )
         caused = _edges((targets.get(p.key), targets.get(p.caused_key or "")) for p in todo)
         self.store.tx_run(
             tx, "import_conversations", source=source["key"], rows=rows["conversations"]

@@ -241,6 +241,41 @@ def test_follows_and_caused_edges(store: Store, driver: Driver, ns: str) -> None
     assert not any(site in (a, b) for a, b in follows if "static page" not in a + b)
 
 
+def test_follows_goes_back_in_time_when_the_log_is_out_of_order(
+    store: Store, driver: Driver, ns: str, tmp_path: Path
+) -> None:
+    said = {  # line order: 10:00, 12:00, 11:00 (a late line), then one without a time
+        "10:00": "I prefer tea.",
+        "12:00": "We decided to use Postgres.",
+        "11:00": "Never deploy on Fridays.",
+        None: "I always use tabs.",
+    }
+    log = tmp_path / "late.jsonl"
+    log.write_text(
+        "".join(
+            json.dumps(
+                {"conversation_id": "c", "role": "user", "content": text}
+                | ({"ts": f"2026-11-30T{at}:00Z"} if at else {})
+            )
+            + "\n"
+            for at, text in said.items()
+        )
+    )
+    import_logs(store, log, ImportOptions(namespace=ns))
+    edges = dump(driver, ns)["edges"]
+    follows = {(json.loads(a)[0], json.loads(b)[0]) for a, t, b in edges if t == "FOLLOWS"}
+    tea, postgres, fridays, tabs = said.values()
+    # the late line goes in between (the edge from 12:00 to 10:00 stays, back in time too);
+    # the line without a time takes the time of the line before it in the file
+    assert follows == {
+        (postgres, tea),
+        (fridays, tea),
+        (postgres, fridays),
+        (tabs, fridays),
+        (postgres, tabs),
+    }
+
+
 def test_a_repeated_statement_is_embedded_once_and_reinforces(
     store: Store, driver: Driver, ns: str, tmp_path: Path
 ) -> None:
