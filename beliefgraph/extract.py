@@ -187,24 +187,22 @@ def own_lines(content: str) -> list[str]:
     """The lines of a message the speaker says, list markers cut: what any cue, a
     ``/remember`` included, is read from.
 
-    Code is dropped (fenced blocks, and lines indented four spaces after a blank line or at
-    the start, unless they continue a list item), and so is what the speaker quotes rather
-    than says: lines starting with ``>``, and everything after a line that introduces
-    material ("Here is the email from Bob:", "Translate to German: …") to the end of the
-    message — or, when the material is quoted with ``>``, those lines only.
+    Code is dropped (fenced blocks, and lines indented four spaces after a line that ends
+    with a colon, a list item aside), and so is what the speaker quotes rather than says:
+    lines starting with ``>``, and everything after a line that introduces material ("Here
+    is the email from Bob:", "Translate to German: …") to the end of the message — or,
+    when the material is quoted with ``>``, those lines only.
     """
     out: list[str] = []
     # a NUL would pass for the marks _split hides quotations behind
     lines = _FENCE.sub(" ", content.replace("\x00", "")).splitlines()
-    code, after_blank, in_list = False, True, False
+    code, introduced = False, False
     for i, raw in enumerate(lines):
         if not raw.strip():
-            after_blank = True
             continue
         indented = bool(_INDENTED.match(raw))
-        code = indented and (code or (after_blank and not in_list))
-        in_list = bool(_BULLET.match(raw)) or (indented and in_list)
-        after_blank = False
+        code = indented and (code or (introduced and not _BULLET.match(raw)))
+        introduced = raw.rstrip().endswith(":")
         if code or _QUOTE_LINE.match(raw):
             continue
         line = _BULLET.sub("", raw).strip()
@@ -326,20 +324,25 @@ CORRECTION = _any(
 )
 #: a correction's opening with nothing after it ("Scratch that."), or with an instruction
 #: about the work at hand ("Actually, make it three bullets.", "Actually, shorter please."):
-#: it corrects a request, and says nothing that lasts
+#: it corrects a request, and says nothing that lasts unless more follows (see
+#: :func:`_corrects_request`)
 _CORRECTS_REQUEST = re.compile(
-    _LEAD + rf"{CORRECTION_OPENING}[\s,.!:;-]*(?:$|(?:please\s+)?(?:make|change|turn|keep|do|redo|"
-    r"try|put|write|rewrite|format|add|remove|drop|cut|shorten|lengthen|expand|fix|undo)\s+"
-    r"(?:it|that|this|them|those|these|one)\b|(?:[\w'-]+\s+){0,3}please\W*$)",
+    _LEAD + rf"{CORRECTION_OPENING}[\s,.!:;-]*(?:$|(?:please\s+)?(?:make|change|turn|keep|do|"
+    r"redo|try|put|write|rewrite|format|add|remove|drop|cut|shorten|lengthen|expand|fix|undo)"
+    r"\s+(?:it|that|this|them|those|these|one)\b|(?:[\w'-]+\s+){0,3}please\W*$)",
     re.IGNORECASE,
 )
-#: the tail of a rule or wish that only checks it was heard: "Always use tabs, ok?"
-_HEARD = re.compile(
-    r"^(?:ok|okay|alright|all right|got it|understood|please|thanks|thank you)$", re.IGNORECASE
-)
-#: the tail of a sentence that asks something else: "I prefer tabs, what about you?"
-_ASIDE = re.compile(r"^(?:what about|how about|and)\b", re.IGNORECASE)
+#: a question mark that ends a sentence, closing quotes and brackets after it
+_QUESTION_MARK = re.compile(r"\?[\s\"')\u201d\u2019]*$")
+#: a question's last clause after a comma: "…, right?", "…, what about you?"
 _TAIL = re.compile(r",\s*(?P<tail>[^,]{1,40}?)\s*\?[\s\"')\u201d\u2019]*$")
+#: a tail that asks to confirm what comes before it: "right?", "do we?", "isn't it?"
+_CONFIRMING = re.compile(
+    r"^(?:right|correct|true|yes|no|yeah|eh|or not|am i right|is that (?:right|correct|true|so)|"
+    r"(?:(?:do|does|did|is|are|was|were|have|has|had|would|could|should)(?:n'?t)?|will|won'?t|"
+    r"can|can'?t)(?: not)? (?:i|we|you|they|he|she|it|that|there))$",
+    re.IGNORECASE,
+)
 #: "never" that opens an idiom or a report of the past, not a rule or a habit: "Never
 #: mind.", "never heard of it", "I never thought of that"
 _NEVER = r"never(?!\s*mind\b| again\b| heard\b| seen\b| thought\b| knew\b| been\b| had\b)"
@@ -383,8 +386,7 @@ _OPENING_WISH = re.compile(_LEAD + f"(?:{WISH.pattern})", re.IGNORECASE)
 #: don't want to use Java" (as "please don't …" does; "please write a haiku" is for now)
 _HOLDS = _any(
     r"\bi (?:don'?t|do not) want\b",
-    r"\b(?:please|i (?:really |just |also )?want you to|i(?:'d| would) like you to) "
-    r"(?:use|keep|call|address|reply|respond|answer|format)\b",
+    r"\bplease (?:use|keep|call|reply|respond|answer|format)\b",
 )
 #: words that make a wish about how things are done from now on, not about this once
 STANDING = _any(
@@ -395,8 +397,11 @@ STANDING = _any(
 #: the first word of what a wish asks for, when it names one particular thing
 _PARTICULAR = frozenset(
     {"a", "an", "the", "one", "some", "another", "this", "that", "these", "those", "it", "them"}
-    | {"me", "us", "him", "her", "you"}
 )
+#: a person the wish is for: what comes after says whether it is for now ("help me", "send
+#: me the file", "help me with the report") or for good ("tell me when I'm wrong")
+_PERSONS = frozenset({"me", "us", "him", "her", "you"})
+_FOR_NOW_AFTER_PERSON = _PARTICULAR | {"with", "out", "up"}
 RECOMMENDATION = _any(
     r"\bi (?:recommend|suggest|would suggest|would recommend)\b",
     r"\byou (?:could|should|might want to|may want to)\b",
@@ -467,38 +472,63 @@ def classify_user(sentence: str) -> tuple[str, Kind] | None:
     # a report is looked for in the claim only: "…, because Bob said so" is still the user's
     if REPORTED.search(sentence) and REPORTED.search(_split_reason(sentence)[0]):
         return None
-    question = sentence.rstrip(" \"')\u201d\u2019").endswith("?")
-    if question and OPEN_QUESTION.search(sentence):
-        return "question", Kind.open_question
-    # a question or a request asserts nothing, whatever words it holds: "Actually, what time
-    # is it in Tokyo?" is no correction, "What are you thinking about?" no hedge, "I'd like a
-    # cup of tea" no preference
+    if _QUESTION_MARK.search(sentence):
+        if OPEN_QUESTION.search(sentence):
+            return "question", Kind.open_question
+        # a question asserts nothing, whatever words it holds: "Actually, what time is it in
+        # Tokyo?" is no correction, "What are you thinking about?" no hedge
+        if QUESTION.match(sentence) or REQUEST.match(sentence):
+            return None
+        return _asked(sentence)
+    return _stated(sentence)
+
+
+def _asked(sentence: str) -> tuple[str, Kind] | None:
+    """A question that opens as a statement: at most a hedge, unless the statement is whole
+    before a question of its own.
+
+    "We no longer use Jenkins, right?" and "We moved to Oslo?" ask to confirm what they say:
+    an open question if that has a cue. "I prefer tabs, what about you?" and "Always use
+    tabs, ok?" say it, then ask something else.
+    """
+    tail = _TAIL.search(sentence)
+    if tail is not None:
+        said = _stated(sentence[: tail.start()])
+        if _CONFIRMING.match(tail["tail"]):
+            return None if said is None else ("question", Kind.open_question)
+        if said is not None:
+            return said
+    said = _stated(_QUESTION_MARK.sub("", sentence))
+    return None if said is None else ("question", Kind.open_question)
+
+
+def _stated(sentence: str) -> tuple[str, Kind] | None:
+    """The cue and kind of a sentence that asks nothing (see :func:`classify_user`)."""
+    # a request asserts nothing: "I'd like a cup of tea" is no preference, "Actually, make it
+    # three bullets" no correction
     standing = standing_wish(sentence)
     if (
-        (question and QUESTION.match(sentence))
-        or REQUEST.match(sentence)
+        REQUEST.match(sentence)
         or (standing is False and _OPENING_WISH.match(sentence))
-        or _CORRECTS_REQUEST.match(sentence)
+        or _corrects_request(sentence)
     ):
         return None
-    if question:
-        # a statement with a question after it: what the statement says, asked to be confirmed
-        # ("We no longer use Jenkins, right?", "We moved to Berlin?") is a hedge at most; with
-        # another question after it ("I prefer tabs, what about you?") it stands as said
-        tail = _TAIL.search(sentence)
-        aside = tail is not None and any(
-            p.match(tail["tail"]) for p in (_HEARD, _ASIDE, QUESTION, REQUEST)
-        )
-        found = classify_user(sentence[: tail.start()] if tail else sentence.rstrip("?"))
-        if aside or found is None:
-            return found
-        return "question", Kind.open_question
     if DELIBERATION.search(sentence):
         return "hedge", Kind.open_question
     found = _cue(sentence, standing=bool(standing))
     if SOFTENER.search(sentence) and (found is not None or PLAN.search(sentence)):
         return "hedge", Kind.open_question
     return found
+
+
+def _corrects_request(sentence: str) -> bool:
+    """Whether a correction only corrects a request: its opening alone ("Scratch that."), or
+    with an instruction about the work at hand and no cue of its own after it ("Actually,
+    make it three bullets.", but not "Actually, make it a rule: always use tabs.")."""
+    opening = _CORRECTS_REQUEST.match(sentence)
+    if opening is None:
+        return False
+    return not STANDING.search(sentence) and _cue(sentence[opening.end() :], standing=False) is None
 
 
 def _cue(sentence: str, *, standing: bool) -> tuple[str, Kind] | None:
@@ -517,8 +547,9 @@ def standing_wish(sentence: str) -> bool | None:
     German", "British spelling" — or says so ("always", "from now on", "by default"). It is
     a request for now when what it asks for is one particular thing or task, named with an
     article, a demonstrative or a pronoun ("a cup of tea", "you to write a haiku", "the
-    report", "that", "me"), or is the speaker's own act ("I'd like to book a table"): "I
-    want you to help me" asks for now, "I want you to call me Sam" holds.
+    report", "that"; "help me", "help me with …"), or is the speaker's own act ("I'd like to
+    book a table"): "I want you to help me" asks for now, "I want you to tell me when I'm
+    wrong" holds.
 
     >>> standing_wish("I'd like a cup of tea."), standing_wish("I'd like my summaries short.")
     (False, True)
@@ -533,6 +564,9 @@ def standing_wish(sentence: str) -> bool | None:
         words = words[3:]  # "I want you to write …": what is to be written
     elif words[:1] == ["to"]:
         return False
+    if words[:1] and words[0] in _PERSONS:
+        words = words[1:]  # "… help me", "… tell me when I'm wrong": what for the person
+        return bool(words) and words[0] not in _FOR_NOW_AFTER_PERSON
     return bool(words) and words[0] not in _PARTICULAR
 
 

@@ -24,7 +24,8 @@ _NON_WORD = re.compile(r"[^a-z0-9]+")
 #: how a correction opens ("Actually, …", "Correction: …"), as the extractor spots one and
 #: the classifier cuts it off the attribute: a pattern to embed, case-insensitive
 CORRECTION_OPENING = (
-    r"(?:actually|correction|update(?=\s*:)|scratch that|to correct|sorry,?\s+i meant|i meant)\b"
+    r"(?:actually|correction|update(?=\s*[:,;-])|scratch that|to correct|sorry,?\s+i meant|"
+    r"i meant)\b"
 )
 
 

@@ -414,3 +414,10 @@ def test_a_belief_that_may_replace_by_slot_keeps_the_structural_floor() -> None:
     assert DEFAULT.floor_for(view("It is tulip42.", kind="credential")) == DEFAULT.floor
     assert DEFAULT.floor_for(view("The Wi-Fi is tulip42.", about=WIFI)) == DEFAULT.floor
     assert DEFAULT.floor < plain
+
+
+@pytest.mark.parametrize("opening", ["Actually,", "Update,", "Update:", "Correction:"])
+def test_a_corrections_opening_is_not_part_of_its_attribute(opening: str) -> None:
+    new = view(f"{opening} my Wi-Fi password is tulip-42.", kind="correction")
+    old = view("My Wi-Fi password is hunter2.", id="old")
+    assert judge(new, old, 0.7)[0] is Verdict.contradicts

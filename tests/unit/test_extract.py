@@ -151,6 +151,9 @@ def test_small_talk_and_requests_yield_nothing() -> None:
         "What are you thinking about?",  # a word of deliberation in a question asks
         "I was wondering if you could help.",
         "I want you to help me.",
+        "I want you to help me with the report.",
+        "I want you to keep it short.",
+        "I'd like you to format it as a table.",
         # a correction of a request is a request: nothing lasts
         "Actually, make it three bullets.",
         "Actually, shorter please.",
@@ -184,13 +187,21 @@ def test_everyday_requests_and_questions_are_no_beliefs(said: str) -> None:
         ("I don't want to use Java.", Kind.preference),
         ("I just said we must always use Java.", Kind.policy),  # the speaker's own report
         ("I want you to call me Sam.", Kind.preference),
-        ("I want you to use the metric system.", Kind.preference),
+        ("I want you to ask me before deleting any files.", Kind.preference),
+        ("I'd like you to tell me when I'm wrong.", Kind.preference),
+        # a correction that says more than how to redo the work at hand still says it
+        ("Actually, make it a rule: always use tabs.", Kind.correction),
+        ("Actually, turn it off, I hate autocomplete.", Kind.correction),
+        ("Actually, no more emojis please.", Kind.correction),
+        ("Update, the staging server moved to Oslo.", Kind.correction),
         ("Update: the staging server moved to Oslo.", Kind.correction),
         ("Sorry, I meant Tuesday.", Kind.correction),
         # a question after a statement leaves it as said, and so does checking it was heard
         ("I prefer tabs, what about you?", Kind.preference),
         ("We decided on Postgres, did you know?", Kind.decision),
         ("Always use tabs, ok?", Kind.policy),
+        ("We decided to use Postgres, sound good?", Kind.decision),
+        ("I prefer tabs, you?", Kind.preference),
     ],
 )
 def test_statements_beside_requests_keep_their_kind(said: str, kind: Kind) -> None:
@@ -382,15 +393,37 @@ def test_code_blocks_are_not_read() -> None:
 
 
 @pytest.mark.parametrize(
-    "said", ["We no longer use Jenkins, right?", "We no longer use Jenkins?", "We moved to Oslo?"]
+    "said",
+    [
+        "We no longer use Jenkins, right?",
+        "We no longer use Jenkins, do we?",
+        "We switched to GitLab CI, didn't we?",
+        "We no longer use Jenkins?",
+        "Wait, we no longer use Jenkins?",
+        "We moved to Oslo?",
+    ],
 )
 def test_a_statement_asked_back_is_an_open_question_at_most(said: str) -> None:
     assert one("user", said).kind is Kind.open_question
     assert RULES.extract("user", "The weather is nice, right?") == []
 
 
-def test_an_indented_list_continuation_is_not_code() -> None:
-    assert one("user", "- first point\n\n    I prefer tabs.").kind is Kind.preference
+@pytest.mark.parametrize("said", ["I prefer tabs (you?)", "Good morning (is it?)", "So tabs?'"])
+@pytest.mark.parametrize("role", ["user", "assistant"])
+def test_a_question_mark_inside_closing_marks_is_read_without_failing(role: str, said: str) -> None:
+    assert len(RULES.extract(role, said)) <= 1
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "- first point\n\n    I prefer tabs.",
+        "    We decided to use Postgres.",  # indented, but nothing introduces it as code
+        "Hi team,\n\n    We decided to use Postgres.",
+    ],
+)
+def test_indented_prose_is_not_code(said: str) -> None:
+    assert len(RULES.extract("user", said)) == 1
 
 
 def test_sentences_split_lines_lists_and_stops() -> None:
