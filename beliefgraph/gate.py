@@ -34,8 +34,11 @@ entity or the canonical name with it, and decides one :class:`~beliefgraph.model
 store may hold millions of beliefs of other namespaces: a global top-k can miss a small
 namespace entirely. So the gate keeps an in-memory copy of each namespace's vectors
 (:mod:`beliefgraph.vectors`, which says when a copy may be trusted) with what each belief
-is about, ranks the nearest exactly, picks the beliefs sharing an entity or canonical name,
-and has Neo4j read only those (and say which are live). A namespace too large for the copy
+is about, ranks the nearest exactly down to the belief's floor (when the default classifier
+decides, the cosine below which it can only say ``add``:
+:meth:`~beliefgraph.classifier.DefaultClassifier.floor_for`), picks the beliefs sharing an
+entity or canonical name, and has Neo4j read only those (and say which are live). An ``add``
+names its nearest neighbour only at or above that floor. A namespace too large for the copy
 is searched in Cypher: up to ``gate_exact_scan_limit`` beliefs by an exact scan
 (``vector.similarity.cosine``; reading each stored vector is what costs, about 15 us a
 belief), larger ones through the index: ``k x gate_index_overfetch`` nodes, then five times
@@ -439,12 +442,14 @@ class Gate:
         """How many of the nearest are read first: enough that k are live, usually."""
         return 2 * self.settings.gate_neighbours
 
+    def _floor(self, new: BeliefView) -> float:
+        """The cosine below which a neighbour cannot change ``new``'s verdict: the default
+        classifier's floor for it, or none when another classifier judges."""
+        return -math.inf if self.prejudges else self.default.floor_for(new)
+
     def _floors(self, incoming: Sequence[Incoming]) -> dict[int, float]:
-        """Each incoming belief's cosine below which a neighbour cannot change its verdict:
-        the default classifier's floor for it, or none when another classifier judges."""
-        if self.prejudges:
-            return {item.index: -math.inf for item in incoming}
-        return {item.index: self.default.floor_for(item.view) for item in incoming}
+        """:meth:`_floor` of each incoming belief, by index."""
+        return {item.index: self._floor(item.view) for item in incoming}
 
     def _rank(
         self,
@@ -753,12 +758,17 @@ class Gate:
         judgements = self.default.judge([Pair(item.view, c.view, c.similarity) for c in unjudged])
         judged += zip(unjudged, judgements, strict=True)
         if not judged or all(j.verdict is Verdict.add for _, j in judged):
+            # only a neighbour at or above the floor is named: below it none is read on the
+            # fast path, so naming one would depend on the path
+            floor = self._floor(item.view)
             nearest = max(pool, key=lambda c: c.similarity, default=None)
             reason = (
                 f"nothing close enough to merge or replace (nearest {nearest.view.id}, "
                 f"cosine {nearest.similarity:.2f})"
-                if nearest
-                else "nothing close enough to merge or replace"
+                if nearest and nearest.similarity >= floor
+                else "no live belief in its namespaces to compare with"
+                if floor == -math.inf
+                else f"nothing close enough to merge or replace (none at cosine {floor:.2f}+)"
             )
             classifier = next((j.classifier for _, j in judged), self.default.name)
             return self._decision(item, Verdict.add, None, reason, classifier)
