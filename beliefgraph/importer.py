@@ -84,6 +84,8 @@ HEAD_BYTES = 64 * 1024
 TURN_TEXT_CHARS = 2000
 #: distinct statements whose vectors an import keeps (about 61 MB at 384 dimensions)
 EMBEDDINGS_REMEMBERED = 20_000
+#: statements of one conversation whose place in time an import keeps, for ``FOLLOWS``
+TIMELINE_KEPT = 10_000
 
 
 class LogFormat(StrEnum):
@@ -723,34 +725,42 @@ class _Planned:
 class _Timeline:
     """The statements of each conversation in the order they were said, for ``FOLLOWS``.
 
-    Ordered by the turn's ``ts``; a turn without one takes the time of the line before it
+    Ordered by the turn's ``ts``; a turn without one takes the time of the turn before it
     in the file, and ties keep the order of the file. A statement read after one said later
     goes in between its neighbours in time: it follows the earlier, and the later follows
-    it. The edge between the two neighbours stays (it still points back in time), so every
-    ``FOLLOWS`` edge leads from a later statement to an earlier one.
+    it; the edge between the two neighbours stays. The latest :data:`TIMELINE_KEPT`
+    statements in time of each conversation are kept: one said before all of them is
+    followed by the earliest kept, and follows none.
     """
 
     def __init__(self) -> None:
         self._times: dict[str, list[tuple[float, int]]] = {}
         self._keys: dict[str, list[str]] = {}
-        self._last: dict[str, float] = {}  # conversation -> its previous line's time
+        self._last: dict[str, float] = {}  # conversation -> its previous turn's time
         self._read = 0
 
-    def place(self, turn: Turn, key: str) -> tuple[str | None, str | None]:
-        """Put a statement of ``turn`` in its conversation's order; return the statements
-        just before and just after it in time (``None`` when there is none)."""
-        conversation = turn.conversation_id
-        when = turn.ts.timestamp() if turn.ts is not None else None
-        if when is None:
-            when = self._last.get(conversation, -math.inf)
-        self._last[conversation] = when
+    def when(self, turn: Turn) -> float:
+        """The time ``turn`` takes in its conversation (called for every turn, in order)."""
+        if turn.ts is not None:
+            when = turn.ts.timestamp()
+        else:
+            when = self._last.get(turn.conversation_id, -math.inf)
+        self._last[turn.conversation_id] = when
+        return when
+
+    def place(self, conversation: str, when: float, key: str) -> tuple[str | None, str | None]:
+        """Put a statement said at ``when`` in its conversation's order; return the
+        statements just before and just after it in time (``None`` when there is none)."""
         times = self._times.setdefault(conversation, [])
         keys = self._keys.setdefault(conversation, [])
         self._read += 1
         at = bisect.bisect_right(times, (when, self._read))
         times.insert(at, (when, self._read))
         keys.insert(at, key)
-        return (keys[at - 1] if at else None), (keys[at + 1] if at + 1 < len(keys) else None)
+        placed = (keys[at - 1] if at else None), (keys[at + 1] if at + 1 < len(keys) else None)
+        if len(keys) > TIMELINE_KEPT:
+            del times[0], keys[0]
+        return placed
 
 
 @dataclass
@@ -907,6 +917,7 @@ class Importer:
         self._drain(summary)
 
     def _plan(self, turn: Turn, timeline: _Timeline, summary: ImportSummary) -> list[_Planned]:
+        when = timeline.when(turn)
         statements = self.extractor.extract(turn.role, turn.content)
         ns = self.options.namespace
         keys = [statement_key(ns, turn, s.text) for s in statements]
@@ -917,7 +928,7 @@ class Importer:
                 summary.too_long += 1
                 continue
             caused = keys[statement.caused] if statement.caused is not None else None
-            before, after = timeline.place(turn, key)
+            before, after = timeline.place(turn.conversation_id, when, key)
             out.append(_Planned(key, turn, statement, caused, before, after))
         return out
 
@@ -969,6 +980,9 @@ class Importer:
             summary.added += len(todo)
             return
         rows = self._provenance_rows(todo)
+        # every statement is linked to its neighbours in time, those written before too: a
+        # mended line is new between two of them (an edge already there is not written again)
+        linked = batch.planned
         decisions: list[GateDecision] = []
 
         def work(tx: ManagedTransaction) -> None:
@@ -984,15 +998,15 @@ class Importer:
             wanted = sorted(
                 {
                     k
-                    for p in todo
-                    for k in (p.follows_key, p.followed_by, p.caused_key)
+                    for p in linked
+                    for k in (p.key, p.follows_key, p.followed_by, p.caused_key)
                     if k and k not in targets
                 }
             )
             if wanted:  # statements of earlier batches that these follow or explain
                 found = self.store.tx_run(tx, "import_done", keys=wanted)
                 targets.update({r["key"]: r["belief"] for r in found})
-            self._write_provenance(tx, todo, targets, rows, batch)
+            self._write_provenance(tx, todo, linked, targets, rows, batch)
 
         self.store.write(work)
         for d in decisions:
@@ -1037,6 +1051,7 @@ class Importer:
         self,
         tx: ManagedTransaction,
         todo: list[_Planned],
+        linked: list[_Planned],
         targets: dict[str, str],
         rows: dict[str, list[dict[str, Any]]],
         batch: _Batch,
@@ -1054,6 +1069,18 @@ class Importer:
             completed=batch.completed,
             now=datetime.now(UTC),
         )
+        follows = _edges(
+            pair
+            for p in linked
+            for pair in (
+                (targets.get(p.key), targets.get(p.follows_key or "")),
+                (targets.get(p.followed_by or ""), targets.get(p.key)),
+            )
+        )
+        if follows:
+            self.store.tx_run(
+                tx, "import_follows", rows=[{"later": a, "earlier": b} for a, b in follows]
+            )
         if not todo:
             return
         asserted = [
@@ -1066,24 +1093,12 @@ class Importer:
             }
             for p in todo
         ]
-        follows = _edges(
-            pair
-            for p in todo
-            for pair in (
-                (targets.get(p.key), targets.get(p.follows_key or "")),
-                (targets.get(p.followed_by or ""), targets.get(p.key)),
-            )
-        )
         caused = _edges((targets.get(p.key), targets.get(p.caused_key or "")) for p in todo)
         self.store.tx_run(
             tx, "import_conversations", source=source["key"], rows=rows["conversations"]
         )
         self.store.tx_run(tx, "import_turns", rows=rows["turns"])
         self.store.tx_run(tx, "import_asserted", rows=asserted)
-        if follows:
-            self.store.tx_run(
-                tx, "import_follows", rows=[{"later": a, "earlier": b} for a, b in follows]
-            )
         if caused:
             self.store.tx_run(
                 tx, "import_caused", rows=[{"reason": a, "claim": b} for a, b in caused]

@@ -440,6 +440,11 @@ def test_a_mended_record_imports_and_every_belief_keeps_its_own_turn(
     assert (again.added, again.already, again.rejects) == (1, 2, 0)
     said = {(b["text"], b["turns"][0]["text"]) for b in beliefs_in(driver, ns)}
     assert said == {(f"I prefer {x}.", f"I prefer {x}.") for x in ("tea", "opera", "jazz")}
+    # the mended line goes in between: jazz, written before, now follows it too
+    edges = dump(driver, ns)["edges"]
+    follows = {(json.loads(a)[0], json.loads(b)[0]) for a, t, b in edges if t == "FOLLOWS"}
+    tea, opera, jazz = (f"I prefer {x}." for x in ("tea", "opera", "jazz"))
+    assert follows == {(jazz, tea), (opera, tea), (jazz, opera)}
     records, _, _ = driver.execute_query(
         "MATCH (a:AuditEvent) WHERE $ns IN a.namespaces RETURN DISTINCT a.actor AS actor", ns=ns
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,12 @@ from beliefgraph.errors import MalformedRecord, UnknownFormat
 from beliefgraph.importer import (
     HEAD_BYTES,
     READERS,
+    TIMELINE_KEPT,
     LogFormat,
     Record,
     Reject,
     Turn,
+    _Timeline,
     detect_format,
     open_log,
     statement_key,
@@ -239,3 +242,39 @@ def test_malformed_record_error_names_file_and_line() -> None:
     e = MalformedRecord("chat.jsonl", 17, "role must be one of ...")
     assert e.detail == "chat.jsonl:17: role must be one of ..."
     assert e.line == 17
+
+
+def said_at(timeline: _Timeline, hour: int | None, *keys: str) -> list[tuple[str | None, ...]]:
+    """Place the statements of one turn of conversation "c" at ``hour`` (``None``: no ts)."""
+    ts = None if hour is None else datetime(2026, 11, 30, hour, tzinfo=UTC)
+    when = timeline.when(Turn("c", 0, "user", "", 1, ts=ts))
+    return [timeline.place("c", when, key) for key in keys]
+
+
+def test_the_timeline_places_a_late_line_between_its_neighbours_in_time() -> None:
+    timeline = _Timeline()
+    assert said_at(timeline, 10, "tea") == [(None, None)]
+    assert said_at(timeline, 12, "postgres") == [("tea", None)]
+    # read after 12:00, said at 11:00: it follows tea, and postgres follows it
+    assert said_at(timeline, 11, "fridays", "tabs") == [
+        ("tea", "postgres"),
+        ("fridays", "postgres"),  # a turn's statements in the order they were said
+    ]
+
+
+def test_a_turn_without_a_time_takes_the_time_of_the_turn_before_it() -> None:
+    timeline = _Timeline()
+    said_at(timeline, 10, "tea")
+    said_at(timeline, 12)  # a turn that says nothing still sets the time
+    said_at(timeline, 11, "fridays")
+    assert said_at(timeline, None, "tabs") == [("fridays", None)]
+    other = _Timeline()
+    assert said_at(other, None, "a") + said_at(other, None, "b") == [(None, None), ("a", None)]
+
+
+def test_the_timeline_keeps_the_latest_statements_of_a_conversation() -> None:
+    timeline = _Timeline()
+    for i in range(TIMELINE_KEPT + 5):
+        said_at(timeline, 12, f"s{i}")
+    # said before every statement kept: the earliest kept follows it, and it follows none
+    assert said_at(timeline, 9, "early") == [(None, "s5")]
