@@ -199,12 +199,14 @@ class Slot:
     negated: frozenset[str] = frozenset()
 
 
+@functools.lru_cache(maxsize=8192)
 def slot(text: str, subject_words: frozenset[str]) -> Slot | None:
     """Split ``text`` at its first copula or change verb; ``None`` when it has none.
 
     ``subject_words`` (the entity's own words) are removed from the attribute, so "the
     office Wi-Fi password" about ``office_wifi`` has the attribute ``{"password"}``. A
-    correction's opening ("Actually, ...") is neither attribute nor pivot.
+    correction's opening ("Actually, ...") is neither attribute nor pivot. Cached, as
+    :func:`content_words` is: a correction is split against each of its neighbours.
     """
     text = _CORRECTION_LEAD.sub("", text)
     match = _PIVOT.search(text)
