@@ -980,9 +980,6 @@ class Importer:
             summary.added += len(todo)
             return
         rows = self._provenance_rows(todo)
-        # every statement is linked to its neighbours in time, those written before too: a
-        # mended line is new between two of them (an edge already there is not written again)
-        linked = batch.planned
         decisions: list[GateDecision] = []
 
         def work(tx: ManagedTransaction) -> None:
@@ -998,7 +995,7 @@ class Importer:
             wanted = sorted(
                 {
                     k
-                    for p in linked
+                    for p in batch.planned  # statements written before are linked too
                     for k in (p.key, p.follows_key, p.followed_by, p.caused_key)
                     if k and k not in targets
                 }
@@ -1006,7 +1003,7 @@ class Importer:
             if wanted:  # statements of earlier batches that these follow or explain
                 found = self.store.tx_run(tx, "import_done", keys=wanted)
                 targets.update({r["key"]: r["belief"] for r in found})
-            self._write_provenance(tx, todo, linked, targets, rows, batch)
+            self._write_provenance(tx, todo, targets, rows, batch)
 
         self.store.write(work)
         for d in decisions:
@@ -1051,7 +1048,6 @@ class Importer:
         self,
         tx: ManagedTransaction,
         todo: list[_Planned],
-        linked: list[_Planned],
         targets: dict[str, str],
         rows: dict[str, list[dict[str, Any]]],
         batch: _Batch,
@@ -1069,9 +1065,11 @@ class Importer:
             completed=batch.completed,
             now=datetime.now(UTC),
         )
+        # every statement is linked to its neighbours in time, those written before too: a
+        # mended line is new between two of them (an edge already there is not written again)
         follows = _edges(
             pair
-            for p in linked
+            for p in batch.planned
             for pair in (
                 (targets.get(p.key), targets.get(p.follows_key or "")),
                 (targets.get(p.followed_by or ""), targets.get(p.key)),
