@@ -29,6 +29,9 @@ entity or the canonical name with it, and decides one :class:`~beliefgraph.model
 - A near-identical belief with *more* trust than the existing one replaces it
   (``subsumes``) instead of being dropped, so a user's confirmation is not lost to an
   agent's earlier guess.
+- A belief that supersedes or subsumes a pinned one by the same ``author`` is pinned too
+  (``gate_supersede``, ``gate_archive``): a correction of what someone asked to remember
+  stays in view.
 
 **Finding neighbours.** 5.26's vector index cannot filter by namespace, and the shared
 store may hold millions of beliefs of other namespaces: a global top-k can miss a small

@@ -233,6 +233,34 @@ def test_a_failed_write_leaves_nothing_not_even_reinforcement_or_audit(
     assert count_in(driver, ns) == 1
 
 
+@pytest.mark.parametrize(
+    ("author", "pinned"), [("alice", True), ("bob", False)], ids=["same-author", "other-author"]
+)
+def test_replacing_a_pinned_belief_keeps_it_pinned_only_for_its_author(
+    store: Store, ns: str, author: str, pinned: bool
+) -> None:
+    """What someone asked to keep in view stays in view when they correct it, or say it
+    more fully; someone else's replacement is not pinned by it."""
+
+    def curate(text: str, kind: str, who: str, *, pin: bool = False) -> str:
+        [d] = store.curate(
+            [BeliefCreate(text=text, kind=kind, author=who, pinned=pin, namespaces=[ns])]
+        )
+        return f"{d.verdict}:{d.belief_id}"
+
+    old = curate("My Wi-Fi password is hunter2.", "fact", "alice", pin=True)
+    new = curate("Actually, my Wi-Fi password is correct-horse-42.", "correction", author)
+    assert new.startswith("contradicts:")
+    assert store.get(old.split(":")[1]).status == "superseded"
+    assert store.get(new.split(":")[1]).pinned is pinned
+
+    short = curate("I prefer dark mode.", "preference", "alice", pin=True)
+    full = curate("I prefer dark mode in the editor and terminal.", "preference", author)
+    assert full.startswith("subsumes:")
+    assert store.get(short.split(":")[1]).status == "archived"
+    assert store.get(full.split(":")[1]).pinned is pinned
+
+
 def test_one_users_belief_never_folds_into_anothers(store: Store, ns: str) -> None:
     [ann] = store.curate([BeliefCreate(text="I prefer dark mode.", user="ann", namespaces=[ns])])
     [bob] = store.curate([BeliefCreate(text="I prefer dark mode.", user="bob", namespaces=[ns])])

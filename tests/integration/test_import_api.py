@@ -162,3 +162,9 @@ def test_an_imported_correction_replaces_what_it_corrects_in_the_context(
     ]
     assert any("correct-horse-42" in t for t in texts)
     assert not any("hunter2" in t for t in texts)
+    # the user asked to remember the password: corrected, it stays pinned, whatever is asked
+    other = client.post(
+        "/v1/context", json={"user": user, "namespaces": [ns], "message": "plan my weekend"}
+    ).json()
+    pinned = [item["belief"]["text"] for item in other["pinned_facts"]]
+    assert pinned == ["Actually, my Wi-Fi password changed to correct-horse-42."]
