@@ -23,6 +23,11 @@ def wait(client: TestClient, location: str, seconds: float = 120, **kw: Any) -> 
     raise AssertionError(f"the job at {location} did not finish in {seconds} s")
 
 
+def imported(client: TestClient, query: str, body: bytes) -> dict[str, Any]:
+    """Start an import job with these query parameters and wait until it finishes."""
+    return wait(client, client.post(f"/v1/imports?{query}", content=body).headers["location"])
+
+
 def test_import_a_log_as_a_job(client: TestClient, ns: str) -> None:
     body = (LOGS / "conversations.json").read_bytes()
     started = client.post(f"/v1/imports?namespace={ns}", content=body)
@@ -39,31 +44,28 @@ def test_import_a_log_as_a_job(client: TestClient, ns: str) -> None:
     assert len(listed) == 5
     assert {b["write_path"] for b in listed} == {"import"}
 
-    again = wait(
-        client, client.post(f"/v1/imports?namespace={ns}", content=body).headers["location"]
-    )
+    again = imported(client, f"namespace={ns}", body)
     assert again["summary"]["added"] == 0
     assert again["summary"]["already"] == 5
 
 
 def test_a_broken_record_fails_the_job_with_its_line(client: TestClient, ns: str) -> None:
     body = b'{"conversation_id": "c", "role": "user", "content": "I prefer tea."}\n{"oops"\n'
-    job = wait(client, client.post(f"/v1/imports?namespace={ns}", content=body).headers["location"])
+    job = imported(client, f"namespace={ns}", body)
     assert job["state"] == "failed"
     assert job["error"]["type"] == "malformed-record"
     assert job["error"]["line"] == 2
     assert job["format"] == "jsonl"  # what auto found, though the job failed
     assert job["summary"] is None or job["summary"]["added"] == 1
 
-    skipping = client.post(f"/v1/imports?namespace={ns}&skip_invalid=true", content=body)
-    job = wait(client, skipping.headers["location"])
+    job = imported(client, f"namespace={ns}&skip_invalid=true", body)
     assert job["state"] == "succeeded"
     assert job["summary"]["rejects"] == 1
     assert job["rejects"][0]["line"] == 2
 
 
 def test_an_empty_body_is_a_summary_of_zero(client: TestClient, ns: str) -> None:
-    job = wait(client, client.post(f"/v1/imports?namespace={ns}", content=b"").headers["location"])
+    job = imported(client, f"namespace={ns}", b"")
     assert job["state"] == "succeeded"
     assert job["summary"]["turns"] == 0
     assert job["summary"]["added"] == 0
@@ -104,10 +106,7 @@ def test_a_flood_of_imported_observations_does_not_push_out_a_remember(
             }
         )
     body = "\n".join(json.dumps(line) for line in lines).encode()
-    job = wait(
-        client,
-        client.post(f"/v1/imports?namespace={ns}&user={user}", content=body).headers["location"],
-    )
+    job = imported(client, f"namespace={ns}&user={user}", body)
     assert job["state"] == "succeeded", job
     assert job["summary"]["statements"] == 41
     stored = client.get(f"/v1/beliefs?namespace={ns}&kind=observation&limit=100").json()["items"]
@@ -140,10 +139,7 @@ def test_an_imported_correction_replaces_what_it_corrects_in_the_context(
     body = "\n".join(
         json.dumps({"conversation_id": "home", "role": "user", "content": text}) for text in said
     ).encode()
-    job = wait(
-        client,
-        client.post(f"/v1/imports?namespace={ns}&user={user}", content=body).headers["location"],
-    )
+    job = imported(client, f"namespace={ns}&user={user}", body)
     assert job["state"] == "succeeded", job
     assert job["summary"]["superseded"] == 1
     old = client.get(f"/v1/beliefs?namespace={ns}&status=superseded").json()["items"]
