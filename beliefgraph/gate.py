@@ -94,7 +94,6 @@ from beliefgraph.vectors import (
     Matrix,
     Ranked,
     VectorCache,
-    above,
     as_matrix,
     rank,
     related,
@@ -472,8 +471,9 @@ class Gate:
                 key = (tuple(sorted(set(row["namespaces"]))), row["user"])
                 groups.setdefault(key, []).append(row["i"])
         for (namespaces, user), indexes in groups.items():
-            ranked = rank([copies[ns] for ns in namespaces], vectors[indexes], user, limit)
-            ranks.update((i, above(r, floors[i])) for i, r in zip(indexes, ranked, strict=True))
+            held = [copies[ns] for ns in namespaces]
+            ranked = rank(held, vectors[indexes], user, limit, [floors[i] for i in indexes])
+            ranks.update(zip(indexes, ranked, strict=True))
         return ranks
 
     def _related(

@@ -13,7 +13,6 @@ from beliefgraph.vectors import (
     Held,
     Ranked,
     VectorCache,
-    above,
     as_matrix,
     rank,
     related,
@@ -227,8 +226,37 @@ def test_a_namespace_copy_loads_packed_vectors_as_it_loads_lists() -> None:
     from_bytes[0, 0] = 0.0  # a copy of its own, not a view of read-only bytes
 
 
-def test_a_ranking_cut_at_a_floor_is_complete_once_it_reached_below() -> None:
-    ranked = Ranked(["a", "b", "c"], [0.95, 0.85, 0.4], False)
-    assert above(ranked, 0.8) == Ranked(["a", "b"], [0.95, 0.85], True)
-    assert above(ranked, 0.3) is ranked  # nothing cut: as complete as it was
-    assert above(ranked, 0.99) == Ranked([], [], True)
+def test_a_ranking_at_a_floor_holds_what_is_at_least_that_close_and_is_complete() -> None:
+    copy = copy_of("t", {"a": unit(1, 0.1, 0), "b": unit(1, 0.5, 0), "c": unit(0, 1, 0)})
+    query = as_matrix([unit(1, 0, 0)], 3)
+    [ranked] = rank([copy], query, None, 5, [0.8])
+    assert ranked.ids == ["a", "b"]
+    assert ranked.complete  # c is below the floor: nothing further down could matter
+    [ranked] = rank([copy], query, None, 1, [0.8])
+    assert ranked.ids == ["a"]
+    assert not ranked.complete  # b is above the floor and was not read
+    [ranked] = rank([copy], query, None, 5, [0.999])
+    assert ranked == Ranked([], [], True)
+
+
+@pytest.mark.parametrize("rows", [300, CODED_FROM])
+def test_a_ranking_at_a_floor_is_the_full_ranking_cut_there(rows: int) -> None:
+    rng = np.random.default_rng(rows)
+    base = rng.normal(size=(8, 16))
+    # clusters, so that many rows are close to a query and many are far
+    matrix = base[rng.integers(0, 8, rows)] + 0.3 * rng.normal(size=(rows, 16))
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    copy = Copy.of("t", [Held(f"r{i:05d}", None) for i in range(rows)], as_matrix(list(matrix), 16))
+    copy.rows.bury(f"r{i:05d}" for i in range(0, rows, 7))
+    queries = base[:CODED_VECTORS] + 0.3 * rng.normal(size=(CODED_VECTORS, 16))
+    queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+    vectors = as_matrix(list(queries), 16)
+    full = rank([copy], vectors, None, rows)
+    for floor in (-1.0, 0.3, 0.8, 0.95):
+        for limit in (3, 40):
+            cut = rank([copy], vectors, None, limit, [floor] * len(vectors))
+            for whole, ranked in zip(full, cut, strict=True):
+                kept = [b for b, s in zip(whole.ids, whole.scores, strict=True) if s >= floor]
+                assert ranked.ids == kept[:limit]
+                assert np.allclose(ranked.scores, whole.scores[: len(ranked.ids)], atol=1e-6)
+                assert ranked.complete == (len(kept) <= limit)
