@@ -68,7 +68,7 @@ import math
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -280,6 +280,48 @@ def _view(record: Any) -> BeliefView:
     )
 
 
+def _held_view(record: Any) -> BeliefView:
+    """What a copy holds of a belief, from a ``gate_namespace_vectors`` record: its view
+    without entities (:class:`~beliefgraph.vectors.Held`)."""
+    return BeliefView(
+        id=record["id"],
+        text=record["text"],
+        kind=record["kind"],
+        trust=float(record["trust"]),
+        canonical_name=record["canonical_name"],
+        namespaces=tuple(sorted(record["namespaces"])),
+        user=record["user"],
+    )
+
+
+def _live_views(about: Mapping[str, Any], copies: Iterable[Copy]) -> dict[str, BeliefView]:
+    """The views of the live beliefs ``about`` names (id -> its entities, as Neo4j read them
+    under the lock): the entities as read, the rest as the copies hold it."""
+    views: dict[str, BeliefView] = {}
+    for copy in copies:
+        rows = copy.rows
+        for belief_id, entities in about.items():
+            j = rows.index.get(belief_id)
+            if j is None or belief_id in views:
+                continue
+            held = rows.beliefs[j].view
+            assert held is not None, "a copy's beliefs carry their views"
+            views[belief_id] = BeliefView(
+                id=held.id,
+                text=held.text,
+                kind=held.kind,
+                trust=held.trust,
+                canonical_name=held.canonical_name,
+                namespaces=held.namespaces,
+                entities={
+                    e["key"]: _entity_words(e["key"], e.get("name"), e.get("aliases"))
+                    for e in entities
+                },
+                user=held.user,
+            )
+    return views
+
+
 def _candidate(record: Any) -> Candidate:
     # Neo4j scales cosine to 0..1 as (1 + cos) / 2; the gate's thresholds are plain cosine.
     return Candidate(_view(record), 2.0 * float(record["score"]) - 1.0)
@@ -402,7 +444,7 @@ class Gate:
             if name not in synced and self.vectors.fits(count):
                 synced[name] = self._load(tx, name, count)
         held = {r["i"]: sum(locked[ns][1] for ns in r["namespaces"]) for r in rows}
-        live = {r["id"]: _view(r) for r in records if r["id"] is not None}
+        live = {r["id"]: r["about"] for r in records if r["id"] is not None}
         # only a copy the lock confirmed is trusted for a score (a stale one may hold an
         # embedding the compat router has since replaced); other rows are proposed again below
         confirmed = {
@@ -410,7 +452,10 @@ class Gate:
             for r in rows
             if all(ns in synced and copies.get(ns) is synced[ns] for ns in r["namespaces"])
         }
-        found = _candidates({i: p for i, p in proposals.items() if i in confirmed}, live)
+        found = _candidates(
+            {i: p for i, p in proposals.items() if i in confirmed},
+            _live_views(live, copies.values()),
+        )
         # what a confirmed copy proposed and Neo4j did not return is no longer live, for good
         gone = {belief for pairs in proposals.values() for belief, _ in pairs} - live.keys()
         for name, copy in synced.items():
@@ -518,7 +563,9 @@ class Gate:
         copy = Copy.of(
             None,
             [
-                Held(r["id"], r["user"], subjects_of(r["about"], r["canonical_name"]))
+                Held(
+                    r["id"], r["user"], subjects_of(r["about"], r["canonical_name"]), _held_view(r)
+                )
                 for r in records
             ],
             as_matrix([r["embedding"] for r in records], dims),
@@ -549,8 +596,8 @@ class Gate:
             records = self.store.tx_run(
                 tx, "gate_candidates_near", ids=ids, live=list(LIVE_STATUSES)
             )
-            live = {r["id"]: _view(r) for r in records}
-            found += _candidates(proposals, live)
+            live = {r["id"]: r["about"] for r in records}
+            found += _candidates(proposals, _live_views(live, copies.values()))
             for copy in copies.values():
                 copy.rows.bury(set(ids) - live.keys())
             structural = {}  # read once
@@ -575,6 +622,12 @@ class Gate:
                     item.id,
                     item.view.user,
                     subjects_of(list(item.view.entities), item.view.canonical_name),
+                    replace(
+                        item.view,
+                        id=item.id,
+                        namespaces=tuple(sorted(item.view.namespaces)),
+                        entities={},
+                    ),
                 )
                 for item in added
             ]

@@ -5,8 +5,10 @@ score them in Cypher costs about 15 us a belief (bench/results/write_latency.md)
 the gate's exact scan of a 1,000-belief namespace take 20 ms. But a belief's embedding never
 changes once written (a change of text is a new belief that supersedes it), and a belief
 never leaves its namespaces. So the gate keeps, per namespace, the ids and vectors it has
-already seen, and ranks an incoming belief against them with one matrix product; Neo4j then
-reads only the few nearest (and filters them by status, which does change).
+already seen, with what the classifier compares of them that never changes either (text,
+kind, trust, names), and ranks an incoming belief against them with one matrix product;
+Neo4j then reads only the few nearest: which are still live (a status changes) and what
+they are about (an entity gains aliases from writes in any namespace).
 
 **When a copy may be used.** The namespace's write lock (``gate_lock_near``) replaces the
 namespace's ``lock_token`` with a token of its own and returns the one it replaced, with the
@@ -32,11 +34,12 @@ among the nearest is rescored exactly in float32, so the ranking is the exact on
 under :data:`CODED_FROM` rows, and batches of more than :data:`CODED_VECTORS` vectors (an
 import's), are scored exactly directly.
 
-**Memory.** At most ``capacity`` vectors (float32, 1.5 kB each, and their 384-byte codes)
-are held, whole namespaces at a time, least recently used first out; a namespace's matrix
-grows by doubling, so what is allocated can be up to twice that; a namespace larger than the
-capacity is never copied (the gate uses the vector index for it). Rows are appended in
-place, so keeping a copy in step with a write costs the new rows, not the namespace.
+**Memory.** At most ``capacity`` vectors (float32, 1.5 kB each, and their 384-byte codes,
+beside the belief's text) are held, whole namespaces at a time, least recently used first
+out; a namespace's matrix grows by doubling, so what is allocated can be up to twice that; a
+namespace larger than the capacity is never copied (the gate uses the vector index for it).
+Rows are appended in place, so keeping a copy in step with a write costs the new rows, not
+the namespace.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from typing import Any
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+from beliefgraph.classifier import BeliefView
 from beliefgraph.embeddings import unpacked
 
 Matrix = np.ndarray[Any, np.dtype[np.float32]]
@@ -185,11 +189,15 @@ class Held:
 
     ``subjects`` are the keys of what it is about: ``e:<entity key>`` for each entity and
     ``c:<canonical name>``; beliefs sharing one may contradict each other at any similarity.
+    ``view`` is what the classifier compares of it (text, kind, trust, names, namespaces)
+    without its entities, whose aliases other writes extend: the gate reads those, and
+    which of the beliefs are still live, and takes the rest from here.
     """
 
     id: str
     user: str | None
     subjects: frozenset[str] = frozenset()
+    view: BeliefView | None = None
 
 
 def subjects_of(about: Sequence[str], canonical_name: str | None) -> frozenset[str]:

@@ -7,8 +7,9 @@
 // $names: list<string>, sorted; $token: string, new for every write (the gate's copies are
 // stamped with it); $near: list<string> (belief ids); $live: list<string>.
 // Returns, in every row, sizes (list of {name, beliefs, replaced: the lock_token this lock
-// replaced}); then one row per live belief among $near, with the fields of
-// gate_candidates_near; a single row with a null id if none.
+// replaced}); then one row per live belief among $near, as gate_candidates_near (its id and
+// entities: the rest of what the gate compares never changes, and its copies hold it); a
+// single row with a null id if none.
 CALL () {
   UNWIND $names AS name
   MERGE (n:Namespace {name: name})
@@ -23,8 +24,4 @@ OPTIONAL CALL () {
   WHERE b.status IN $live
   RETURN b
 }
-RETURN sizes, b.id AS id, b.text AS text, b.kind AS kind, b.status AS status,
-       b.trust AS trust, b.importance AS importance, b.canonical_name AS canonical_name,
-       b.user AS user,
-       [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
-       [(b)-[:ABOUT]->(e:Entity) | e {.key, .name, .aliases}] AS about
+RETURN sizes, b.id AS id, [(b)-[:ABOUT]->(e:Entity) | e {.key, .name, .aliases}] AS about

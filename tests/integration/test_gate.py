@@ -20,7 +20,8 @@ from beliefgraph.access import Caller, Role
 from beliefgraph.config import Settings
 from beliefgraph.embeddings import OnnxEmbedder
 from beliefgraph.errors import DuplicateId
-from beliefgraph.models import BeliefCreate, Verdict
+from beliefgraph.gate import incoming_from_rows
+from beliefgraph.models import BeliefCreate, EntityRef, Verdict
 from beliefgraph.store import Store
 from tests.integration.test_beliefs_api import assert_problem, count_in
 
@@ -331,6 +332,52 @@ def test_a_same_entity_belief_too_far_to_be_judged_anything_but_add_is_not_read(
     # both share the entity; only the one the classifier could judge is read
     assert old.id in read
     assert far.id not in read
+
+
+def test_the_copys_neighbours_are_as_neo4j_holds_them_with_entities_as_they_are_now(
+    driver: Driver, embedder: OnnxEmbedder, ns: str
+) -> None:
+    # one store ranks in its copy of the namespace, the other reads every neighbour in Cypher
+    copied = Store(driver, embedder, database="neo4j", settings=Settings())
+    cypher = Store(driver, embedder, database="neo4j", settings=Settings(gate_vector_cache=0))
+    for text, kind in (
+        ("The deploy box runs Debian 12.", "fact"),
+        ("We decided the deploy box stays in rack four.", "decision"),
+    ):
+        copied.create(
+            [BeliefCreate(text=text, kind=kind, about=["deploy box"], namespaces=[ns, f"{ns}-b"])]
+        )
+    # a write elsewhere gives the shared entity an alias, and leaves this namespace's copy
+    # in sync: what the gate compares of its beliefs must still come from Neo4j
+    cypher.create(
+        [
+            BeliefCreate(
+                text="Backups of it run nightly.",
+                about=[EntityRef(name="deploy box", aliases=["build host"])],
+                namespaces=[f"{ns}-other"],
+            )
+        ]
+    )
+    new = BeliefCreate(
+        text="The deploy box runs Debian 13 now.", about=["deploy box"], namespaces=[ns]
+    )
+
+    def neighbours(store: Store) -> list[Any]:
+        rows = store.prepare([new])
+
+        def work(tx: Any) -> list[Any]:
+            found, _ = store.gate.lock_and_find(tx, incoming_from_rows(rows))
+            return found[0]
+
+        with driver.session(database="neo4j") as session:
+            return session.execute_write(work)
+
+    via_copy, via_cypher = neighbours(copied), neighbours(cypher)
+    assert len(via_copy) == 2
+    assert [c.view for c in via_copy] == [c.view for c in via_cypher]
+    for c in via_copy:
+        [words] = c.view.entities.values()
+        assert {"build", "host"} <= words
 
 
 def test_a_copy_loaded_from_neo4j_never_proposes_what_is_no_longer_live(
