@@ -85,7 +85,7 @@ from beliefgraph.classifier import (
     different_subjects,
 )
 from beliefgraph.config import Settings
-from beliefgraph.errors import Forbidden, NotFound
+from beliefgraph.errors import DuplicateId, Forbidden, NotFound
 from beliefgraph.models import AUTHORITY_KINDS, BeliefCreate, GateDecision, Verdict
 from beliefgraph.text import tokenize
 from beliefgraph.vectors import (
@@ -413,6 +413,10 @@ class Gate:
         Returns:
             The candidates of each incoming belief, nearest first, and what the lock saw
             (for :meth:`remember`).
+
+        Raises:
+            DuplicateId: an incoming belief's id is already stored (the same round trip
+                says so, under the lock).
         """
         if not incoming:
             return {}, Locked("", {})
@@ -430,9 +434,13 @@ class Gate:
             "gate_lock_near",
             names=names,
             token=token,
+            ids=[item.id for item in incoming],
             near=sorted({belief for pairs in proposals.values() for belief, _ in pairs}),
             live=list(LIVE_STATUSES),
         )
+        if records[0]["taken"]:
+            taken = records[0]["taken"][0]
+            raise DuplicateId(f"a belief with id {taken!r} already exists", field="id")
         locked = {s["name"]: (s["replaced"], int(s["beliefs"])) for s in records[0]["sizes"]}
         synced = {name: copies[name] for name in self.vectors.in_sync(copies, locked)}
         if len(synced) < len(locked):
@@ -1007,7 +1015,6 @@ class GateWrite:
             DuplicateId: an id is already stored (whatever the verdict would have been).
         """
         store = self.gate.store
-        store.check_ids_free(tx, [row["props"]["id"] for row in rows])
         incoming = incoming_from_rows(rows)
         found, locked = self.gate.lock_and_find(tx, incoming)
         decisions, effects = self.gate.decide(incoming, found, caller, prejudged)
