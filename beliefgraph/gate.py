@@ -306,18 +306,12 @@ def _live_views(about: Mapping[str, Any], copies: Iterable[Copy]) -> dict[str, B
                 continue
             held = rows.beliefs[j].view
             assert held is not None, "a copy's beliefs carry their views"
-            views[belief_id] = BeliefView(
-                id=held.id,
-                text=held.text,
-                kind=held.kind,
-                trust=held.trust,
-                canonical_name=held.canonical_name,
-                namespaces=held.namespaces,
+            views[belief_id] = replace(
+                held,
                 entities={
                     e["key"]: _entity_words(e["key"], e.get("name"), e.get("aliases"))
                     for e in entities
                 },
-                user=held.user,
             )
     return views
 
@@ -452,6 +446,7 @@ class Gate:
             if name not in synced and self.vectors.fits(count):
                 synced[name] = self._load(tx, name, count)
         held = {r["i"]: sum(locked[ns][1] for ns in r["namespaces"]) for r in rows}
+        # each proposed belief still live -> what it is about now
         live = {r["id"]: r["about"] for r in records if r["id"] is not None}
         # only a copy the lock confirmed is trusted for a score (a stale one may hold an
         # embedding the compat router has since replaced); other rows are proposed again below
