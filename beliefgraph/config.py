@@ -128,7 +128,8 @@ class Settings(BaseSettings):
     #: the index is asked for ``gate_neighbours`` x this many nodes before the namespace filter
     gate_index_overfetch: int = Field(default=20, ge=1)
     #: most belief vectors the gate keeps in memory (float32, 1.5 kB each, and int8 codes of
-    #: 384 bytes; matrices grow by doubling, so up to twice that may be allocated) to find
+    #: 384 bytes, beside ~0.8 kB of the belief's id, text and names; matrices grow by
+    #: doubling, so up to twice the vectors' share may be allocated) to find
     #: neighbours exactly without reading them back from Neo4j (beliefgraph/vectors.py); 0 turns
     #: it off.
     #: A namespace larger than this is searched as above.

@@ -69,6 +69,7 @@ import uuid
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -280,6 +281,10 @@ def _view(record: Any) -> BeliefView:
     )
 
 
+#: the entities of a copy's views: none (the gate reads them, they change)
+_NO_ENTITIES: Mapping[str, frozenset[str]] = MappingProxyType({})
+
+
 def _held_view(record: Any) -> BeliefView:
     """What a copy holds of a belief, from a ``gate_namespace_vectors`` record: its view
     without entities (:class:`~beliefgraph.vectors.Held`)."""
@@ -290,6 +295,7 @@ def _held_view(record: Any) -> BeliefView:
         trust=float(record["trust"]),
         canonical_name=record["canonical_name"],
         namespaces=tuple(sorted(record["namespaces"])),
+        entities=_NO_ENTITIES,
         user=record["user"],
     )
 
@@ -455,9 +461,10 @@ class Gate:
             for r in rows
             if all(ns in synced and copies.get(ns) is synced[ns] for ns in r["namespaces"])
         }
+        # and so is what a copy holds of a belief: a stale one may predate a compat replace
+        trusted = [copy for name, copy in synced.items() if copies.get(name) is copy]
         found = _candidates(
-            {i: p for i, p in proposals.items() if i in confirmed},
-            _live_views(live, copies.values()),
+            {i: p for i, p in proposals.items() if i in confirmed}, _live_views(live, trusted)
         )
         # what a confirmed copy proposed and Neo4j did not return is no longer live, for good
         gone = {belief for pairs in proposals.values() for belief, _ in pairs} - live.keys()
@@ -629,7 +636,7 @@ class Gate:
                         item.view,
                         id=item.id,
                         namespaces=tuple(sorted(item.view.namespaces)),
-                        entities={},
+                        entities=_NO_ENTITIES,
                     ),
                 )
                 for item in added

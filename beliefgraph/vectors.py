@@ -5,8 +5,9 @@ score them in Cypher costs about 15 us a belief (bench/results/write_latency.md)
 the gate's exact scan of a 1,000-belief namespace take 20 ms. But a belief's embedding never
 changes once written (a change of text is a new belief that supersedes it), and a belief
 never leaves its namespaces. So the gate keeps, per namespace, the ids and vectors it has
-already seen, with what the classifier compares of them that never changes either (text,
-kind, trust, names), and ranks an incoming belief against them with one matrix product;
+already seen, with what the classifier compares of them that does not change either (text,
+kind, trust, names; the compat router's in-place replace, which changes them, makes the
+copies reload: see below), and ranks an incoming belief against them with one matrix product;
 Neo4j then reads only the few nearest: which are still live (a status changes) and what
 they are about (an entity gains aliases from writes in any namespace).
 
@@ -185,7 +186,8 @@ def _estimate(rows: Rows, count: int, vectors: Matrix) -> tuple[Matrix, Matrix]:
 
 @dataclass(frozen=True)
 class Held:
-    """What a copy keeps of a belief besides its vector; none of it ever changes.
+    """What a copy keeps of a belief besides its vector. None of it changes but through the
+    compat router's in-place replace, which makes the copies reload (see above).
 
     ``subjects`` are the keys of what it is about: ``e:<entity key>`` for each entity and
     ``c:<canonical name>``; beliefs sharing one may contradict each other at any similarity.
@@ -315,7 +317,8 @@ class Ranked:
 
     ids: list[str]
     scores: list[float]
-    #: whether every belief there is was ranked (reading more would find nothing new)
+    #: whether every belief there is was ranked, or every one at or above the ranking's floor
+    #: (reading more would find nothing new that matters)
     complete: bool
 
 
@@ -460,11 +463,14 @@ def rank(
         # of the rest is needed (within twice the bound, for an estimate)
         columns = np.flatnonzero(row >= floor - 2 * slack) if floor > -math.inf else None
         within = columns is not None and len(columns) <= take
+        # the rows left out are all less close than this (an estimate's error is the bound)
+        reach = -math.inf
         if not within:
             if take < width:
                 # the take-th best estimate: anything within twice the bound of it may beat it
                 kth = np.partition(row, width - take)[width - take]
                 columns = np.flatnonzero((row >= kth - 2 * slack) & (row != -np.inf))
+                reach = float(kth) - slack
             else:
                 columns = np.flatnonzero(row != -np.inf)
         assert columns is not None
@@ -495,6 +501,9 @@ def rank(
             seen.add(belief_id)
             nearest.append(belief_id)
             cosines.append(-negative)
+        # reaching below the floor shows nothing further matters only if the rows left out
+        # are below it too (an estimated one may be closer than a rescored one that was kept)
+        below = below and floor >= reach
         results.append(Ranked(nearest, cosines, exhausted and (within or below or take == width)))
     return results
 

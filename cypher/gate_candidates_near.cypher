@@ -3,7 +3,8 @@
 // gate's in-process vectors (vectors.py). Neo4j reads only these few, each once, and says
 // which are still live, and what they are about (entities gain aliases from other writes);
 // the scores, and the rest of what the gate compares (text, kind, trust, names,
-// namespaces: none of it ever changes), are the copies' own.
+// namespaces: only the compat router's in-place replace changes them, and it makes the
+// copies reload), are the copies' own.
 // $ids: list<string>; $live: list<string>.
 // Returns one row per live belief: its id, and about (list of {key, name, aliases}).
 UNWIND $ids AS id

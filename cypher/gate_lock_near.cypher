@@ -1,17 +1,17 @@
 // name: gate_lock_near
 // The gate's first step inside a write, in one round trip: lock the namespaces (as
 // gate_lock_namespaces), say which of the incoming ids are taken (as belief_existing_ids),
-// and read the live beliefs among $near, which the gate's in-process
-// copies of the namespaces proposed before the lock: the nearest to the incoming beliefs and
-// those sharing an entity or canonical name with them (vectors.py; gate.py checks afterwards
-// that the copies were exactly this state), each once.
+// and read the live beliefs among $near, which the gate's in-process copies of the namespaces
+// proposed before the lock: the nearest to the incoming beliefs and those sharing an entity
+// or canonical name with them (vectors.py; gate.py checks afterwards that the copies were
+// exactly this state), each once.
 // $names: list<string>, sorted; $token: string, new for every write (the gate's copies are
 // stamped with it); $ids: list<string>, the incoming beliefs' ids; $near: list<string>
 // (belief ids); $live: list<string>.
 // Returns, in every row, sizes (list of {name, beliefs, replaced: the lock_token this lock
-// replaced}) and taken (the $ids already stored); then one row per live belief among $near, as gate_candidates_near (its id and
-// entities: the rest of what the gate compares never changes, and its copies hold it); a
-// single row with a null id if none.
+// replaced}) and taken (the $ids already stored); then one row per live belief among $near,
+// as gate_candidates_near (its id and entities: the copies hold the rest of what the gate
+// compares); a single row with a null id if none.
 CALL () {
   UNWIND $names AS name
   MERGE (n:Namespace {name: name})

@@ -380,6 +380,50 @@ def test_the_copys_neighbours_are_as_neo4j_holds_them_with_entities_as_they_are_
         assert {"build", "host"} <= words
 
 
+def test_a_belief_rewritten_in_place_is_compared_as_it_is_now_not_as_a_stale_copy_holds_it(
+    driver: Driver, embedder: OnnxEmbedder, ns: str, uid: str
+) -> None:
+    store = Store(driver, embedder, database="neo4j", settings=Settings())
+    a, b = f"{ns}-a", f"{ns}-b"
+    old_text, new_text = (
+        "The release train leaves on Tuesdays.",
+        "The release train leaves on Fridays.",
+    )
+    store.create([BeliefCreate(id=f"{uid}-x", text=old_text, namespaces=[a, b])])
+    # the compat router rewrites a belief in place, as for a harness's repeated beliefId
+    [row] = store.prepare([BeliefCreate(id=f"{uid}-x", text=new_text, namespaces=[a, b])])
+    props = {k: v for k, v in row["props"].items() if k not in ("id", "created_at", "author")}
+    store.write(
+        lambda tx: store.tx_run(
+            tx,
+            "compat_pmb_replace",
+            id=f"{uid}-x",
+            props=props,
+            embedding=row["embedding"],
+            embedding_f32=row["embedding_f32"],
+            namespaces=[a, b],
+            about=[],
+        )
+    )
+    # a write into b alone reloads b's copy; a's copy still holds the old text
+    store.create([BeliefCreate(text="The office closes at six.", namespaces=[b])])
+    rows = store.prepare(
+        [
+            BeliefCreate(text="Lunch is at noon.", namespaces=[a]),
+            BeliefCreate(text="The release train leaves on Friday.", namespaces=[b]),
+        ]
+    )
+
+    def work(tx: Any) -> dict[int, list[Any]]:
+        found, _ = store.gate.lock_and_find(tx, incoming_from_rows(rows))
+        return found
+
+    with driver.session(database="neo4j") as session:
+        found = session.execute_write(work)
+    [x] = [c for c in found[1] if c.view.id == f"{uid}-x"]
+    assert x.view.text == new_text
+
+
 def test_a_copy_loaded_from_neo4j_never_proposes_what_is_no_longer_live(
     driver: Driver, embedder: OnnxEmbedder, settings: Settings, ns: str
 ) -> None:

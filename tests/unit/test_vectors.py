@@ -260,3 +260,29 @@ def test_a_ranking_at_a_floor_is_the_full_ranking_cut_there(rows: int) -> None:
                 assert ranked.ids == kept[:limit]
                 assert np.allclose(ranked.scores, whole.scores[: len(ranked.ids)], atol=1e-6)
                 assert ranked.complete == (len(kept) <= limit)
+
+
+def test_an_estimated_ranking_cut_at_a_floor_is_complete_only_if_nothing_left_out_could_reach_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # exact cosines 0.95, 0.88, 0.82 and 0.78 to the query, among far rows; the estimates
+    # put "j" (0.82) below "b" (0.78), both within the bound of 0.03 of the truth
+    cosines = {"a": 0.95, "c": 0.88, "j": 0.82, "b": 0.78}
+    errors = {"c": -0.02, "j": -0.025, "b": 0.025}
+    beliefs = [*cosines, *(f"far{i:04d}" for i in range(CODED_FROM - len(cosines)))]
+    exact = [cosines.get(b, 0.1) for b in beliefs]
+    copy = Copy.of(
+        "t",
+        [Held(b, None) for b in beliefs],
+        as_matrix([unit(c, (1 - c * c) ** 0.5, 0) for c in exact], 3),
+    )
+
+    def estimate(rows: object, count: int, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        scores = vectors @ copy.rows.matrix[:count].T
+        scores += np.asarray([errors.get(b, 0.0) for b in beliefs], np.float32)
+        return scores.astype(np.float32), np.full(len(vectors), 0.03, np.float32)
+
+    monkeypatch.setattr("beliefgraph.vectors._estimate", estimate)
+    [ranked] = rank([copy], as_matrix([unit(1, 0, 0)], 3), None, 2, [0.8])
+    assert ranked.ids == ["a", "c"]
+    assert not ranked.complete  # "j" was left out on its estimate, and is above the floor
