@@ -193,7 +193,7 @@ def view_from_row(row: dict[str, Any]) -> BeliefView:
         trust=float(props["trust"]),
         canonical_name=props.get("canonical_name"),
         namespaces=tuple(row["namespaces"]),
-        entities={e["key"]: _entity_words(e["key"], e["name"], e["aliases"]) for e in row["about"]},
+        entities=_entities(row["about"]),
         user=props.get("user"),
     )
 
@@ -266,19 +266,12 @@ class Locked:
 
 def _view(record: Any) -> BeliefView:
     """The comparable view of a stored belief, from a ``gate_candidates_*`` record."""
-    return BeliefView(
-        id=record["id"],
-        text=record["text"],
-        kind=record["kind"],
-        trust=float(record["trust"]),
-        canonical_name=record["canonical_name"],
-        namespaces=tuple(sorted(record["namespaces"])),
-        entities={
-            e["key"]: _entity_words(e["key"], e.get("name"), e.get("aliases"))
-            for e in record["about"]
-        },
-        user=record["user"],
-    )
+    return replace(_held_view(record), entities=_entities(record["about"]))
+
+
+def _entities(about: Sequence[Mapping[str, Any]]) -> dict[str, frozenset[str]]:
+    """Entity key -> the words it goes by, from a record's ``about`` ({key, name, aliases})."""
+    return {e["key"]: _entity_words(e["key"], e.get("name"), e.get("aliases")) for e in about}
 
 
 #: the entities of a copy's views: none (the gate reads them, they change)
@@ -312,13 +305,7 @@ def _live_views(about: Mapping[str, Any], copies: Iterable[Copy]) -> dict[str, B
                 continue
             held = rows.beliefs[j].view
             assert held is not None, "a copy's beliefs carry their views"
-            views[belief_id] = replace(
-                held,
-                entities={
-                    e["key"]: _entity_words(e["key"], e.get("name"), e.get("aliases"))
-                    for e in entities
-                },
-            )
+            views[belief_id] = replace(held, entities=_entities(entities))
     return views
 
 
