@@ -612,22 +612,19 @@ class Gate:
         Called inside the write transaction: the copies are stamped with its lock token,
         so if it rolls back they no longer match the next lock and are reloaded.
         """
+        # one Held a belief, shared by the copies of all its namespaces
+        held = {
+            item.index: Held(
+                item.id,
+                item.view.user,
+                subjects_of(list(item.view.entities), item.view.canonical_name),
+                replace(item.view, entities=_NO_ENTITIES),
+            )
+            for item in stored
+        }
         for name, copy in locked.copies.items():
             added = [item for item in stored if name in item.view.namespaces]
-            beliefs = [
-                Held(
-                    item.id,
-                    item.view.user,
-                    subjects_of(list(item.view.entities), item.view.canonical_name),
-                    replace(
-                        item.view,
-                        id=item.id,
-                        namespaces=tuple(sorted(item.view.namespaces)),
-                        entities=_NO_ENTITIES,
-                    ),
-                )
-                for item in added
-            ]
+            beliefs = [held[item.index] for item in added]
             self.vectors.extend(
                 name, copy, locked.token, beliefs, _matrix32(added, copy.dimensions)
             )
