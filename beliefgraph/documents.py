@@ -326,7 +326,7 @@ def import_documents(
     """
     beliefs = [to_belief(d, isolation) for d in docs]
     ids = [b.id for b in beliefs if b.id]
-    present = {r["id"] for r in store.run_read("belief_existing_ids", ids=ids)}
+    present = set(store.read_rows("belief_existing_ids", ids=ids))
     known = set(ids) | present
     links = []
     for d in docs:

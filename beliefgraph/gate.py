@@ -440,7 +440,7 @@ class Gate:
                 synced[name] = self._load(tx, name, count)
         held = {r["i"]: sum(locked[ns][1] for ns in r["namespaces"]) for r in rows}
         # each proposed belief still live -> what it is about now
-        live = {r["id"]: r["about"] for r in records if r["id"] is not None}
+        live = {r["id"]: r["about"] for r in records[0]["near"]}
         # only a copy the lock confirmed is trusted for a score (a stale one may hold an
         # embedding the compat router has since replaced); other rows are proposed again below
         confirmed = {
@@ -551,7 +551,7 @@ class Gate:
         """
         dims = self.store.embedder.dimensions
         records = (
-            self.store.tx_run(
+            self.store.tx_rows(
                 tx, "gate_namespace_vectors", namespace=name, live=list(LIVE_STATUSES)
             )
             if count
@@ -590,7 +590,7 @@ class Gate:
             ranks = self._rank(pending, copies, vectors, limit, floors)
             proposals = _proposals(ranks, structural)
             ids = sorted({belief for pairs in proposals.values() for belief, _ in pairs})
-            records = self.store.tx_run(
+            records = self.store.tx_rows(
                 tx, "gate_candidates_near", ids=ids, live=list(LIVE_STATUSES)
             )
             live = {r["id"]: r["about"] for r in records}

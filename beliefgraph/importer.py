@@ -954,15 +954,13 @@ class Importer:
     def _prepare(self, batch: _Batch) -> _Prepared:
         """Find which statements are new, and embed them (runs in the worker thread)."""
         keys = list(dict.fromkeys(p.key for p in batch.planned))
-        done = {r["key"]: r["belief"] for r in self.store.run_read("import_done", keys=keys)}
+        done = {r["key"]: r["belief"] for r in self.store.read_rows("import_done", keys=keys)}
         todo = [p for p in batch.planned if p.key not in done]
         if self.options.dry_run or not todo:
             return _Prepared(batch, todo, done, [], [])
         # a belief with a statement's id but no ASSERTED edge comes from outside this
         # importer's transactions (ids are hashes, so only a deliberate copy): link, don't write
-        stored = {
-            r["id"] for r in self.store.run_read("belief_existing_ids", ids=[p.key for p in todo])
-        }
+        stored = set(self.store.read_rows("belief_existing_ids", ids=[p.key for p in todo]))
         done.update({key: key for key in stored})
         creates = [p for p in todo if p.key not in stored]
         beliefs = [_belief(p, self.options) for p in creates]
@@ -1001,7 +999,7 @@ class Importer:
                 }
             )
             if wanted:  # statements of earlier batches that these follow or explain
-                found = self.store.tx_run(tx, "import_done", keys=wanted)
+                found = self.store.tx_rows(tx, "import_done", keys=wanted)
                 targets.update({r["key"]: r["belief"] for r in found})
             self._write_provenance(tx, todo, targets, rows, batch)
 

@@ -173,6 +173,11 @@ class Store:
         except (ServiceUnavailable, SessionExpired) as e:
             raise StoreUnavailable(f"Neo4j is unreachable: {e}") from e
 
+    def read_rows(self, name: str, **params: Any) -> list[Any]:
+        """Run a named read query that collects its result into one record's ``rows``
+        (as :meth:`run_read`); return that list."""
+        return self.run_read(name, **params)[0]["rows"]  # type: ignore[no-any-return]
+
     def _auto_commit_read(self, text: str, params: dict[str, Any]) -> list[Any]:
         with self.driver.session(database=self.database, default_access_mode=READ_ACCESS) as s:
             return list(s.run(text, params))
@@ -203,6 +208,16 @@ class Store:
     def tx_run(self, tx: ManagedTransaction, name: str, **params: Any) -> list[Any]:
         """Run a named query inside ``tx``; return its records."""
         return list(tx.run(self.queries[name].text, params))
+
+    def tx_rows(self, tx: ManagedTransaction, name: str, **params: Any) -> list[Any]:
+        """Run a named query inside ``tx`` that collects its result into one record's
+        ``rows``; return that list.
+
+        A query that may find many rows collects them: the driver spends ~20 us of Python on
+        each record it receives (1,700 one-number records took 32 ms of CPU, the same numbers
+        in one record 1 ms), where the Rust codec unpacks a list inside one record at once.
+        """
+        return self.tx_run(tx, name, **params)[0]["rows"]  # type: ignore[no-any-return]
 
     # -- schema and health ----------------------------------------------------------------
 
@@ -354,9 +369,9 @@ class Store:
             prejudged = self.gate.prejudge(incoming, found) if self.gate.prejudges else None
             if dry_run:
                 ids = [row["props"]["id"] for row in rows]
-                taken = self.run_read("belief_existing_ids", ids=ids)
+                taken = self.read_rows("belief_existing_ids", ids=ids)
                 if taken:
-                    raise DuplicateId(f"a belief with id {taken[0]['id']!r} exists", field="id")
+                    raise DuplicateId(f"a belief with id {taken[0]!r} exists", field="id")
                 return self.gate.decide(incoming, found, caller, prejudged)[0]
 
         def work(tx: ManagedTransaction) -> list[GateDecision]:
@@ -691,7 +706,7 @@ class Store:
 
     def check_ids_free(self, tx: ManagedTransaction, ids: list[str]) -> None:
         """Raise :class:`DuplicateId` if any of ``ids`` is taken (inside ``tx``)."""
-        taken = [r["id"] for r in self.tx_run(tx, "belief_existing_ids", ids=ids)]
+        taken = self.tx_rows(tx, "belief_existing_ids", ids=ids)
         if taken:
             raise DuplicateId(f"a belief with id {taken[0]!r} already exists", field="id")
 

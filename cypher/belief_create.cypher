@@ -11,7 +11,7 @@
 //   scope: {key, any_terms, all_terms, excluded_terms, action_types,
 //           terms: list<{key, name, mode}>} or null }
 // $now: datetime (see props).
-// Returns one row per created belief: id.
+// Returns nothing.
 UNWIND $rows AS row
 CREATE (b:Belief)
 SET b = row.props
@@ -52,4 +52,3 @@ CALL (b, row) {
     ON CREATE SET te.name = t.name, te.aliases = [], te.aliases_text = ''
   MERGE (sc)-[:COVERS {mode: t.mode}]->(te)
 }
-RETURN b.id AS id

@@ -6,8 +6,9 @@
 // namespaces: only the compat router's in-place replace changes them, and it makes the
 // copies reload), are the copies' own.
 // $ids: list<string>; $live: list<string>.
-// Returns one row per live belief: its id, and about (list of {key, name, aliases}).
+// Returns one row: rows, a list of {id, about: list of {key, name, aliases}}, one per live
+// belief (one row, not one per belief: each record costs the driver ~20 us of Python).
 UNWIND $ids AS id
 MATCH (b:Belief {id: id})
 WHERE b.status IN $live
-RETURN b.id AS id, [(b)-[:ABOUT]->(e:Entity) | e {.key, .name, .aliases}] AS about
+RETURN collect({id: b.id, about: [(b)-[:ABOUT]->(e:Entity) | e {.key, .name, .aliases}]}) AS rows

@@ -8,10 +8,10 @@
 // $names: list<string>, sorted; $token: string, new for every write (the gate's copies are
 // stamped with it); $ids: list<string>, the incoming beliefs' ids; $near: list<string>
 // (belief ids); $live: list<string>.
-// Returns, in every row, sizes (list of {name, beliefs, replaced: the lock_token this lock
-// replaced}) and taken (the $ids already stored); then one row per live belief among $near,
-// as gate_candidates_near (its id and entities: the copies hold the rest of what the gate
-// compares); a single row with a null id if none.
+// Returns one row: sizes (list of {name, beliefs, replaced: the lock_token this lock
+// replaced}), taken (the $ids already stored) and near, the live beliefs among $near as
+// gate_candidates_near returns them (id and entities: the copies hold the rest of what the
+// gate compares).
 CALL () {
   UNWIND $names AS name
   MERGE (n:Namespace {name: name})
@@ -25,10 +25,10 @@ CALL () {
   MATCH (b:Belief {id: id})
   RETURN collect(b.id) AS taken
 }
-OPTIONAL CALL () {
+CALL () {
   UNWIND $near AS id
   MATCH (b:Belief {id: id})
   WHERE b.status IN $live
-  RETURN b
+  RETURN collect({id: b.id, about: [(b)-[:ABOUT]->(e:Entity) | e {.key, .name, .aliases}]}) AS near
 }
-RETURN sizes, taken, b.id AS id, [(b)-[:ABOUT]->(e:Entity) | e {.key, .name, .aliases}] AS about
+RETURN sizes, taken, near

@@ -1,8 +1,7 @@
 // name: gate_penalise
 // Lowers the importance of older beliefs made redundant by a compatible newer one.
 // $rows: list of {id: string, factor: float in 0..1}; $now: datetime.
-// Returns: id, importance.
+// Returns nothing.
 UNWIND $rows AS row
 MATCH (b:Belief {id: row.id})
 SET b.importance = b.importance * row.factor, b.updated_at = $now
-RETURN b.id AS id, b.importance AS importance

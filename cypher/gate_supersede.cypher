@@ -4,11 +4,10 @@
 // and its importance decays. A new belief of the old one's author is pinned when the old one
 // was: what someone asked to keep in view stays in view when they correct it.
 // $rows: list of {old_id, new_id, reason, by (actor or null)}; $decay: float; $now: datetime.
-// Returns: old_id.
+// Returns nothing.
 UNWIND $rows AS row
 MATCH (old:Belief {id: row.old_id}), (new:Belief {id: row.new_id})
 CREATE (new)-[:SUPERSEDES {at: $now, reason: row.reason, by: row.by}]->(old)
 SET old.status = 'superseded', old.superseded_at = $now, old.updated_at = $now,
     old.importance = old.importance * $decay, old:Superseded,
     new.pinned = new.pinned OR coalesce(old.pinned AND new.author = old.author, false)
-RETURN old.id AS old_id

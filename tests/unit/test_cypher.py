@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -14,18 +15,21 @@ from beliefgraph.store import SEARCH_INDEX_PROPERTIES
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [*ROOT.glob("beliefgraph/**/*.py"), *ROOT.glob("api/**/*.py")]
-CALLERS = {"run_read": 0, "tx_run": 1}  # method name -> position of the query name
+# method name -> position of the query name
+CALLERS = {"run_read": 0, "tx_run": 1, "read_rows": 0, "tx_rows": 1}
+ROWS_CALLERS = {"read_rows", "tx_rows"}  # these take a single record's `rows` column
 
 
-def query_calls() -> list[tuple[str, set[str], str]]:
+def query_calls(callers: Iterable[str] = CALLERS) -> list[tuple[str, set[str], str]]:
     """(query name, keyword names passed, where) for every literal call in the code."""
+    callers = set(callers)
     calls = []
     for path in SOURCES:
         for node in ast.walk(ast.parse(path.read_text())):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
                 continue
             position = CALLERS.get(node.func.attr)
-            if position is None or len(node.args) <= position:
+            if node.func.attr not in callers or position is None or len(node.args) <= position:
                 continue
             name = node.args[position]
             if isinstance(name, ast.Constant) and isinstance(name.value, str):
@@ -63,6 +67,13 @@ def test_every_query_is_used_and_every_param_supplied() -> None:
     for name, kwargs, where in calls:
         assert name in queries, f"{where}: unknown query {name!r}"
         assert kwargs == queries[name].params, f"{where}: {name} takes {queries[name].params}"
+
+
+def test_a_query_read_by_rows_collects_them_into_one_record() -> None:
+    queries = load_queries()
+    for name, _, where in query_calls(ROWS_CALLERS):
+        last = queries[name].text.rstrip().splitlines()[-1]
+        assert last.endswith("AS rows"), f"{where}: {name} does not end in `... AS rows`"
 
 
 def test_no_query_formats_values_into_text() -> None:
