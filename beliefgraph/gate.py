@@ -551,7 +551,7 @@ class Gate:
         """
         dims = self.store.embedder.dimensions
         records = (
-            self.store.tx_rows(
+            self.store.tx_run(
                 tx, "gate_namespace_vectors", namespace=name, live=list(LIVE_STATUSES)
             )
             if count
@@ -590,10 +590,8 @@ class Gate:
             ranks = self._rank(pending, copies, vectors, limit, floors)
             proposals = _proposals(ranks, structural)
             ids = sorted({belief for pairs in proposals.values() for belief, _ in pairs})
-            records = self.store.tx_rows(
-                tx, "gate_candidates_near", ids=ids, live=list(LIVE_STATUSES)
-            )
-            live = {r["id"]: r["about"] for r in records}
+            near = self.store.tx_rows(tx, "gate_candidates_near", ids=ids, live=list(LIVE_STATUSES))
+            live = {r["id"]: r["about"] for r in near}
             found += _candidates(proposals, _live_views(live, copies.values()))
             for copy in copies.values():
                 copy.rows.bury(set(ids) - live.keys())

@@ -6,15 +6,12 @@
 // copy never proposes it). The copy is loaded from this inside the write that locked the
 // namespace, once per namespace, and then kept in step by the gate's own writes.
 // $namespace: string; $live: list<string>, the live statuses.
-// Returns one row: rows, a list of {id, text, kind, trust, user, canonical_name, namespaces,
+// Returns one row per belief: id, text, kind, trust, user, canonical_name, namespaces,
 // about (entity keys), embedding (its embedding_f32 bytes: a quarter of the list on the
-// wire; the list for a belief written before there were bytes), live}, one per belief.
+// wire; the list for a belief written before there were bytes), live.
 MATCH (:Namespace {name: $namespace})<-[:IN]-(b:Belief)
-WITH b
+RETURN b.id AS id, b.text AS text, b.kind AS kind, b.trust AS trust, b.user AS user,
+       b.canonical_name AS canonical_name, [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
+       [(b)-[:ABOUT]->(e:Entity) | e.key] AS about,
+       coalesce(b.embedding_f32, b.embedding) AS embedding, b.status IN $live AS live
 ORDER BY b.created_at, b.id
-RETURN collect({
-  id: b.id, text: b.text, kind: b.kind, trust: b.trust, user: b.user,
-  canonical_name: b.canonical_name, namespaces: [(b)-[:IN]->(n:Namespace) | n.name],
-  about: [(b)-[:ABOUT]->(e:Entity) | e.key],
-  embedding: coalesce(b.embedding_f32, b.embedding), live: b.status IN $live
-}) AS rows

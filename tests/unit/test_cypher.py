@@ -17,19 +17,21 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [*ROOT.glob("beliefgraph/**/*.py"), *ROOT.glob("api/**/*.py")]
 # method name -> position of the query name
 CALLERS = {"run_read": 0, "tx_run": 1, "read_rows": 0, "tx_rows": 1}
-ROWS_CALLERS = {"read_rows", "tx_rows"}  # these take a single record's `rows` column
+#: these read the `rows` column of the one record a query returns
+ROWS_CALLERS = {"read_rows", "tx_rows"}
 
 
 def query_calls(callers: Iterable[str] = CALLERS) -> list[tuple[str, set[str], str]]:
-    """(query name, keyword names passed, where) for every literal call in the code."""
-    callers = set(callers)
+    """(query name, keyword names passed, where) for every literal call in the code through
+    one of ``callers`` (method names, all of :data:`CALLERS` by default)."""
+    wanted = {name: CALLERS[name] for name in callers}
     calls = []
     for path in SOURCES:
         for node in ast.walk(ast.parse(path.read_text())):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
                 continue
-            position = CALLERS.get(node.func.attr)
-            if node.func.attr not in callers or position is None or len(node.args) <= position:
+            position = wanted.get(node.func.attr)
+            if position is None or len(node.args) <= position:
                 continue
             name = node.args[position]
             if isinstance(name, ast.Constant) and isinstance(name.value, str):
@@ -69,11 +71,21 @@ def test_every_query_is_used_and_every_param_supplied() -> None:
         assert kwargs == queries[name].params, f"{where}: {name} takes {queries[name].params}"
 
 
-def test_a_query_read_by_rows_collects_them_into_one_record() -> None:
+def collects_into_rows(text: str) -> bool:
+    """Whether a query's last RETURN is one aggregate, ``collect(...) AS rows``: one record."""
+    clause = " ".join(text.rsplit("RETURN", 1)[-1].split())
+    return clause.startswith("collect(") and clause.endswith(") AS rows")
+
+
+def test_a_query_read_by_rows_returns_one_record_and_only_those_do() -> None:
     queries = load_queries()
-    for name, _, where in query_calls(ROWS_CALLERS):
-        last = queries[name].text.rstrip().splitlines()[-1]
-        assert last.endswith("AS rows"), f"{where}: {name} does not end in `... AS rows`"
+    by_rows = query_calls(ROWS_CALLERS)
+    assert by_rows, "no call of read_rows or tx_rows found"
+    for name, _, where in by_rows:
+        assert collects_into_rows(queries[name].text), f"{where}: {name} returns many records"
+    for name, _, where in query_calls(CALLERS.keys() - ROWS_CALLERS):
+        assert not collects_into_rows(queries[name].text), f"{where}: {name} is read by rows"
+    assert not collects_into_rows("MATCH (b) RETURN b.id AS id, collect(b) AS rows")
 
 
 def test_no_query_formats_values_into_text() -> None:
