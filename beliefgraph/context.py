@@ -122,9 +122,8 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
     # the search is left to finish on the pool (its result, or error, is dropped).
     raise_for_state(records[0]["key_state"] if records else None)
     layers: dict[str, list[BeliefBrief]] = {"persona": [], "pinned": [], "question": []}
-    for r in records:
-        if r["layer"] is not None:
-            layers[r["layer"]].append(brief_from_map(dict(r["belief"]), r["namespaces"]))
+    for layer, belief, namespaces in records[0]["rows"]:
+        layers[layer].append(brief_from_map(belief, namespaces))
 
     persona = layers["persona"]
     pinned = reinforced_order(layers["pinned"])

@@ -198,7 +198,7 @@ class Planner:
         )
         timings["graph"] = self._ms(mark)
         raise_for_state(rows[0]["key_state"])
-        known, size, found = planner_rows(rows)
+        known, size, found = planner_rows(rows[0])
         report = NamespaceReport(
             searched=[ns for ns in visible if ns in known],
             not_visible=not_visible,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
@@ -40,7 +40,9 @@ def native_datetime(value: Any) -> datetime | None:
     raise TypeError(f"expected a datetime, got {type(value).__name__}")
 
 
-def belief_from_record(record: Record, belief: Mapping[str, Any] | None = None) -> BeliefPublic:
+def belief_from_record(
+    record: Mapping[str, Any], belief: Mapping[str, Any] | None = None
+) -> BeliefPublic:
     """Build a :class:`BeliefPublic` from a row of ``belief_get_many`` (or of
     ``planner_candidates``, whose ``belief`` column the caller passes as a map)."""
     b = dict(record["belief"]) if belief is None else belief
@@ -93,9 +95,9 @@ def link_from_map(link: dict[str, Any]) -> ChainLink:
 
 
 def candidate_from_record(
-    record: Record, belief: Mapping[str, Any]
+    record: Mapping[str, Any], belief: Mapping[str, Any]
 ) -> tuple[Candidate, dict[str, Any]]:
-    """Build the planner's view of a row of ``planner_candidates``.
+    """Build the planner's view of one of the rows of ``planner_candidates``.
 
     Only what the decision reads is converted (one datetime, not six): a query reads
     dozens of candidates and returns one belief, which :func:`belief_from_record` builds
@@ -103,7 +105,7 @@ def candidate_from_record(
 
     Args:
         record: the row.
-        belief: its ``belief`` column as a map (the row carries it as [key, value] pairs).
+        belief: its ``belief`` as a map (the row carries it as [key, value] pairs).
 
     Returns:
         The :class:`~beliefgraph.precedence.Candidate`, and the row's other planner columns
@@ -174,21 +176,18 @@ def contest_from_map(contest: dict[str, Any], disputes: str) -> Contest:
 
 
 def planner_rows(
-    records: Sequence[Record],
+    record: Record,
 ) -> tuple[list[str], int, list[tuple[Candidate, dict[str, Any], Callable[[], BeliefPublic]]]]:
-    """Read the rows of ``planner_candidates``.
+    """Read the one record of ``planner_candidates``.
 
     Returns:
         The requested namespaces that exist, how many beliefs they hold, and per belief its
         :class:`Candidate`, its planner columns and a function that builds its
         :class:`BeliefPublic` (only the governing belief needs one).
     """
-    known = list(records[0]["known"]) if records else []
-    size = int(records[0]["size"]) if records else 0
     found: list[tuple[Candidate, dict[str, Any], Callable[[], BeliefPublic]]] = []
-    for r in records:
-        if r["belief"] is not None:
-            belief = dict(r["belief"])
-            candidate, extra = candidate_from_record(r, belief)
-            found.append((candidate, extra, partial(belief_from_record, r, belief)))
-    return known, size, found
+    for r in record["rows"]:
+        belief = dict(r["belief"])
+        candidate, extra = candidate_from_record(r, belief)
+        found.append((candidate, extra, partial(belief_from_record, r, belief)))
+    return list(record["known"]), int(record["size"]), found

@@ -595,7 +595,7 @@ def find(
         embedder = store.embedder
         aside = embedder.embed_aside if isinstance(embedder, AsideEmbedder) else embedder.embed
         early = _EMBEDDING.submit(aside, [query.text])
-    records = store.run_read(
+    records = store.read_rows(
         "search_candidates",
         names=asked.names,
         text=asked.text,
@@ -608,7 +608,7 @@ def find(
         fetch=fetch,
         vectors=semantic,
     )
-    # Weighed on the maps as read (a record is a tuple: unpacked, not looked up by key); only
+    # Weighed on the maps as read (each row a list: unpacked, not looked up by key); only
     # what is admitted becomes a model, once, with its similarity when it has a tie to break.
     admitted = [
         (evidence, belief, scopes, vector)

@@ -34,7 +34,8 @@
 // $max_fetch: int; $words: string (Lucene OR query, '' for none); $terms: list<string>
 // (the query's words, lower case); $keys: list<string> (entity keys the query could name);
 // $key: string or null (an API key's hash, to confirm).
-// Returns one row per belief: key_state, known (namespaces that exist), size (their belief count),
+// Returns one row: key_state, known (namespaces that exist), size (their belief count) and
+// rows, one map per belief (one record, not one per belief: each costs the driver ~20 us):
 // ways (how it was found; [] for a head reached only through SUPERSEDES), similarity (its
 // cosine to the query), belief (its properties but the embedding, as [key, value] pairs,
 // date-times as ISO strings: the driver's temporal types cost more to decode than the rest
@@ -42,7 +43,7 @@
 // belief_get_many), names, scope_key, head, chain (ids, oldest first), links, overrides
 // (the candidates it OVERRIDES), narrows, about_hits, scope_hits, contested_by (maps: id,
 // text, kind, status, trust, edge (the CONTRADICTS edge's properties: reason, guard, by,
-// at)), disputes. When nothing is found: one row with known and size and a null belief.
+// at)), disputes. When nothing is found, rows is empty.
 MATCH (n:Namespace) WHERE n.name IN $namespaces
 // Only beliefs have IN edges, so the degree is the belief count (read in O(1)).
 WITH collect(n) AS spaces, collect(n.name) AS known, sum(COUNT { (n)<-[:IN]-() }) AS size
@@ -150,42 +151,42 @@ OPTIONAL CALL (b) {
 }
 // One read of the properties; the map is then looked up, not the node, key by key.
 WITH key_state, spaces, named, known, size, hits, b, hit, p, head, properties(b) AS props
-RETURN key_state, known, size, coalesce(hit.ways, []) AS ways,
-       // The exact scan scored its candidates already; the others are scored here.
-       CASE WHEN b IS NULL THEN null WHEN hit.score IS NOT NULL THEN hit.score
-            ELSE vector.similarity.cosine(b.embedding, $embedding) END AS similarity,
-       CASE WHEN b IS NULL THEN null ELSE
-         [key IN keys(props)
-          WHERE NOT key IN ['embedding', 'embedding_f32', 'text_words', 'name_edits'] |
-          [key, CASE WHEN valueType(props[key]) STARTS WITH 'ZONED DATETIME'
-                     THEN toString(props[key]) ELSE props[key] END]]
-       END AS belief,
-       [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
-       [(b)-[:ABOUT]->(e:Entity) | e.key] AS about,
-       head([(b)-[:GOVERNS]->(s:Scope) |
-             s {.any_terms, .all_terms, .excluded_terms, .action_types}]) AS governs,
-       head([(b)-[:SUPERSEDES]->(o:Belief) | o.id]) AS supersedes,
-       head([(n:Belief)-[:SUPERSEDES]->(b) | n.id]) AS superseded_by,
-       reduce(acc = [], e IN [(b)-[:ABOUT]->(e:Entity) | [e.name] + coalesce(e.aliases, [])] |
-              acc + e) AS names,
-       head([(b)-[:GOVERNS]->(s:Scope) | s.key]) AS scope_key,
-       head,
-       CASE WHEN p IS NULL THEN [b.id] ELSE [x IN reverse(nodes(p)) | x.id] END AS chain,
-       CASE WHEN p IS NULL THEN [] ELSE
-         [r IN reverse(relationships(p)) |
-          {newer: startNode(r).id, older: endNode(r).id, at: r.at, reason: r.reason, by: r.by}]
-       END AS links,
-       // OVERRIDES, NARROWS and CONTRADICTS may not exist yet in a store; matching them by
-       // type() keeps the server from warning about an unknown relationship type (and the
-       // edge's own properties are read as a map, for the same reason) on every query.
-       [(b)-[r]->(o:Belief) WHERE type(r) = 'OVERRIDES' AND any(hit IN hits WHERE hit.b = o)
-        | o.id] AS overrides,
-       [(b)-[:GOVERNS]->(:Scope)-[r]->(s:Scope) WHERE type(r) = 'NARROWS' | s.key] AS narrows,
-       [(b)-[:ABOUT]->(e) WHERE e IN named | e.key] AS about_hits,
-       [(b)-[:GOVERNS]->(:Scope)-[:COVERS]->(e) WHERE e IN named | e.key] AS scope_hits,
-       [(c:Belief)-[r]->(b) WHERE type(r) = 'CONTRADICTS'
-          AND c.status IN ['active', 'provisional', 'inferred', 'exploratory']
-          AND EXISTS { (c)-[:IN]->(m) WHERE m IN spaces }
-        | c {.id, .text, .kind, .status, .trust, edge: properties(r)}] AS contested_by,
-       [(b)-[r]->(o:Belief) WHERE type(r) = 'CONTRADICTS'
-          AND EXISTS { (o)-[:IN]->(m) WHERE m IN spaces } | o.id] AS disputes
+RETURN key_state, known, size, collect(CASE WHEN b IS NOT NULL THEN {
+  ways: coalesce(hit.ways, []),
+  // The exact scan scored its candidates already; the others are scored here.
+  similarity: CASE WHEN hit.score IS NOT NULL THEN hit.score
+                   ELSE vector.similarity.cosine(b.embedding, $embedding) END,
+  belief: [key IN keys(props)
+           WHERE NOT key IN ['embedding', 'embedding_f32', 'text_words', 'name_edits'] |
+           [key, CASE WHEN valueType(props[key]) STARTS WITH 'ZONED DATETIME'
+                      THEN toString(props[key]) ELSE props[key] END]],
+  namespaces: [(b)-[:IN]->(n:Namespace) | n.name],
+  about: [(b)-[:ABOUT]->(e:Entity) | e.key],
+  governs: head([(b)-[:GOVERNS]->(s:Scope) |
+                 s {.any_terms, .all_terms, .excluded_terms, .action_types}]),
+  supersedes: head([(b)-[:SUPERSEDES]->(o:Belief) | o.id]),
+  superseded_by: head([(n:Belief)-[:SUPERSEDES]->(b) | n.id]),
+  names: reduce(acc = [], e IN [(b)-[:ABOUT]->(e:Entity) | [e.name] + coalesce(e.aliases, [])] |
+                acc + e),
+  scope_key: head([(b)-[:GOVERNS]->(s:Scope) | s.key]),
+  head: head,
+  chain: CASE WHEN p IS NULL THEN [b.id] ELSE [x IN reverse(nodes(p)) | x.id] END,
+  links: CASE WHEN p IS NULL THEN [] ELSE
+           [r IN reverse(relationships(p)) |
+            {newer: startNode(r).id, older: endNode(r).id, at: r.at, reason: r.reason, by: r.by}]
+         END,
+  // OVERRIDES, NARROWS and CONTRADICTS may not exist yet in a store; matching them by
+  // type() keeps the server from warning about an unknown relationship type (and the
+  // edge's own properties are read as a map, for the same reason) on every query.
+  overrides: [(b)-[r]->(o:Belief) WHERE type(r) = 'OVERRIDES' AND any(hit IN hits WHERE hit.b = o)
+              | o.id],
+  narrows: [(b)-[:GOVERNS]->(:Scope)-[r]->(s:Scope) WHERE type(r) = 'NARROWS' | s.key],
+  about_hits: [(b)-[:ABOUT]->(e) WHERE e IN named | e.key],
+  scope_hits: [(b)-[:GOVERNS]->(:Scope)-[:COVERS]->(e) WHERE e IN named | e.key],
+  contested_by: [(c:Belief)-[r]->(b) WHERE type(r) = 'CONTRADICTS'
+                   AND c.status IN ['active', 'provisional', 'inferred', 'exploratory']
+                   AND EXISTS { (c)-[:IN]->(m) WHERE m IN spaces }
+                 | c {.id, .text, .kind, .status, .trust, edge: properties(r)}],
+  disputes: [(b)-[r]->(o:Belief) WHERE type(r) = 'CONTRADICTS'
+               AND EXISTS { (o)-[:IN]->(m) WHERE m IN spaces } | o.id]
+} END) AS rows

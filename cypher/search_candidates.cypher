@@ -15,8 +15,9 @@
 // evidence by cosine similarity: reading the vectors here costs less than a second read), as
 // embedding_f32 bytes (a quarter of a list of floats on the wire), as the list for a belief
 // written before there were bytes.
-// Returns: belief (map without embedding), namespaces, embedding (bytes or list<float>, or
-// null when not $vectors).
+// Returns one row: rows, a list of [belief (map without embedding), namespaces, embedding
+// (bytes or list<float>, or null when not $vectors)], one per candidate (one record, not one
+// per candidate: each costs the driver ~20 us).
 CALL () {
   WITH 1 AS go WHERE $names <> ''
   CALL db.index.fulltext.queryNodes('belief_search', $names, {limit: $fetch}) YIELD node, score
@@ -41,9 +42,11 @@ ORDER BY score DESC
 WITH source, kind, collect(b)[..$per_kind] AS top
 UNWIND top AS b
 WITH DISTINCT b
-RETURN b {.id, .text, .kind, .status, .epistemic_status, .canonical_name, .aliases,
-          .why_it_matters, .pinned, .confidence, .user,
-          // as text: the driver builds a DateTime ~60 µs slower than fromisoformat
-          last_reinforced_at: toString(b.last_reinforced_at)} AS belief,
-       [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
-       CASE WHEN $vectors THEN coalesce(b.embedding_f32, b.embedding) END AS embedding
+RETURN collect([
+  b {.id, .text, .kind, .status, .epistemic_status, .canonical_name, .aliases,
+     .why_it_matters, .pinned, .confidence, .user,
+     // as text: the driver builds a DateTime ~60 µs slower than fromisoformat
+     last_reinforced_at: toString(b.last_reinforced_at)},
+  [(b)-[:IN]->(n:Namespace) | n.name],
+  CASE WHEN $vectors THEN coalesce(b.embedding_f32, b.embedding) END
+]) AS rows
