@@ -43,8 +43,8 @@ def native_datetime(value: Any) -> datetime | None:
 def belief_from_record(
     record: Mapping[str, Any], belief: Mapping[str, Any] | None = None
 ) -> BeliefPublic:
-    """Build a :class:`BeliefPublic` from a row of ``belief_get_many`` (or of
-    ``planner_candidates``, whose ``belief`` column the caller passes as a map)."""
+    """Build a :class:`BeliefPublic` from a record of ``belief_get_many`` (or one of the rows of
+    ``planner_candidates``, whose ``belief`` the caller passes as a map)."""
     b = dict(record["belief"]) if belief is None else belief
     governs = record["governs"]
     return BeliefPublic(

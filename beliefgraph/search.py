@@ -595,7 +595,7 @@ def find(
         embedder = store.embedder
         aside = embedder.embed_aside if isinstance(embedder, AsideEmbedder) else embedder.embed
         early = _EMBEDDING.submit(aside, [query.text])
-    records = store.read_rows(
+    rows = store.read_rows(
         "search_candidates",
         names=asked.names,
         text=asked.text,
@@ -612,7 +612,7 @@ def find(
     # what is admitted becomes a model, once, with its similarity when it has a tie to break.
     admitted = [
         (evidence, belief, scopes, vector)
-        for belief, scopes, vector in records
+        for belief, scopes, vector in rows
         if (
             evidence := weigh(
                 query, belief["canonical_name"], belief["aliases"] or (), belief["text"]
