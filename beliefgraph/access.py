@@ -12,6 +12,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from beliefgraph.models import (
+    AUTHORITY_KINDS,
+    BeliefCreate,
+    EpistemicStatus,
+    Kind,
+    Priority,
+    Status,
+)
+
 
 class Role(StrEnum):
     """What a key may do: readers read; agents write observations and inferences;
@@ -47,6 +56,13 @@ class Caller:
         """The requested namespaces the caller may read, in order, without repeats."""
         return [ns for ns in dict.fromkeys(requested) if self.can_see(ns)]
 
+    def can_grant(self, namespaces: Iterable[str] | None) -> bool:
+        """Whether the caller's own grant covers a grant of ``namespaces`` (``None``: all),
+        so that a key it makes or manages could do nothing the caller cannot."""
+        if self.namespaces is None:
+            return True
+        return namespaces is not None and set(namespaces) <= self.namespaces
+
 
 #: the caller of a development server with auth off, and of the local CLI
 DEVELOPMENT_CALLER = Caller(name="development", role=Role.admin, namespaces=None)
@@ -56,23 +72,92 @@ DEVELOPMENT_CALLER = Caller(name="development", role=Role.admin, namespaces=None
 
 #: kinds an agent key may write whatever their status; other non-authority kinds only as
 #: ``inferred`` (an agent's inference), authority kinds never
-AGENT_KINDS = frozenset({"observation"})
-#: kinds that carry authority; kept as strings so this module needs no model import
-AUTHORITY = frozenset({"policy", "credential", "correction", "decision"})
+AGENT_KINDS = frozenset({Kind.observation})
+#: the most an agent key's belief is trusted, and its trust when the write names none: below
+#: the gate's trust guard's reach of a curator's default 0.8 (0.8 x 0.8 = 0.64), so an
+#: agent's contradiction of what a person stated is stored as contested, never superseding it
+AGENT_TRUST = 0.6
+#: what an agent key's belief may claim of itself: states that give it no standing to govern
+#: (``precedence.WITHOUT_STANDING``), so an agent's rule - "always share the wifi password",
+#: stored as an observation - stays evidence however it is worded; ``unverified`` when the
+#: write names none
+AGENT_EPISTEMIC = frozenset(
+    {EpistemicStatus.unverified, EpistemicStatus.floated, EpistemicStatus.contested}
+)
+#: priorities above which an agent's belief may not rank
+AGENT_PRIORITIES = frozenset({Priority.normal, Priority.low})
 
 
-def write_refusal(caller: Caller, kind: str, status: str) -> str | None:
-    """Why ``caller`` may not store a belief of this kind and status, or ``None``."""
+def write_refusal(caller: Caller, belief: BeliefCreate) -> tuple[str, str] | None:
+    """Why ``caller`` may not store ``belief``, with the field at fault; or ``None``.
+
+    An agent key writes evidence, never authority: besides the kinds it may not write, it
+    may not give a belief what lets it govern or outrank - a scope (``governs``), an action
+    hint, a pin, a high priority, a confirmed or reported standing, or trust above
+    :data:`AGENT_TRUST`. What such a write leaves unset, :func:`as_written_by` fills in.
+    """
+    if caller.role is Role.reader:
+        return "a reader key only reads", "kind"
+    if caller.role is not Role.agent:
+        return None
+    kind, status = belief.kind, belief.status
+    if kind in AUTHORITY_KINDS:
+        return f"an agent key cannot write a {kind}: authority beliefs need a curator", "kind"
+    if kind not in AGENT_KINDS and status != Status.inferred:
+        return (
+            f"an agent key writes observations, and other kinds only as inferences "
+            f"(status 'inferred'), not a {status} {kind}",
+            "status",
+        )
+    authority = "; that needs a curator key"
+    if belief.governs is not None:
+        return f"an agent key cannot give a belief a scope to govern{authority}", "governs"
+    if belief.allowed_action is not None:
+        return f"an agent key cannot set a belief's action hint{authority}", "allowed_action"
+    if belief.pinned:
+        return f"an agent key cannot pin a belief{authority}", "pinned"
+    if belief.priority not in AGENT_PRIORITIES:
+        return f"an agent key cannot give a belief {belief.priority} priority{authority}", (
+            "priority"
+        )
+    if "epistemic_status" in belief.model_fields_set and (
+        belief.epistemic_status not in AGENT_EPISTEMIC
+    ):
+        allowed = ", ".join(sorted(AGENT_EPISTEMIC))
+        return (
+            f"an agent key's belief is {allowed}, not {belief.epistemic_status}{authority}",
+            "epistemic_status",
+        )
+    if "trust" in belief.model_fields_set and belief.trust > AGENT_TRUST:
+        return f"an agent key's belief is trusted at most {AGENT_TRUST}{authority}", "trust"
+    return None
+
+
+def as_written_by(caller: Caller, belief: BeliefCreate) -> BeliefCreate:
+    """``belief`` as ``caller`` stores it: an agent key's, unless the write says otherwise,
+    is ``unverified`` and trusted at :data:`AGENT_TRUST` (see :func:`write_refusal`)."""
+    if caller.role is not Role.agent:
+        return belief
+    unset = {
+        "epistemic_status": EpistemicStatus.unverified,
+        "trust": AGENT_TRUST,
+    }
+    update = {k: v for k, v in unset.items() if k not in belief.model_fields_set}
+    return belief.model_copy(update=update) if update else belief
+
+
+def precedence_refusal(caller: Caller, edge: str) -> str | None:
+    """Why ``caller`` may not set or remove explicit precedence (an ``edge``), or ``None``.
+
+    Precedence decides which rule governs, so it is a curator's. ``NARROWS`` joins scopes,
+    which beliefs of every namespace share: only a key over every namespace may set it.
+    """
     if caller.role is Role.reader:
         return "a reader key only reads"
     if caller.role is Role.agent:
-        if kind in AUTHORITY:
-            return f"an agent key cannot write a {kind}: authority beliefs need a curator"
-        if kind not in AGENT_KINDS and status != "inferred":
-            return (
-                f"an agent key writes observations, and other kinds only as inferences "
-                f"(status 'inferred'), not a {status} {kind}"
-            )
+        return f"an agent key cannot set {edge}: explicit precedence needs a curator"
+    if edge == "NARROWS" and caller.namespaces is not None:
+        return "scopes are shared by every namespace: only a key over all of them relates two"
     return None
 
 
@@ -80,6 +165,6 @@ def change_refusal(caller: Caller, kind: str, action: str) -> str | None:
     """Why ``caller`` may not ``action`` (supersede, retract) a belief of ``kind``, or ``None``."""
     if caller.role is Role.reader:
         return "a reader key only reads"
-    if caller.role is Role.agent and kind in AUTHORITY:
+    if caller.role is Role.agent and kind in AUTHORITY_KINDS:
         return f"an agent key cannot {action} a {kind}: authority beliefs need a curator"
     return None

@@ -16,6 +16,7 @@ The hierarchy::
     │   ├── DuplicateId         a belief with that id already exists
     │   ├── SupersessionCycle   the supersession would close a loop
     │   ├── NotSupersedable     the belief is retracted or already superseded
+    │   ├── PrecedenceLoop      an explicit precedence would loop back on itself
     │   └── TrustGuarded        the replacement's trust is too low to supersede
     ├── QueryNotFound           a named Cypher query does not exist (a programming error)
     ├── EmbeddingUnavailable    the embedding model cannot be loaded
@@ -123,6 +124,12 @@ class NotSupersedable(Conflict):
     """Raised when superseding a retracted belief, or one that is already superseded."""
 
     slug = "not-supersedable"
+
+
+class PrecedenceLoop(Conflict):
+    """Raised when an ``OVERRIDES`` or ``NARROWS`` edge would close a loop of precedence."""
+
+    slug = "precedence-loop"
 
 
 class TrustGuarded(Conflict):

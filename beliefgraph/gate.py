@@ -76,7 +76,7 @@ import numpy as np
 from neo4j import ManagedTransaction
 
 from beliefgraph import audit
-from beliefgraph.access import Caller, Role, write_refusal
+from beliefgraph.access import Caller, Role, as_written_by, write_refusal
 from beliefgraph.classifier import (
     BeliefView,
     Classifier,
@@ -936,12 +936,16 @@ def authorise_writes(
     actor: str | None,
     write_path: str,
     record: bool = True,
-) -> None:
+) -> list[BeliefCreate]:
     """Check that ``caller`` may write each belief, before any work.
 
     A namespace outside the caller's grant is reported as not found (existence does not
     leak); a role's forbidden write is refused, and the refusal is audited (unless
     ``record`` is false: a dry run writes nothing, not even that).
+
+    Returns:
+        The beliefs as the caller stores them (:func:`beliefgraph.access.as_written_by`:
+        an agent key's are unverified and low-trust unless the write says otherwise).
 
     Raises:
         NotFound: a namespace outside the caller's grant.
@@ -953,9 +957,10 @@ def authorise_writes(
         hidden = [ns for ns in belief.namespaces if not caller.can_see(ns)]
         if hidden:
             raise NotFound(f"no namespace {hidden[0]!r}", field=f"{where}namespaces")
-        why = write_refusal(caller, belief.kind.value, belief.status.value)
-        if why is None:
+        refusal = write_refusal(caller, belief)
+        if refusal is None:
             continue
+        why, field = refusal
         if record:
             audit.record_refusal(
                 store,
@@ -969,7 +974,8 @@ def authorise_writes(
                     write_path=write_path,
                 ),
             )
-        raise Forbidden(why, field=f"{where}kind")
+        raise Forbidden(why, field=f"{where}{field}")
+    return [as_written_by(caller, belief) for belief in beliefs]
 
 
 class GateWrite:

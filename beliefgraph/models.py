@@ -6,11 +6,13 @@ The fields follow DESIGN §2.
 
 from __future__ import annotations
 
-from datetime import datetime
+import math
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any, Self
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Discriminator,
@@ -229,18 +231,18 @@ class BeliefCreate(_Strict):
     importance: float = Field(default=0.5, ge=0.0, le=1.0)
     confidence: float = Field(default=0.8, ge=0.0, le=1.0)
     pinned: bool = False
-    valid_from: datetime | None = None
-    valid_to: datetime | None = None
+    valid_from: Instant | None = None
+    valid_to: Instant | None = None
     author: Term | None = None
     user: UserId | None = Field(
         default=None,
         description="The user the belief belongs to; only that user's context reads it. "
         "None: nobody's in particular.",
     )
-    resolved_at: datetime | None = Field(
+    resolved_at: Instant | None = Field(
         default=None, description="When an open question was answered; it then never surfaces."
     )
-    last_reinforced_at: datetime | None = None
+    last_reinforced_at: Instant | None = None
     attributes: dict[Term, AttributeValue] = Field(
         default_factory=dict,
         max_length=50,
@@ -408,6 +410,39 @@ class Chain(BaseModel):
     beliefs: list[BeliefPublic]
     links: list[ChainLink]
     head: str
+
+
+class EdgeType(StrEnum):
+    """The explicit precedence a curator can set between two beliefs (DESIGN §3.4)."""
+
+    overrides = "OVERRIDES"
+    narrows = "NARROWS"
+
+
+class PrecedenceRequest(_Strict):
+    """Rank a belief before ``target``: it ``OVERRIDES`` it, or its scope ``NARROWS`` the
+    scope ``target`` governs."""
+
+    target: BeliefId
+    reason: Text
+
+
+class PrecedenceEdge(BaseModel):
+    """An explicit precedence edge, from the belief that wins to the one it wins over.
+
+    For ``NARROWS`` the edge joins the two beliefs' scopes (``source_scope``,
+    ``target_scope``), which every belief governing the same terms shares.
+    """
+
+    source: str
+    type: EdgeType
+    target: str
+    at: datetime
+    by: str | None = None
+    reason: str | None = None
+    created: bool = Field(description="False when the edge was there already.")
+    source_scope: str | None = None
+    target_scope: str | None = None
 
 
 class NamespacePublic(BaseModel):

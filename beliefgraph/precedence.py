@@ -11,7 +11,8 @@ The rules (DESIGN §3), in order:
    has authority (a policy-like kind, or text that states a rule) and so gets a scope derived
    from its text and entities. Holders whose scope the request falls into, with standing
    (status active; not floated, contested or unverified), enter the **authority lane**; an
-   archived holder enters the **history lane**. Everything else current is **evidence**.
+   archived holder, or one whose ``valid_to`` has passed, enters the **history lane**.
+   Everything else current is **evidence**.
    A holder whose scope the request misses, or that excludes it, never governs - an
    out-of-scope authority never blocks.
 2. **Action types.** A scope that names acts (read/write/execute) and misses the request's
@@ -119,11 +120,21 @@ class Candidate:
     head: str | None = None
     #: live beliefs that CONTRADICT this one (contests the gate's guards kept open)
     contested_by: tuple[str, ...] = ()
+    #: its ``valid_to`` has passed: history, like an archived belief, whatever its status
+    expired: bool = False
 
     @property
     def current(self) -> bool:
-        """Whether the belief describes the present (not superseded, retracted, archived)."""
-        return self.status in CURRENT
+        """Whether the belief describes the present (not superseded, retracted, archived,
+        nor expired)."""
+        return self.status in CURRENT and not self.expired
+
+    @property
+    def historical(self) -> str | None:
+        """Why the belief is history (``archived``, ``expired``), or ``None``."""
+        if self.status == Status.archived:
+            return "archived"
+        return "expired (its valid_to has passed)" if self.expired else None
 
 
 @dataclass(frozen=True)
@@ -211,8 +222,8 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
     if c.status in (Status.superseded, Status.retracted) and c.head is None:
         return result("none", f"{c.status.value}, with no current head", "excluded")
     if scope is None:
-        if c.status == Status.archived:
-            return result("none", "archived, and holds no jurisdiction", "excluded")
+        if c.historical:
+            return result("none", f"{c.historical}, and holds no jurisdiction", "excluded")
         return result("evidence", "evidence: holds no jurisdiction")
     if not scope.in_scope:
         if scope.excluded_by:
@@ -234,8 +245,8 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
             "evidence",
             f"no standing to govern ({c.status.value}, {c.epistemic_status.value}); evidence only",
         )
-    if c.status == Status.archived:
-        return result("history", "in scope, but archived: history")
+    if c.historical:
+        return result("history", f"in scope, but {c.historical}: history")
     return result("authority", "in scope")
 
 
@@ -262,8 +273,8 @@ def action_for(
     """The action class a governing belief allows, and the steps that set it."""
     steps: list[str] = []
     action: ActionClass
-    if governor.status == Status.archived:
-        return ActionClass.archive_only, [f"{governor.id} is archived: history only"]
+    if governor.historical:
+        return ActionClass.archive_only, [f"{governor.id} is {governor.historical}: history only"]
     directive = read_directive(governor.text)
     if governor.allowed_action is not None and governor.allowed_action != ActionClass.archive_only:
         action = governor.allowed_action
@@ -337,14 +348,24 @@ def decide(
     assessed = {c.id: assess(c, request, kinds) for c in candidates}
     steps: list[str] = []
 
-    # A superseded candidate's jurisdiction passes to the head of its chain.
+    # A superseded candidate's jurisdiction passes to the head of its chain. A chain whose
+    # head is retracted, or not among the candidates (outside the requested namespaces),
+    # has nothing current to pass it to: its members never govern, as evidence neither.
     heads: dict[str, Candidate] = {}
     for a in assessed.values():
         c = a.candidate
         if c.status == Status.superseded and c.head in by_id:
             heads[c.id] = by_id[c.head]
+    for cid, a in assessed.items():
+        c = a.candidate
+        head = heads.get(cid)
+        if a.outcome != "excluded" and c.status == Status.superseded and head is None:
+            why = "superseded, and its head is not in the requested namespaces"
+            assessed[cid] = replace(a, lane="none", outcome="excluded", why=why)
+        elif head is not None and head.status == Status.retracted:
+            why = f"superseded by {head.id}, which is retracted: nothing current heads its chain"
+            assessed[cid] = replace(a, lane="none", outcome="excluded", why=why)
     lane = [a for a in assessed.values() if a.lane in ("authority", "history")]
-    lane = [a for a in lane if heads.get(a.candidate.id, a.candidate).status != Status.retracted]
 
     losers: dict[str, str] = {}
     lane_ids = {a.candidate.id for a in lane}

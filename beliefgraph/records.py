@@ -94,6 +94,14 @@ def link_from_map(link: dict[str, Any]) -> ChainLink:
     )
 
 
+def _expired(valid_to: Any) -> bool:
+    """Whether a belief's ``valid_to`` has passed (a time without a zone is UTC)."""
+    until = native_datetime(valid_to)
+    if until is None:
+        return False
+    return (until if until.tzinfo else until.replace(tzinfo=UTC)) <= datetime.now(UTC)
+
+
 def candidate_from_record(
     record: Mapping[str, Any], belief: Mapping[str, Any]
 ) -> tuple[Candidate, dict[str, Any]]:
@@ -139,6 +147,7 @@ def candidate_from_record(
         found_by=frozenset(record["ways"]) or frozenset({"supersession"}),
         head=record["head"],
         contested_by=tuple(sorted(c["id"] for c in record["contested_by"])),
+        expired=_expired(b.get("valid_to")),
     )
     extra = {
         key: record[key]

@@ -41,7 +41,12 @@ from neo4j.exceptions import (
 )
 
 from beliefgraph import audit
-from beliefgraph.access import DEVELOPMENT_CALLER, Caller, change_refusal
+from beliefgraph.access import (
+    DEVELOPMENT_CALLER,
+    Caller,
+    change_refusal,
+    precedence_refusal,
+)
 from beliefgraph.classifier import Classifier, build_classifier
 from beliefgraph.config import Neo4jSettings, Settings
 from beliefgraph.cypher import Queries, load_queries
@@ -52,6 +57,7 @@ from beliefgraph.errors import (
     InvalidInput,
     NotFound,
     NotSupersedable,
+    PrecedenceLoop,
     StoreUnavailable,
     SupersessionCycle,
     TextTooLong,
@@ -70,10 +76,13 @@ from beliefgraph.models import (
     BeliefPage,
     BeliefPublic,
     Chain,
+    EdgeType,
     GateDecision,
     Governs,
     Kind,
     NamespacePublic,
+    PrecedenceEdge,
+    PrecedenceRequest,
     Status,
     SupersedeRequest,
     WritePath,
@@ -360,7 +369,7 @@ class Store:
                 f"a batch holds at most {self.settings.max_batch_size} beliefs, got {len(beliefs)}",
                 field="beliefs",
             )
-        authorise_writes(
+        beliefs = authorise_writes(
             self, beliefs, caller, actor=actor, write_path=write_path.value, record=not dry_run
         )
         rows = self._rows(beliefs, write_path=write_path, actor=actor)
@@ -515,16 +524,24 @@ class Store:
             NotSupersedable: either belief is retracted, ``old_id`` is already superseded, or
                 the replacement already replaces another belief.
             SupersessionCycle: the replacement is ``old_id`` itself or already leads to it.
+            TextTooLong: the reason, or the new belief's text, is over the configured length.
         """
         caller = caller or DEVELOPMENT_CALLER
         actor = actor or caller.name
+        limit = self.settings.max_text_length
+        if len(request.reason) > limit:  # it is kept on the edge and in the audit event
+            raise TextTooLong(
+                f"reason is {len(request.reason)} characters; the limit is {limit}",
+                field="reason",
+            )
         [old] = self._targets([old_id], caller)
         self._authorise_change(old, caller, "supersede", actor=actor, write_path=write_path)
         if request.by is not None:
-            authorise_writes(self, [request.by], caller, actor=actor, write_path=write_path.value)
-            rows = self._rows([request.by], write_path=write_path, actor=actor)
-            new_text, new_trust = request.by.text, request.by.trust
-            new_namespaces = list(request.by.namespaces)
+            [new] = authorise_writes(
+                self, [request.by], caller, actor=actor, write_path=write_path.value
+            )
+            rows = self._rows([new], write_path=write_path, actor=actor)
+            new_text, new_trust, new_namespaces = new.text, new.trust, list(new.namespaces)
         else:
             rows = []
             assert request.by_id is not None  # SupersedeRequest guarantees one of by / by_id
@@ -577,6 +594,169 @@ class Store:
 
         self.write(work)
         return self.chain(old_id, caller=caller)
+
+    def rank(
+        self,
+        edge: EdgeType,
+        source_id: str,
+        request: PrecedenceRequest,
+        *,
+        caller: Caller | None = None,
+        actor: str | None = None,
+        write_path: WritePath = WritePath.api,
+    ) -> PrecedenceEdge:
+        """Set explicit precedence (DESIGN §3.4): ``source_id`` ``OVERRIDES`` the target, or
+        its scope ``NARROWS`` the target's. Idempotent; audited when the edge is new.
+
+        Raises:
+            NotFound: either belief is unknown, or not the caller's to see.
+            Forbidden: a reader or agent key; for ``NARROWS``, a key over only some
+                namespaces (scopes are shared by all); a belief that also lives outside the
+                caller's grant (audited).
+            InvalidInput: the target is the belief itself; for ``NARROWS``, a belief that
+                governs no scope, or two that govern the same one.
+            PrecedenceLoop: the target already wins over the belief, directly or not.
+        """
+        caller = caller or DEVELOPMENT_CALLER
+        actor = actor or caller.name
+        if request.target == source_id:
+            raise InvalidInput("a belief cannot take precedence over itself", field="target")
+        [source] = self._targets([source_id], caller)
+        [target] = self._targets([request.target], caller, field="target")
+        action = (
+            audit.AuditAction.override if edge is EdgeType.overrides else audit.AuditAction.narrow
+        )
+        self._authorise_precedence(
+            edge, [source, target], caller, actor=actor, write_path=write_path
+        )
+
+        def work(tx: ManagedTransaction) -> dict[str, Any]:
+            self.gate.lock(tx, [*source["namespaces"], *target["namespaces"]])
+            now, reason = self._clock(), request.reason
+            if edge is EdgeType.overrides:
+                [row] = self.tx_run(
+                    tx,
+                    "belief_override",
+                    winner=source_id,
+                    loser=request.target,
+                    by=actor,
+                    reason=reason,
+                    now=now,
+                )
+                problem = "loop" if row["loop"] else None
+            else:
+                [row] = self.tx_run(
+                    tx,
+                    "scope_narrow",
+                    narrow=source_id,
+                    broad=request.target,
+                    by=actor,
+                    reason=reason,
+                    now=now,
+                )
+                problem = row["problem"]
+            if problem == "loop":
+                raise PrecedenceLoop(
+                    f"{request.target!r} already takes precedence over {source_id!r} "
+                    f"({edge.value}, directly or through others)",
+                    field="target",
+                )
+            if problem == "missing":
+                raise InvalidInput(
+                    "NARROWS relates two scopes: both beliefs must govern one", field="target"
+                )
+            if problem == "same":
+                raise InvalidInput("both beliefs govern the same scope", field="target")
+            if row["created"]:
+                audit.append(
+                    self,
+                    tx,
+                    [
+                        audit.AuditEntry(
+                            action=action,
+                            beliefs=[source_id, request.target],
+                            namespaces=sorted({*source["namespaces"], *target["namespaces"]}),
+                            snapshot=[
+                                {"id": source_id, "text": source["text"]},
+                                {"id": request.target, "text": target["text"]},
+                            ],
+                            reason=f"{source_id} {edge.value} {request.target}: {request.reason}",
+                            actor=actor,
+                            write_path=write_path.value,
+                        )
+                    ],
+                )
+            return dict(row)
+
+        row = self.write(work)
+        found = dict(row["edge"])
+        return PrecedenceEdge(
+            source=source_id,
+            type=edge,
+            target=request.target,
+            at=native_datetime(found["at"]),
+            by=found.get("by"),
+            reason=found.get("reason"),
+            created=row["created"],
+            source_scope=row.get("narrow_scope"),
+            target_scope=row.get("broad_scope"),
+        )
+
+    def unrank(
+        self,
+        edge: EdgeType,
+        source_id: str,
+        target_id: str,
+        *,
+        caller: Caller | None = None,
+        actor: str | None = None,
+        write_path: WritePath = WritePath.api,
+    ) -> None:
+        """Remove the explicit precedence :meth:`rank` set; audited, with what the edge said.
+
+        Raises:
+            NotFound: either belief is unknown or not the caller's to see, or no such edge.
+            Forbidden: as :meth:`rank`.
+        """
+        caller = caller or DEVELOPMENT_CALLER
+        actor = actor or caller.name
+        [source] = self._targets([source_id], caller)
+        [target] = self._targets([target_id], caller)
+        self._authorise_precedence(
+            edge, [source, target], caller, actor=actor, write_path=write_path
+        )
+
+        def work(tx: ManagedTransaction) -> bool:
+            self.gate.lock(tx, [*source["namespaces"], *target["namespaces"]])
+            removed = self.tx_run(
+                tx, "precedence_remove", source=source_id, target=target_id, type=edge.value
+            )
+            if not removed:
+                return False
+            said = dict(removed[0]["edge"])
+            audit.append(
+                self,
+                tx,
+                [
+                    audit.AuditEntry(
+                        action=audit.AuditAction.unrank,
+                        beliefs=[source_id, target_id],
+                        namespaces=sorted({*source["namespaces"], *target["namespaces"]}),
+                        snapshot=[
+                            {"id": source_id, "text": source["text"]},
+                            {"id": target_id, "text": target["text"]},
+                        ],
+                        reason=f"removed {source_id} {edge.value} {target_id} (set by "
+                        f"{said.get('by')}: {said.get('reason')})",
+                        actor=actor,
+                        write_path=write_path.value,
+                    )
+                ],
+            )
+            return True
+
+        if not self.write(work):
+            raise NotFound(f"{source_id!r} has no {edge.value} edge to {target_id!r}")
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -767,6 +947,30 @@ class Store:
             why = "the belief also lives in namespaces outside this key's grant"
         if why is not None:
             self._refuse(target, f"{action} refused: {why}", actor=actor, write_path=write_path)
+            raise Forbidden(why)
+
+    def _authorise_precedence(
+        self,
+        edge: EdgeType,
+        targets: list[dict[str, Any]],
+        caller: Caller,
+        *,
+        actor: str,
+        write_path: WritePath,
+    ) -> None:
+        """Refuse (and audit) explicit precedence the caller may not set between ``targets``.
+
+        Raises:
+            Forbidden: see :func:`beliefgraph.access.precedence_refusal`; or a belief also
+                lives in namespaces outside the caller's grant.
+        """
+        why = precedence_refusal(caller, edge.value)
+        if why is None and any(not caller.can_see(ns) for t in targets for ns in t["namespaces"]):
+            why = "a belief also lives in namespaces outside this key's grant"
+        if why is not None:
+            self._refuse(
+                targets[0], f"{edge.value} refused: {why}", actor=actor, write_path=write_path
+            )
             raise Forbidden(why)
 
     def _refuse(

@@ -5,7 +5,8 @@
 //              confirmed (epistemic_status 'confirmed') in any namespace the caller may
 //              read ($visible, null: all): what the user said themselves follows them;
 //   question - pinned open questions of the turn's scope.
-// Superseded, retracted, archived ($statuses) and resolved beliefs never appear.
+// Superseded, retracted, archived ($statuses), resolved and expired (valid_to passed) beliefs
+// never appear.
 // $user: string; $namespaces, $persona_namespaces, $persona_kinds, $statuses: list<string>;
 // $persona_keys: list<string>, the index terms of $persona_namespaces (beliefgraph/index_keys.py);
 // $visible: list<string> or null; $persona_limit, $pinned_limit, $questions_limit: int;
@@ -45,6 +46,7 @@ OPTIONAL CALL (owner) {
                     coalesce(b.last_reinforced_at, b.created_at) DESC, b.id
     WITH b
     WHERE b.status IN $statuses AND b.resolved_at IS NULL
+      AND NOT coalesce(b.valid_to <= datetime(), false)
       AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
     WITH b LIMIT $persona_limit
     RETURN b
@@ -58,6 +60,7 @@ OPTIONAL CALL (owner) {
   MATCH (b:Belief {user: owner, pinned: true})
   WHERE b.kind <> 'open_question'
     AND b.status IN $statuses AND b.resolved_at IS NULL
+    AND NOT coalesce(b.valid_to <= datetime(), false)
     AND NOT EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
     AND (EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $namespaces }
          OR (b.epistemic_status = 'confirmed'
@@ -70,6 +73,7 @@ OPTIONAL CALL (owner) {
   MATCH (b:Belief {user: owner, pinned: true})
   WHERE b.kind = 'open_question'
     AND b.status IN $statuses AND b.resolved_at IS NULL
+    AND NOT coalesce(b.valid_to <= datetime(), false)
     AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $namespaces }
   WITH b ORDER BY coalesce(b.last_reinforced_at, b.created_at) DESC, b.confidence DESC, b.id
   LIMIT $questions_limit

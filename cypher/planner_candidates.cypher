@@ -17,10 +17,11 @@
 // walks from the Entity nodes named by $keys or matched in entity_names, each bounded by $k.
 //
 // Walk. For every candidate and every current head of its SUPERSEDES chain (heads outside
-// the namespaces are never read): the belief, its namespaces, entities (keys, names and
-// aliases), governed scope, chain, OVERRIDES between candidates, NARROWS of its scope, the
-// ABOUT / COVERS edges to entities the query names, its cosine to the query (kept from
-// the exact scan), and its open contests: the live beliefs in the namespaces that CONTRADICT it
+// the namespaces are never read): the belief, its namespaces among them, entities (keys,
+// names and aliases), governed scope, chain (its members in the namespaces), OVERRIDES
+// between candidates, NARROWS of its scope, the ABOUT / COVERS edges to entities the query
+// names, its cosine to the query (kept from the exact scan), and its open contests: the live
+// beliefs in the namespaces that CONTRADICT it
 // (the gate's guards kept them from superseding it), and the beliefs in the namespaces it
 // contradicts itself.
 //
@@ -144,13 +145,20 @@ OPTIONAL CALL (b) {
   MATCH p = (b)-[:SUPERSEDES*1..]->(root:Belief) WHERE NOT (root)-[:SUPERSEDES]->(:Belief)
   RETURN p ORDER BY length(p) DESC LIMIT 1
 }
-OPTIONAL CALL (b) {
-  WITH b WHERE b.status = 'superseded'
-  MATCH (h:Belief)-[:SUPERSEDES*1..]->(b) WHERE NOT (:Belief)-[:SUPERSEDES]->(h)
+// A head outside the namespaces is no head here: the belief is then excluded, never
+// governing in its head's stead.
+OPTIONAL CALL (spaces, b) {
+  WITH spaces, b WHERE b.status = 'superseded'
+  MATCH (h:Belief)-[:SUPERSEDES*1..]->(b)
+  WHERE NOT (:Belief)-[:SUPERSEDES]->(h) AND EXISTS { (h)-[:IN]->(m) WHERE m IN spaces }
   RETURN h.id AS head LIMIT 1
 }
-// One read of the properties; the map is then looked up, not the node, key by key.
-WITH key_state, spaces, named, known, size, hits, b, hit, p, head, properties(b) AS props
+// One read of the properties; the map is then looked up, not the node, key by key. The
+// chain keeps its members in the namespaces only (and the edges between those).
+WITH key_state, spaces, named, known, size, hits, b, hit, p, head, properties(b) AS props,
+     CASE WHEN p IS NOT NULL
+          THEN [x IN reverse(nodes(p)) WHERE EXISTS { (x)-[:IN]->(m) WHERE m IN spaces } | x.id]
+     END AS shown
 RETURN key_state, known, size, collect(CASE WHEN b IS NOT NULL THEN {
   ways: coalesce(hit.ways, []),
   // The exact scan scored its candidates already; the others are scored here.
@@ -160,19 +168,22 @@ RETURN key_state, known, size, collect(CASE WHEN b IS NOT NULL THEN {
            WHERE NOT key IN ['embedding', 'embedding_f32', 'text_words', 'name_edits'] |
            [key, CASE WHEN valueType(props[key]) STARTS WITH 'ZONED DATETIME'
                       THEN toString(props[key]) ELSE props[key] END]],
-  namespaces: [(b)-[:IN]->(n:Namespace) | n.name],
+  namespaces: [(b)-[:IN]->(n:Namespace) WHERE n IN spaces | n.name],
   about: [(b)-[:ABOUT]->(e:Entity) | e.key],
   governs: head([(b)-[:GOVERNS]->(s:Scope) |
                  s {.any_terms, .all_terms, .excluded_terms, .action_types}]),
-  supersedes: head([(b)-[:SUPERSEDES]->(o:Belief) | o.id]),
-  superseded_by: head([(n:Belief)-[:SUPERSEDES]->(b) | n.id]),
+  supersedes: head([(b)-[:SUPERSEDES]->(o:Belief) WHERE EXISTS { (o)-[:IN]->(m) WHERE m IN spaces }
+                    | o.id]),
+  superseded_by: head([(n:Belief)-[:SUPERSEDES]->(b)
+                       WHERE EXISTS { (n)-[:IN]->(m) WHERE m IN spaces } | n.id]),
   names: reduce(acc = [], e IN [(b)-[:ABOUT]->(e:Entity) | [e.name] + coalesce(e.aliases, [])] |
                 acc + e),
   scope_key: head([(b)-[:GOVERNS]->(s:Scope) | s.key]),
   head: head,
-  chain: CASE WHEN p IS NULL THEN [b.id] ELSE [x IN reverse(nodes(p)) | x.id] END,
+  chain: coalesce(shown, [b.id]),
   links: CASE WHEN p IS NULL THEN [] ELSE
-           [r IN reverse(relationships(p)) |
+           [r IN reverse(relationships(p))
+            WHERE startNode(r).id IN shown AND endNode(r).id IN shown |
             {newer: startNode(r).id, older: endNode(r).id, at: r.at, reason: r.reason, by: r.by}]
          END,
   // OVERRIDES, NARROWS and CONTRADICTS may not exist yet in a store; matching them by

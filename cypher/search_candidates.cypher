@@ -2,7 +2,7 @@
 // Candidates for precision-first search: beliefs whose names match $names, whose canonical
 // name is one of $canonical, and whose text_words match $text, in
 // $namespaces, of $user (null: any user), of $kinds (null: any kind), with a surfacing
-// status and not resolved. Each source keeps at most $per_kind beliefs per kind (best
+// status, not resolved and not expired (valid_to passed). Each source keeps at most $per_kind beliefs per kind (best
 // full-text score first), so one prolific kind cannot push the others out. Scoring and admission happen in beliefgraph/search.py.
 // $names: Lucene query over canonical_name, aliases_text and name_edits, '' for none.
 // $text: Lucene query over text_words (groups of words a text must hold whole: search.py's
@@ -34,6 +34,7 @@ CALL () {
 WITH b, score, source
 WHERE b.status IN $statuses
   AND b.resolved_at IS NULL
+  AND NOT coalesce(b.valid_to <= datetime(), false)  // expired: no longer so
   AND ($user IS NULL OR b.user = $user)
   AND ($kinds IS NULL OR b.kind IN $kinds)
   AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $namespaces }

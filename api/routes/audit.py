@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query
@@ -11,7 +10,7 @@ from api.deps import CallerDep, StoreDep
 from beliefgraph import audit
 from beliefgraph.access import Role
 from beliefgraph.errors import Forbidden
-from beliefgraph.models import BELIEF_ID_PATTERN
+from beliefgraph.models import BELIEF_ID_PATTERN, Instant
 
 router = APIRouter(prefix="/v1", tags=["audit"])
 
@@ -24,7 +23,8 @@ def list_audit(
         audit.AuditAction | None, Query(description="Only this action, e.g. `contradicts`.")
     ] = None,
     since: Annotated[
-        datetime | None, Query(description="Only events at or after this time (ISO 8601).")
+        Instant | None,
+        Query(description="Only events at or after this time (ISO 8601; without a zone, UTC)."),
     ] = None,
     belief: Annotated[
         str | None, Query(pattern=BELIEF_ID_PATTERN, description="Only events touching it.")

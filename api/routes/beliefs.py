@@ -1,4 +1,4 @@
-"""``/v1/beliefs``: create, read, list, retract, supersede, chain."""
+"""``/v1/beliefs``: create, read, list, retract, supersede, chain, explicit precedence."""
 
 from __future__ import annotations
 
@@ -16,9 +16,12 @@ from beliefgraph.models import (
     BeliefsCreated,
     BeliefWrite,
     Chain,
+    EdgeType,
     GatePreview,
     Kind,
     NamespacePublic,
+    PrecedenceEdge,
+    PrecedenceRequest,
     Status,
     SupersedeRequest,
     Verdict,
@@ -108,6 +111,80 @@ def supersede_belief(
 ) -> Chain:
     """Adds a `SUPERSEDES` edge and marks the old belief superseded; returns the chain."""
     return store.supersede(belief_id, body, caller=caller)
+
+
+def _rank(
+    edge: EdgeType,
+    belief_id: str,
+    body: PrecedenceRequest,
+    store: StoreDep,
+    caller: CallerDep,
+    response: Response,
+) -> PrecedenceEdge:
+    ranked = store.rank(edge, belief_id, body, caller=caller)
+    if not ranked.created:
+        response.status_code = status.HTTP_200_OK
+    return ranked
+
+
+@router.post(
+    "/beliefs/{belief_id}/overrides",
+    status_code=status.HTTP_201_CREATED,
+    summary="Rank a belief before another: it OVERRIDES it (curator)",
+)
+def override_belief(
+    belief_id: BeliefIdPath,
+    body: PrecedenceRequest,
+    store: StoreDep,
+    caller: CallerDep,
+    response: Response,
+) -> PrecedenceEdge:
+    """Explicit precedence: when both are rules in scope of a request, this belief governs
+    whatever the other rules of precedence say. 201 when the edge is new, 200 when it was
+    there; a 409 when `target` already wins over this belief. Audited."""
+    return _rank(EdgeType.overrides, belief_id, body, store, caller, response)
+
+
+@router.delete(
+    "/beliefs/{belief_id}/overrides/{target_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    summary="Remove an OVERRIDES edge (curator)",
+)
+def remove_override(
+    belief_id: BeliefIdPath, target_id: BeliefIdPath, store: StoreDep, caller: CallerDep
+) -> None:
+    """Audited, with what the edge said; 404 when there is no such edge."""
+    store.unrank(EdgeType.overrides, belief_id, target_id, caller=caller)
+
+
+@router.post(
+    "/beliefs/{belief_id}/narrows",
+    status_code=status.HTTP_201_CREATED,
+    summary="Mark a belief's scope narrower than another's: NARROWS (admin)",
+)
+def narrow_belief(
+    belief_id: BeliefIdPath,
+    body: PrecedenceRequest,
+    store: StoreDep,
+    caller: CallerDep,
+    response: Response,
+) -> PrecedenceEdge:
+    """Both beliefs must govern a scope; the edge joins the scopes, so the narrower wins
+    whenever beliefs governing those terms meet. Scopes are shared by every namespace: a key
+    over all of them only. 201 when new, 200 when there; 409 on a loop. Audited."""
+    return _rank(EdgeType.narrows, belief_id, body, store, caller, response)
+
+
+@router.delete(
+    "/beliefs/{belief_id}/narrows/{target_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    summary="Remove a NARROWS edge between two beliefs' scopes (admin)",
+)
+def remove_narrow(
+    belief_id: BeliefIdPath, target_id: BeliefIdPath, store: StoreDep, caller: CallerDep
+) -> None:
+    """Audited, with what the edge said; 404 when there is no such edge."""
+    store.unrank(EdgeType.narrows, belief_id, target_id, caller=caller)
 
 
 @router.get("/beliefs/{belief_id}/chain", summary="The supersession chain through a belief")

@@ -19,7 +19,7 @@ from beliefgraph import audit
 from beliefgraph.access import Caller, Role
 from beliefgraph.config import Settings
 from beliefgraph.embeddings import OnnxEmbedder
-from beliefgraph.errors import DuplicateId
+from beliefgraph.errors import DuplicateId, Forbidden
 from beliefgraph.gate import incoming_from_rows
 from beliefgraph.models import BeliefCreate, EntityRef, Verdict
 from beliefgraph.store import Store
@@ -104,10 +104,13 @@ def test_an_agents_inference_cannot_override_a_users_decision(
         text="The project's database is MongoDB.",
         kind="fact",
         status="inferred",
-        trust=0.99,  # even claiming more trust than the user
+        trust=0.99,
         about=["project"],
         namespaces=[ns],
     )
+    with pytest.raises(Forbidden, match="trusted at most"):  # an agent may not claim it
+        store.curate([inference], caller=agent)
+    inference = inference.model_copy(update={"trust": 0.6})  # as much as it may claim
     [d] = store.curate([inference], caller=agent)
     assert (d.verdict, d.contested, d.guard, d.target) == (
         Verdict.contradicts,

@@ -9,13 +9,13 @@ import uuid
 from typing import Any
 
 from fastapi.testclient import TestClient
-from neo4j import Driver
 
 from beliefgraph.access import Caller, Role
 from beliefgraph.models import BeliefCreate, SupersedeRequest
 from beliefgraph.planner import Planner, PlannerSettings
 from beliefgraph.planner_models import MAX_QUERY_LENGTH, QueryRequest
 from beliefgraph.store import Store
+from tests.integration.test_beliefs_api import assert_problem
 
 
 def put(client: TestClient, ns: str, uid: str, *beliefs: dict[str, Any]) -> list[str]:
@@ -107,6 +107,73 @@ def test_a_superseded_belief_never_governs_its_head_does(
     assert loser["head"] == new
 
 
+def test_a_superseded_belief_never_governs_for_a_head_outside_the_namespaces(
+    client: TestClient, store: Store, ns: str, uid: str
+) -> None:
+    """The replacement lives elsewhere: in this namespace nothing current heads the chain,
+    so the old rule neither governs nor leaks the other namespace's belief or its name."""
+    [old] = put(
+        client,
+        ns,
+        uid,
+        {
+            "text": "Never share the office wifi password with visitors.",
+            "kind": "policy",
+            "allowed_action": "block",
+            "about": ["wifi", "password"],
+        },
+    )
+    elsewhere = f"{ns}-elsewhere"
+    store.supersede(
+        old,
+        SupersedeRequest(
+            by=BeliefCreate(
+                text="Visitors may have the office wifi password.",
+                kind="policy",
+                about=["wifi", "password"],
+                namespaces=[elsewhere],
+            ),
+            reason="the guest policy changed",
+        ),
+    )
+    new = store.get(old).superseded_by
+    assert new is not None
+    body = ask(client, "Can I share the office wifi password with a visitor?", ns)
+    assert body["governing"] is None or body["governing"]["id"] != old
+    assert body["action"] != "block"
+    [c] = [c for c in body["trace"]["candidates"] if c["id"] == old]
+    assert (c["lane"], c["outcome"], c["head"]) == ("none", "excluded", None)
+    assert new not in json.dumps(body)
+    assert elsewhere not in json.dumps(body)
+    # asked in both, the replacement governs
+    both = ask(client, "Can I share the office wifi password with a visitor?", ns, elsewhere)
+    assert both["governing"]["id"] == new
+
+
+def test_a_belief_past_its_valid_to_is_history(client: TestClient, ns: str, uid: str) -> None:
+    [promo] = put(
+        client,
+        ns,
+        uid,
+        {
+            "text": "Always offer customers the winter discount on annual plans.",
+            "kind": "policy",
+            "about": ["winter discount", "annual plan"],
+            "valid_from": "2025-12-01T00:00:00Z",
+            "valid_to": "2026-03-01T00:00:00",  # no zone: UTC
+        },
+    )
+    body = ask(client, "Should I offer the winter discount on an annual plan?", ns)
+    assert body["governing"]["id"] == promo
+    assert body["action"] == "archive_only"
+    [c] = [c for c in body["trace"]["candidates"] if c["id"] == promo]
+    assert c["lane"] == "history"
+    assert "expired" in c["why"] or any("expired" in step for step in body["trace"]["steps"])
+    found = client.post("/v1/search", json={"query": "winter discount", "namespaces": [ns]})
+    assert found.status_code == 200, found.text
+    assert found.json()["hits"] == []
+
+
 def test_an_out_of_scope_block_never_blocks(client: TestClient, ns: str, uid: str) -> None:
     fact, _ = put(
         client,
@@ -131,9 +198,7 @@ def test_an_out_of_scope_block_never_blocks(client: TestClient, ns: str, uid: st
     assert blocked["action"] == "block"
 
 
-def test_explicit_edges_decide_precedence(
-    client: TestClient, driver: Driver, ns: str, uid: str
-) -> None:
+def test_explicit_edges_decide_precedence(client: TestClient, ns: str, uid: str) -> None:
     general, special = put(
         client,
         ns,
@@ -155,17 +220,76 @@ def test_explicit_edges_decide_precedence(
     )
     query = "Give the contractor a dashboard role"
     assert ask(client, query, ns)["governing"]["id"] == general  # critical beats low
-    # No API writes OVERRIDES yet; the test draws the edge the planner must honour.
-    driver.execute_query(
-        "MATCH (a:Belief {id: $a}), (b:Belief {id: $b}) CREATE (a)-[:OVERRIDES]->(b)",
-        a=special,
-        b=general,
+    reason = {"reason": "contractors are the exception the matrix forgot"}
+    r = client.post(f"/v1/beliefs/{special}/overrides", json={"target": general, **reason})
+    assert r.status_code == 201, r.text
+    assert (r.json()["type"], r.json()["created"], r.json()["by"]) == (
+        "OVERRIDES",
+        True,
+        "development",
     )
+    again = client.post(f"/v1/beliefs/{special}/overrides", json={"target": general, **reason})
+    assert (again.status_code, again.json()["created"]) == (200, False)  # kept once
     body = ask(client, query, ns)
     assert body["governing"]["id"] == special
     assert body["action"] == "block"
     [loser] = [c for c in body["trace"]["candidates"] if c["id"] == general]
     assert "OVERRIDES" in loser["why"]
+    # the other way round would loop; a belief over itself means nothing
+    back = client.post(f"/v1/beliefs/{general}/overrides", json={"target": special, **reason})
+    assert_problem(back, 409, field="target")
+    itself = client.post(f"/v1/beliefs/{special}/overrides", json={"target": special, **reason})
+    assert_problem(itself, 422, field="target")
+    events = client.get("/v1/audit", params={"belief": special, "action": "override"}).json()
+    assert [e["beliefs"] for e in events["items"]] == [[special, general]]  # once
+    # removed: priority decides again, and the audit keeps what the edge said
+    gone = client.delete(f"/v1/beliefs/{special}/overrides/{general}")
+    assert gone.status_code == 204, gone.text
+    assert ask(client, query, ns)["governing"]["id"] == general
+    assert_problem(client.delete(f"/v1/beliefs/{special}/overrides/{general}"), 404)
+    [removal] = client.get("/v1/audit", params={"belief": special, "action": "unrank"}).json()[
+        "items"
+    ]
+    assert reason["reason"] in removal["reason"]
+
+
+def test_a_narrower_scope_wins_once_an_admin_says_so(client: TestClient, ns: str, uid: str) -> None:
+    broad, narrow = put(
+        client,
+        ns,
+        uid,
+        {
+            "text": "Customer refunds need a manager's approval before they are issued.",
+            "kind": "policy",
+            "priority": "critical",
+            "allowed_action": "verify_first",
+            # scopes are shared by every namespace: the uid keeps these the test's own
+            "governs": {"any_terms": ["refund", "customer", uid]},
+        },
+        {
+            "text": "Small refunds to a customer may be issued by any agent.",
+            "kind": "policy",
+            "priority": "low",
+            "allowed_action": "answer",
+            "governs": {"any_terms": ["refund", "customer", "small refund", uid]},
+        },
+    )
+    query = "Give the customer a small refund of five dollars"
+    assert ask(client, query, ns)["governing"]["id"] == broad  # critical beats low
+    body = {"target": broad, "reason": "small refunds are the narrower case"}
+    r = client.post(f"/v1/beliefs/{narrow}/narrows", json=body)
+    assert r.status_code == 201, r.text
+    assert r.json()["source_scope"] != r.json()["target_scope"]
+    assert ask(client, query, ns)["governing"]["id"] == narrow
+    assert_problem(
+        client.post(f"/v1/beliefs/{broad}/narrows", json={"target": narrow, "reason": "r"}),
+        409,
+    )
+    [plain] = put(client, ns, f"{uid}-plain", {"text": "Refunds are logged daily."})
+    missing = client.post(f"/v1/beliefs/{plain}/narrows", json={"target": broad, "reason": "r"})
+    assert "govern" in assert_problem(missing, 422, field="target")["detail"]
+    assert client.delete(f"/v1/beliefs/{narrow}/narrows/{broad}").status_code == 204
+    assert ask(client, query, ns)["governing"]["id"] == broad
 
 
 def test_given_action_type_is_used(client: TestClient, ns: str, uid: str) -> None:

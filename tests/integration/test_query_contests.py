@@ -104,8 +104,8 @@ def test_an_agents_contradiction_of_a_users_decision_is_reported(
     )
     inference = write(
         keyed_client,
-        # Claiming more trust than the user changes nothing: an agent never replaces a decision.
-        {"id": f"{uid}-i", "text": CONTRADICTION, "status": "inferred", "trust": 0.99, **base},
+        # As much trust as an agent may claim: it never replaces a decision (the role guard)
+        {"id": f"{uid}-i", "text": CONTRADICTION, "status": "inferred", "trust": 0.6, **base},
         **agent,
     )
     assert inference["verdict"] == "contradicts"
@@ -119,7 +119,7 @@ def test_an_agents_contradiction_of_a_users_decision_is_reported(
             "role",
             decision["id"],
         )
-        assert contest["trust"] == pytest.approx(0.99)
+        assert contest["trust"] == pytest.approx(0.6)
 
 
 def test_a_contest_from_a_namespace_the_request_does_not_read_is_not_reported(

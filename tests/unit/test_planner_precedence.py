@@ -127,6 +127,37 @@ def test_a_superseded_belief_hands_jurisdiction_to_its_head() -> None:
     assert loser.why.startswith("superseded")
 
 
+def test_a_chain_whose_head_is_retracted_or_out_of_reach_never_governs() -> None:
+    """Retracting v2 does not revive v1 it superseded; nor does a head outside the
+    requested namespaces leave its superseded belief governing in its stead."""
+    old = belief(
+        "old",
+        "Never share the office wifi password with guests.",
+        kind=Kind.policy,
+        names=("wifi", "password"),
+        status=Status.superseded,
+        hint=ActionClass.block,
+        head="new",
+    )
+    new = belief(
+        "new",
+        "The office wifi password may be given to guests at the front desk.",
+        kind=Kind.policy,
+        names=("wifi", "password"),
+        status=Status.retracted,
+    )
+    fact = belief("fact", "The office wifi network is called Maple.", names=("wifi",))
+    query = "Can I share the office wifi password?"
+    for candidates in ([old, new, fact], [old, fact]):  # head retracted; head not read
+        d = decide(query, [R], candidates)
+        assert d.governing == "fact", candidates
+        [loser] = [a for a in d.assessments if a.candidate.id == "old"]
+        assert (loser.lane, loser.outcome) == ("none", "excluded")
+    # as evidence too: with nothing else, nothing governs
+    assert decide(query, [R], [old, new]).governing is None
+    assert decide("What is the wifi password policy?", [R], [old]).governing is None
+
+
 def test_overrides_beat_priority_and_narrows_beats_broad() -> None:
     a = belief(
         "a",
@@ -198,6 +229,27 @@ def test_archived_history_is_archive_only() -> None:
     d = decide("pull up our door-to-door plan", [R], [archived, playbook])
     assert d.governing == "plan"
     assert d.action == ActionClass.archive_only
+
+
+def test_an_expired_belief_is_history_and_no_evidence() -> None:
+    """Past its valid_to a rule no longer governs the present, nor a fact answers for it."""
+    promo = belief(
+        "promo",
+        "Always offer customers the 20% winter discount on annual plans.",
+        kind=Kind.policy,
+        names=("discount", "annual plan"),
+    )
+    price = belief("price", "The annual plan costs $120 with the winter discount.")
+    query = "Should I offer the winter discount on an annual plan?"
+    assert decide(query, [R], [promo, price]).governing == "promo"
+    expired = [replace(promo, expired=True), replace(price, expired=True)]
+    d = decide(query, [R], expired)
+    assert d.governing == "promo"
+    assert d.action == ActionClass.archive_only
+    [history] = [a for a in d.assessments if a.candidate.id == "promo"]
+    assert history.lane == "history"
+    assert any("expired" in step for step in d.steps), d.steps
+    assert decide("How much is the annual plan?", [R], expired[1:]).governing is None
 
 
 def test_ties_break_by_id_the_same_way_every_time() -> None:
