@@ -17,6 +17,7 @@ import beliefgraph
 from api import problems
 from api.auth import authenticate
 from api.limits import BodySizeLimit
+from api.query_params import known_query_only
 from api.routes import audit as audit_routes
 from api.routes import beliefs, compat_pmb, health, imports
 from api.routes import keys as keys_routes
@@ -60,8 +61,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=beliefgraph.__version__,
         summary="A graph-backed belief store: which memory is allowed to govern an action.",
         lifespan=lifespan,
-        # every route needs a key (api/auth.py), including routers added later
-        dependencies=[Depends(authenticate)],
+        # every route needs a key (api/auth.py), including routers added later, and takes
+        # only the query parameters it names (api/query_params.py)
+        dependencies=[Depends(authenticate), Depends(known_query_only)],
     )
     app.state.settings = settings
     app.state.known_keys = KnownKeys()

@@ -111,7 +111,10 @@ async def _on_http(request: Request, exc: Exception) -> JSONResponse:
     title = {404: "Not found", 405: "Method not allowed", 413: "Payload too large"}.get(
         exc.status_code, "HTTP error"
     )
-    return problem(request, exc.status_code, title, str(exc.detail), slug=slug)
+    response = problem(request, exc.status_code, title, str(exc.detail), slug=slug)
+    if exc.headers:  # a 405's Allow, which RFC 9110 requires
+        response.headers.update(exc.headers)
+    return response
 
 
 async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:

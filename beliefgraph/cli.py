@@ -21,11 +21,13 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from neo4j import exceptions as neo4j_errors
 from pydantic import BaseModel, ValidationError
+from pydantic_settings import SettingsError
 
 from beliefgraph.access import Role
 from beliefgraph.config import Settings, get_settings
-from beliefgraph.errors import BeliefGraphError
+from beliefgraph.errors import BeliefGraphError, InvalidInput
 from beliefgraph.evaluation.packets import NOISE_VARIANTS
 from beliefgraph.launcher import LauncherError, Neo4jLauncher
 from beliefgraph.models import BeliefCreate, Kind, Priority, WritePath
@@ -185,6 +187,9 @@ def cmd_import_logs(args: argparse.Namespace, settings: Settings) -> int:
     )
     default_rejects = "import.rejects.jsonl" if args.path == "-" else args.path + ".rejects.jsonl"
     rejects = RejectFile(Path(args.rejects or default_rejects))
+    if args.skip_invalid and not rejects.path.absolute().parent.is_dir():
+        # said now, not at the first reject, after batches before it are written
+        raise InvalidInput(f"{rejects.path}: its directory does not exist", field="--rejects")
     extractor: Extractor | None = None
     if args.llm_url:
         extractor = LLMExtractor(
@@ -592,9 +597,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{e.field}: " if e.field else ""
         print(f"error: {where}{e.detail}", file=sys.stderr)
         return EXIT_REFUSED
-    except LauncherError as e:
+    except SettingsError as e:  # an environment variable that is not what it should be
+        print(f"error: settings: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except (LauncherError, OSError) as e:  # OSError: a file to read or write, with its name
         print(f"error: {e}", file=sys.stderr)
         return EXIT_REFUSED
+    except neo4j_errors.AuthError as e:
+        print(
+            f"error: Neo4j refused the credentials (NEO4J_USER, NEO4J_PASSWORD): {e}",
+            file=sys.stderr,
+        )
+        return EXIT_REFUSED
+    except neo4j_errors.ConfigurationError as e:
+        print(f"error: NEO4J_URI: {e}", file=sys.stderr)
+        return EXIT_USAGE
     return result
 
 

@@ -36,10 +36,17 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any
 
 from neo4j import ManagedTransaction
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+)
 
 from beliefgraph.access import Caller, Role
 from beliefgraph.context import assemble
@@ -78,12 +85,24 @@ _MAX_SCOPES = 20
 ACTOR = "compat:precisionmembench"
 
 
+def _harness_id(value: str) -> str:
+    if not re.match(BELIEF_ID_PATTERN, value):
+        raise ValueError(
+            "letters, digits, '.', '_', ':', '-' only, starting with one of the first two"
+        )
+    return value
+
+
+#: a harness's belief id, as it goes into a stored id
+HarnessId = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_harness_id)]
+
+
 class Metadata(BaseModel):
     """The harness's metadata: ``beliefId`` and ``scope`` at least; unknown fields kept."""
 
     model_config = ConfigDict(extra="allow")
 
-    beliefId: str = Field(min_length=1, max_length=64)  # noqa: N815  (the harness's name)
+    beliefId: HarnessId  # noqa: N815  (the harness's name)
     scope: str | list[str] = Field(min_length=1)
     type: str | None = None
     pinned: bool = False
@@ -92,15 +111,6 @@ class Metadata(BaseModel):
     user_edited: bool = False
     confidence: float = Field(default=0.8, ge=0.0, le=1.0)
     last_reinforced_at: datetime | None = None
-
-    @field_validator("beliefId")
-    @classmethod
-    def _id_chars(cls, value: str) -> str:
-        if not re.match(BELIEF_ID_PATTERN, value):
-            raise ValueError(
-                "letters, digits, '.', '_', ':', '-' only, starting with one of the first two"
-            )
-        return value
 
     @field_validator("scope")
     @classmethod
@@ -129,7 +139,7 @@ class AddRequest(BaseModel):
 class UpdateRequest(AddRequest):
     """``PUT /update``: the same body plus the ``beliefId`` to replace."""
 
-    beliefId: str = Field(min_length=1, max_length=64)  # noqa: N815  (the harness's name)
+    beliefId: HarnessId  # noqa: N815  (the harness's name)
 
 
 class SearchRequest(BaseModel):
@@ -242,7 +252,11 @@ class Compat:
     # -- writes -----------------------------------------------------------------------------
 
     def to_belief(self, body: AddRequest) -> tuple[BeliefCreate, str | None]:
-        """The belief an ``add`` body describes, and the harness id it is superseded by."""
+        """The belief an ``add`` body describes, and the harness id it is superseded by.
+
+        Raises:
+            InvalidInput: what the body describes is no belief (say, a text of spaces).
+        """
         meta = body.metadata
         canonical, text = _split_text(body.text, body.aliases)
         kind = (
@@ -258,8 +272,8 @@ class Compat:
             attributes["type"] = meta.type
         aliases = [a.strip() for a in body.aliases if a.strip()][:100]
         superseded = meta.superseded_by
-        return (
-            BeliefCreate(
+        try:
+            belief = BeliefCreate(
                 id=self.belief_id(body.user_id, meta.beliefId),
                 text=text,
                 kind=kind,
@@ -280,9 +294,14 @@ class Compat:
                 if canonical and entity_key(canonical)
                 else [],
                 namespaces=[self.namespace(body.user_id, s) for s in meta.scopes()],
-            ),
-            superseded,
-        )
+            )
+        # the body passed its own model, but what it maps to can still be no belief: a text
+        # of spaces, an alias or a canonical name over 200 characters, too many aliases
+        except ValidationError as e:
+            error = e.errors()[0]
+            where = ".".join(str(part) for part in error["loc"])
+            raise InvalidInput(f"the body maps to no belief: {error['msg']}", field=where) from None
+        return belief, superseded
 
     def add(self, body: AddRequest, *, replace_only: bool = False) -> Ok:
         """Store a belief, or replace the stored one with the same ``beliefId``.

@@ -173,6 +173,9 @@ def load_documents(path: Path) -> list[BeliefDocument]:
         raise MalformedDocument(f"{path}: cannot read: {e}") from e
     except json.JSONDecodeError as e:
         raise MalformedDocument(f"{path}: not JSON: {e}", field="line") from e
+    except (ValueError, RecursionError) as e:  # past the parser's limits
+        why = "nested too deeply" if isinstance(e, RecursionError) else str(e)
+        raise MalformedDocument(f"{path}: unreadable JSON: {why}") from None
     return parse_documents(raw, source=str(path))
 
 
@@ -196,13 +199,15 @@ def parse_documents(raw: Any, *, source: str = "document") -> list[BeliefDocumen
         if not isinstance(entry, dict):
             raise MalformedDocument(f"{source}: {name}: expected an object", field=f"[{index}]")
         try:
-            docs.append(BeliefDocument.model_validate(entry))
+            doc = BeliefDocument.model_validate(entry)
+            to_belief(doc)  # what it maps onto must be a belief too (aliases, attributes)
         except ValidationError as e:
             err = e.errors()[0]
             field = ".".join(str(x) for x in err["loc"]) or "entry"
             raise MalformedDocument(
                 f"{source}: {name}: field {field!r}: {err['msg']}", field=f"[{index}].{field}"
             ) from e
+        docs.append(doc)
     _check_references(docs, source)
     return docs
 

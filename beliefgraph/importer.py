@@ -86,6 +86,9 @@ TURN_TEXT_CHARS = 2000
 EMBEDDINGS_REMEMBERED = 20_000
 #: statements of one conversation whose place in time an import keeps, for ``FOLLOWS``
 TIMELINE_KEPT = 10_000
+#: half of a UTF-16 pair, which JSON's escapes can leave in a string
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_TOO_DEEP = "JSON nested too deeply to read"
 
 
 class LogFormat(StrEnum):
@@ -213,7 +216,7 @@ def open_log(source: Path | str | BinaryIO, *, name: str | None = None) -> LogIn
     Only a file opened here is closed with the returned :class:`LogInput`.
 
     Raises:
-        InvalidInput: the path does not exist or is not a file.
+        InvalidInput: the path does not exist, is not a file, or cannot be read.
     """
     size: int | None = None
     raw: BinaryIO
@@ -223,8 +226,13 @@ def open_log(source: Path | str | BinaryIO, *, name: str | None = None) -> LogIn
     elif isinstance(source, str | Path):
         path = Path(source)
         if not path.is_file():
-            raise InvalidInput(f"{path}: no such file", field="path")
-        raw, label, size, owns = path.open("rb"), name or str(path), path.stat().st_size, True
+            what = "is a directory, not a file" if path.is_dir() else "no such file"
+            raise InvalidInput(f"{path}: {what}", field="path")
+        try:
+            raw = path.open("rb")
+        except OSError as e:  # unreadable: permissions, a broken mount
+            raise InvalidInput(f"{path}: cannot read: {e.strerror}", field="path") from None
+        label, size, owns = name or str(path), path.stat().st_size, True
     else:
         raw, label = source, name or "<stream>"
     head = b""
@@ -253,7 +261,7 @@ def detect_format(head: bytes, name: str) -> LogFormat:
     elif text.startswith("{"):
         try:
             first = json.loads(first_line)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # broken, or past the parser's limits
             first = None
         if isinstance(first, dict):
             if "messages" in first:
@@ -295,10 +303,18 @@ def _parse_ts(value: Any, where: str) -> datetime | None:
     raise ValueError(f"{where} is not a time")
 
 
+def _unicode(value: str, where: str) -> str:
+    """``value``, unless JSON's ``\\ud800``-style escapes left half a character in it (no
+    text can be stored or hashed with one)."""
+    if not value.isascii() and _SURROGATE.search(value):
+        raise ValueError(f"{where} holds half of a UTF-16 pair (an unpaired \\u escape)")
+    return value
+
+
 def _text(content: Any, where: str) -> str:
     """A message's text: a string, or the text parts of an OpenAI content list."""
     if isinstance(content, str):
-        return content
+        return _unicode(content, where)
     if content is None:
         return ""
     if isinstance(content, list):
@@ -307,7 +323,7 @@ def _text(content: Any, where: str) -> str:
             for p in content
             if isinstance(p, str) or (isinstance(p, dict) and isinstance(p.get("text"), str))
         ]
-        return "\n".join(parts)
+        return _unicode("\n".join(parts), where)
     raise ValueError(f"{where} is neither text nor a list of parts")
 
 
@@ -320,7 +336,7 @@ def _role(value: Any, where: str) -> str:
 def _ident(value: Any, where: str) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int) or str(value).strip() == "":
         raise ValueError(f"{where} must be a non-empty string or integer")
-    return str(value)
+    return _unicode(str(value), where)
 
 
 def _lines(log: LogInput) -> Iterator[tuple[int, str | None, str]]:
@@ -341,6 +357,8 @@ def _json_line(line: str) -> Any:
         return json.loads(line)
     except json.JSONDecodeError as e:
         raise ValueError(f"broken JSON: {e.msg} at column {e.colno}") from None
+    except RecursionError:
+        raise ValueError(_TOO_DEEP) from None
 
 
 def read_jsonl(log: LogInput) -> Iterator[Record | Reject]:
@@ -490,6 +508,10 @@ def _json_values(log: LogInput) -> Iterator[tuple[int, Any] | Reject]:
                 where = line + buf.count("\n", pos, e.pos)
                 yield Reject(where, f"broken JSON: {e.msg}", buf[pos : pos + 200], fatal=True)
                 return
+            except (ValueError, RecursionError) as e:  # past the parser's limits
+                reason = _TOO_DEEP if isinstance(e, RecursionError) else f"unreadable JSON: {e}"
+                yield Reject(line, reason, buf[pos : pos + 200], fatal=True)
+                return
             yield line, value
             line += buf.count("\n", pos, end)
             pos = end
@@ -526,7 +548,7 @@ def _chatgpt_record(line: int, obj: Any) -> Record:
     if not isinstance(mapping, dict) or not all(isinstance(n, dict) for n in mapping.values()):
         raise ValueError('a conversation needs a "mapping" object of message nodes')
     conversation = _ident(obj.get("conversation_id", obj.get("id")), "id")
-    title = obj.get("title") if isinstance(obj.get("title"), str) else None
+    title = _unicode(obj["title"], "title") if isinstance(obj.get("title"), str) else None
     turns: list[Turn] = []
     for node in _current_branch(mapping, obj.get("current_node")):
         message = node.get("message")
@@ -540,6 +562,7 @@ def _chatgpt_record(line: int, obj: Any) -> Record:
             continue
         role = ((message.get("author") or {}).get("role")) or ""
         text = "\n".join(p for p in content.get("parts") or [] if isinstance(p, str)).strip()
+        text = _unicode(text, "content.parts")
         if not text or role.lower() not in MESSAGE_ROLES:
             continue
         turns.append(
@@ -769,6 +792,7 @@ class _Batch:
     records: int = 0
     last_record: int = 0  # ordinal (1-based) of the batch's last record
     completed: bool = False  # the last batch of the log
+    skipped: int | None = None  # the run's first record skipped as invalid, up to this batch
 
 
 @dataclass
@@ -864,13 +888,18 @@ class Importer:
         done_before = 0
         if not self.options.restart:
             found = self.store.run_read("import_checkpoint_get", key=source_key)
-            done_before = max(int(found[0]["records_done"]), 0) if found else 0
+            if found:
+                done_before = max(int(found[0]["records_done"]), 0)
+                # a record skipped as invalid may be mended since: read again from there
+                if found[0]["skipped"] is not None:
+                    done_before = min(done_before, int(found[0]["skipped"]) - 1)
         summary.resumed_at = done_before
         self._source = {"key": source_key, "namespace": ns, "name": log.name, "format": fmt.value}
         timeline = _Timeline()
         seen_conversations: set[str] = set()
         batch = _Batch()
         ordinal = 0
+        skipped: int | None = None
         for item in READERS[fmt](log):
             ordinal += 1
             if isinstance(item, Reject):
@@ -885,8 +914,11 @@ class Importer:
                     raise MalformedRecord(log.name, item.line, item.reason)
                 if self.on_reject is not None:
                     self.on_reject(log.name, item)
+                if skipped is None:
+                    skipped = ordinal
                 batch.records += 1
                 batch.last_record = ordinal
+                batch.skipped = skipped
                 continue
             summary.records += 1
             for turn in item.turns:
@@ -905,7 +937,7 @@ class Importer:
                     self.options.max_batch_records
                 ):
                     self._submit(batch, summary)
-                    batch = _Batch()
+                    batch = _Batch(skipped=skipped)
                     if self.cancel is not None and self.cancel.is_set():
                         self._drain(summary)
                         return
@@ -1061,6 +1093,7 @@ class Importer:
             format=source["format"],
             records_done=batch.last_record,
             completed=batch.completed,
+            skipped=batch.skipped,
             now=datetime.now(UTC),
         )
         # every statement is linked to its neighbours in time, those written before too: a

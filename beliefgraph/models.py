@@ -41,7 +41,20 @@ AttributeValue = str | int | float | bool | None | list[str | int | float | bool
 # The hard cap keeps absurd bodies out before any work; the configurable, usually
 # smaller limit (Settings.max_text_length) is enforced by the store.
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100_000)]
-Term = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+TERM_MAX_LENGTH = 200
+Term = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=TERM_MAX_LENGTH)
+]
+
+
+def _zoned(value: datetime) -> datetime:
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+#: A point in time; one given without a time zone is read as UTC. Every time the store keeps
+#: is zoned, and Neo4j compares a zoned time with a local one as null (a filter then drops
+#: everything), nor can Python order the two.
+Instant = Annotated[datetime, AfterValidator(_zoned)]
 
 
 class Kind(StrEnum):
@@ -192,8 +205,14 @@ class Governs(_Strict):
             raise ValueError("governs needs at least one of any_terms or all_terms")
         for name in ("any_terms", "all_terms", "excluded_terms"):
             for term in getattr(self, name):
-                if not entity_key(term):
+                key = entity_key(term)
+                if not key:
                     raise ValueError(f"{name}: {term!r} has no letter or digit")
+                if len(key) > TERM_MAX_LENGTH:  # compatibility forms can grow: "ﬃ" is "ffi"
+                    raise ValueError(
+                        f"{name}: {term[:40]!r}... is over {TERM_MAX_LENGTH} characters "
+                        "once normalised"
+                    )
         return self
 
     def normalized(self) -> Governs:
@@ -259,6 +278,16 @@ class BeliefCreate(_Strict):
             raise ValueError(
                 f"status {value.value!r} is set by an operation (supersede, retract), not on create"
             )
+        return value
+
+    @field_validator("attributes")
+    @classmethod
+    def _finite(cls, value: dict[str, AttributeValue]) -> dict[str, AttributeValue]:
+        for key, item in value.items():
+            for number in item if isinstance(item, list) else [item]:
+                if isinstance(number, float) and not math.isfinite(number):
+                    # JSON cannot carry them back: they would come out as null
+                    raise ValueError(f"{key}: {number} cannot be stored; give a finite number")
         return value
 
     @model_validator(mode="after")

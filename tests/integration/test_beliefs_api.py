@@ -311,8 +311,27 @@ def test_health_readiness_and_docs(client: TestClient) -> None:
     } <= set(paths)
 
 
+def test_an_unknown_query_parameter_is_refused_not_ignored(
+    client: TestClient, driver: Driver, ns: str
+) -> None:
+    """A misspelt flag must not pass silently: ?dryrun=true (for dry_run) would write."""
+    r = client.post(
+        "/v1/beliefs", params={"dryrun": "true"}, json={"text": "x", "namespaces": [ns]}
+    )
+    problem = assert_problem(r, 422, field="dryrun")
+    assert "dry_run" in problem["detail"]  # it says what the route takes
+    assert count_in(driver, ns) == 0
+    listed = client.get("/v1/beliefs", params={"namespaces": ns})
+    assert "namespace" in assert_problem(listed, 422, field="namespaces")["detail"]
+    assert_problem(client.post("/v1/query?verbose=1", json={"query": "q", "namespaces": [ns]}), 422)
+    assert client.get("/v1/beliefs", params={"namespace": ns, "limit": 5}).status_code == 200
+
+
 def test_unknown_route_is_a_problem(client: TestClient) -> None:
     assert_problem(client.get("/v1/nothing-here"), 404)
+    wrong = client.put("/v1/query", json={})
+    assert_problem(wrong, 405)
+    assert wrong.headers["allow"] == "POST"  # RFC 9110: a 405 says which methods would do
 
 
 def test_init_gives_beliefs_from_before_search_keys_their_keys(

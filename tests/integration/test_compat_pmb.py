@@ -147,6 +147,19 @@ def test_bad_bodies_are_422s_naming_the_field(
     assert field in [e["field"] for e in r.json()["errors"]]
 
 
+def test_a_body_that_maps_to_no_belief_is_a_422_naming_the_field(compat: TestClient) -> None:
+    spaces = compat.post(f"{BASE}/add", json=add_body("b-spaces", "   "))
+    assert spaces.status_code == 422, spaces.text
+    assert spaces.headers["content-type"] == "application/problem+json"
+    assert spaces.json()["field"] == "text"
+    long_alias = compat.post(f"{BASE}/add", json=add_body("b-alias", "tea", aliases=["a" * 201]))
+    assert long_alias.status_code == 422, long_alias.text
+    assert long_alias.json()["field"].startswith("aliases")
+    update = compat.put(f"{BASE}/update", json=add_body("b1", "tea") | {"beliefId": "bad id!"})
+    assert update.status_code == 422, update.text
+    assert "body.beliefId" in [e["field"] for e in update.json()["errors"]]
+
+
 def test_the_api_still_needs_a_key(compat: TestClient) -> None:
     r = compat.post("/v1/search", json={"query": "x", "namespaces": ["user:a"]})
     assert r.status_code == 401

@@ -22,7 +22,14 @@ from neo4j import Driver
 
 from beliefgraph.errors import MalformedRecord, UnknownFormat
 from beliefgraph.extract import ASSISTANT_PREFIX
-from beliefgraph.importer import Importer, ImportOptions, LogFormat, RejectFile, import_logs
+from beliefgraph.importer import (
+    HEAD_BYTES,
+    Importer,
+    ImportOptions,
+    LogFormat,
+    RejectFile,
+    import_logs,
+)
 from beliefgraph.store import Store
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
@@ -430,14 +437,22 @@ def test_a_mended_record_imports_and_every_belief_keeps_its_own_turn(
     store: Store, driver: Driver, ns: str, tmp_path: Path
 ) -> None:
     log = tmp_path / "chat.jsonl"
-    lines = [GOOD % "tea", BAD.replace("nothing", "opera"), GOOD % "jazz"]
+    # past the head that fingerprints the log (HEAD_BYTES): mending leaves it the same source,
+    # whose checkpoint says it was all read; the skipped line is read again all the same
+    system = '{"conversation_id": "setup", "role": "system", "content": "%s"}'
+    padding = [system % ("x" * 1000)] * (HEAD_BYTES // 1000 + 1)
+    lines = [*padding, GOOD % "tea", BAD.replace("nothing", "opera"), GOOD % "jazz"]
     log.write_text("\n".join(lines) + "\n")
     first = import_logs(store, log, ImportOptions(namespace=ns, skip_invalid=True))
     assert (first.added, first.rejects) == (2, 1)
-    lines[1] = GOOD % "opera"  # the narrator was the user
+    lines[-2] = GOOD % "opera"  # the narrator was the user
     log.write_text("\n".join(lines) + "\n")
-    again = import_logs(store, log, ImportOptions(namespace=ns, skip_invalid=True, restart=True))
+    again = import_logs(store, log, ImportOptions(namespace=ns, skip_invalid=True))
+    assert again.resumed_at == len(padding) + 1  # from the skipped line on
     assert (again.added, again.already, again.rejects) == (1, 2, 0)
+    # nothing is skipped any more: a third import reads nothing again
+    third = import_logs(store, log, ImportOptions(namespace=ns))
+    assert (third.resumed_at, third.added, third.already) == (len(lines), 0, 3)
     said = {(b["text"], b["turns"][0]["text"]) for b in beliefs_in(driver, ns)}
     assert said == {(f"I prefer {x}.", f"I prefer {x}.") for x in ("tea", "opera", "jazz")}
     # the mended line goes in between: jazz, written before, now follows it too

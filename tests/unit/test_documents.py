@@ -99,6 +99,10 @@ def test_status_mapping() -> None:
         (entry(epistemic_status="superseded"), "belief 'b-db-decision': field 'superseded_by'"),
         (entry(superseded_by="b-db-decision"), "field 'superseded_by': names the belief itself"),
         ({k: v for k, v in ENTRY.items() if k != "_id"}, "belief #1: field '_id'"),
+        # the entry is fine, what it maps onto is not: a belief with a canonical name keeps
+        # 50 aliases at most, and 50 fields in attributes
+        (entry(aliases=[f"a{i}" for i in range(60)]), "belief 'b-db-decision': field 'aliases'"),
+        (entry(**{f"k{i}": 1 for i in range(60)}), "belief 'b-db-decision': field 'attributes'"),
     ],
 )
 def test_a_malformed_entry_names_the_belief_and_field(bad: dict[str, Any], named: str) -> None:
@@ -128,4 +132,16 @@ def test_a_file_that_is_not_json_is_named(tmp_path: Path) -> None:
         load_documents(bad)
     bad.write_text('{"nope": 1}')
     with pytest.raises(MalformedDocument, match="expected a JSON array"):
+        load_documents(bad)
+
+
+def test_json_past_the_parsers_limits_is_named(tmp_path: Path) -> None:
+    bad = tmp_path / "beliefs.json"
+    bad.write_text("[" * 5000 + "]" * 5000)
+    with pytest.raises(
+        MalformedDocument, match=r"beliefs\.json: unreadable JSON: nested too deeply"
+    ):
+        load_documents(bad)
+    bad.write_text("[" + "9" * 5000 + "]")
+    with pytest.raises(MalformedDocument, match="unreadable JSON: Exceeds the limit"):
         load_documents(bad)

@@ -209,6 +209,42 @@ def test_edge_inputs_read_as_nothing_or_a_clear_reject() -> None:
     assert reject.reason.startswith("ts is not a time")
 
 
+@pytest.mark.parametrize("fmt", [LogFormat.jsonl, LogFormat.openai, LogFormat.chatgpt])
+def test_json_past_the_parsers_limits_is_a_reject_with_its_line(fmt: LogFormat) -> None:
+    good = b'{"conversation_id": "c", "role": "user", "content": "hi"}\n'
+    deep = b'{"a": ' + b"[" * 5000 + b"]" * 5000 + b"}\n"
+    huge = b'{"conversation_id": "c", "role": "user", "content": "x", "ts": ' + b"9" * 5000
+    for data, reason in ((deep, "nested too deeply"), (huge + b"}\n", "4300 digits")):
+        if fmt is LogFormat.chatgpt:
+            items = read(b"[" + data + b"]", fmt)
+        else:
+            items = read(good + data, fmt)[1:]
+            assert detect_format(data, "x") is LogFormat.jsonl  # its reader says what is wrong
+        [reject] = items
+        assert isinstance(reject, Reject)
+        assert reason in reject.reason
+        assert reject.line == (1 if fmt is LogFormat.chatgpt else 2)
+
+
+def test_half_a_utf16_pair_is_a_reject_naming_the_field() -> None:
+    """JSON may escape a lone surrogate; no such string can be hashed into an id or stored."""
+    lines = [
+        {"conversation_id": "c", "role": "user", "content": "I prefer \ud800 tea"},
+        {"conversation_id": "c\udc00", "role": "user", "content": "tea", "turn_id": "t"},
+    ]
+    data = "\n".join(json.dumps(line) for line in lines).encode()  # ASCII, escapes and all
+    content, conversation = read(data, LogFormat.jsonl)
+    assert isinstance(content, Reject)
+    assert content.reason.startswith("content holds half of a UTF-16 pair")
+    assert isinstance(conversation, Reject)
+    assert conversation.reason.startswith("conversation_id holds half")
+    node = {"id": "m", "parent": None, "message": _msg("m", "I prefer \udfff tea")}
+    export = {"id": "a", "current_node": "m", "mapping": {"m": node}}
+    [reject] = read(json.dumps([export]).encode(), LogFormat.chatgpt)
+    assert isinstance(reject, Reject)
+    assert "content.parts holds half" in reject.reason
+
+
 def test_broken_json_in_a_chatgpt_export_is_a_fatal_reject_with_its_line() -> None:
     good = json.dumps({"id": "a", "mapping": {}})
     data = f'[\n{good},\n{{"id": "b", "mapping": {{]\n]'.encode()

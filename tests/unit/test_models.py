@@ -1,3 +1,5 @@
+from datetime import timedelta
+
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
@@ -65,3 +67,38 @@ def test_validity_window_is_ordered() -> None:
             valid_from="2026-02-01T00:00:00Z",
             valid_to="2026-01-01T00:00:00Z",
         )
+
+
+def test_a_time_without_a_zone_is_utc_so_windows_compare() -> None:
+    b = BeliefCreate(
+        text="x",
+        namespaces=["user:me"],
+        valid_from="2026-01-01T00:00:00",
+        valid_to="2026-02-01T00:00:00+01:00",
+        resolved_at="2026-01-05T12:00:00",
+    )
+    assert b.valid_from is not None
+    assert b.valid_from.utcoffset() == timedelta(0)
+    assert b.resolved_at is not None
+    assert b.resolved_at.tzinfo is not None
+    with pytest.raises(ValidationError, match="valid_to is before"):
+        BeliefCreate(
+            text="x",
+            namespaces=["user:me"],
+            valid_from="2026-02-01T00:00:00",
+            valid_to="2026-01-01T00:00:00Z",
+        )
+
+
+def test_a_scope_term_must_fit_once_normalised() -> None:
+    """Compatibility forms grow under NFKD ("ﬃ" is "ffi"): the limit applies to the key."""
+    assert Governs(any_terms=["ﬃ" * 66])  # 198 characters as a key
+    with pytest.raises(ValidationError, match="over 200 characters once normalised"):
+        Governs(any_terms=["ﬃ" * 150])
+
+
+def test_attributes_refuse_numbers_json_cannot_carry_back() -> None:
+    for value in (float("nan"), float("inf"), [1.0, float("-inf")]):
+        with pytest.raises(ValidationError, match="cannot be stored; give a finite number"):
+            BeliefCreate(text="x", namespaces=["user:me"], attributes={"dose": value})
+    assert BeliefCreate(text="x", namespaces=["user:me"], attributes={"dose": 2.5}).attributes

@@ -1,0 +1,45 @@
+"""Query parameters a route does not take are refused, not ignored.
+
+A misspelt flag would otherwise pass silently and the request do what it was not asked:
+``POST /v1/beliefs?dryrun=true`` (for ``dry_run``) would write, ``GET
+/v1/beliefs?namespaces=...`` (for ``namespace``) would list every namespace the key sees.
+"""
+
+from __future__ import annotations
+
+from fastapi import Request
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
+
+from beliefgraph.errors import InvalidInput
+
+_KNOWN: dict[int, frozenset[str]] = {}
+
+
+def _names(dependant: Dependant) -> set[str]:
+    names = {p.alias for p in dependant.query_params}
+    for sub in dependant.dependencies:
+        names |= _names(sub)
+    return names
+
+
+async def known_query_only(request: Request) -> None:
+    """Refuse the request when its query names a parameter its route does not take.
+
+    Raises:
+        InvalidInput: an unknown parameter (422, naming it and the ones the route takes).
+    """
+    if not request.query_params:
+        return
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute):
+        return
+    known = _KNOWN.get(id(route))
+    if known is None:
+        known = _KNOWN[id(route)] = frozenset(_names(route.dependant))
+    unknown = sorted(set(request.query_params) - known)
+    if unknown:
+        takes = ", ".join(sorted(known)) if known else "no query parameters"
+        raise InvalidInput(
+            f"unknown query parameter {unknown[0]!r}; this route takes {takes}", field=unknown[0]
+        )
