@@ -7,13 +7,18 @@ A misspelt flag would otherwise pass silently and the request do what it was not
 
 from __future__ import annotations
 
+import weakref
+
 from fastapi import Request
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 
 from beliefgraph.errors import InvalidInput
 
-_KNOWN: dict[int, frozenset[str]] = {}
+# Per route: (the route, weakly, and the names it takes). Apps come and go (tests build many)
+# and a dead route's id can be reused, so an entry counts only while its route is the same.
+# (An APIRoute defines __eq__ and is no dict key.)
+_KNOWN: dict[int, tuple[weakref.ref[APIRoute], frozenset[str]]] = {}
 
 
 def _names(dependant: Dependant) -> set[str]:
@@ -34,9 +39,10 @@ async def known_query_only(request: Request) -> None:
     route = request.scope.get("route")
     if not isinstance(route, APIRoute):
         return
-    known = _KNOWN.get(id(route))
-    if known is None:
-        known = _KNOWN[id(route)] = frozenset(_names(route.dependant))
+    entry = _KNOWN.get(id(route))
+    if entry is None or entry[0]() is not route:
+        entry = _KNOWN[id(route)] = (weakref.ref(route), frozenset(_names(route.dependant)))
+    known = entry[1]
     unknown = sorted(set(request.query_params) - known)
     if unknown:
         takes = ", ".join(sorted(known)) if known else "no query parameters"

@@ -86,6 +86,8 @@ AGENT_EPISTEMIC = frozenset(
 )
 #: priorities above which an agent's belief may not rank
 AGENT_PRIORITIES = frozenset({Priority.normal, Priority.low})
+#: kinds an agent key may never replace or retract: authority, and directives
+AGENT_UNCHANGEABLE = AUTHORITY_KINDS | {Kind.directive}
 
 
 def write_refusal(caller: Caller, belief: BeliefCreate) -> tuple[str, str] | None:
@@ -161,10 +163,22 @@ def precedence_refusal(caller: Caller, edge: str) -> str | None:
     return None
 
 
-def change_refusal(caller: Caller, kind: str, action: str) -> str | None:
-    """Why ``caller`` may not ``action`` (supersede, retract) a belief of ``kind``, or ``None``."""
+def agent_may_change(kind: str, trust: float) -> bool:
+    """Whether an agent key may replace (supersede, archive) or retract a belief: only what an
+    agent could have written itself. Not an authority kind, nor a directive (which the planner
+    reads as one), nor anything trusted above :data:`AGENT_TRUST` - what a person stated,
+    whatever the gate's trust ratio is set to."""
+    return kind not in AGENT_UNCHANGEABLE and trust <= AGENT_TRUST + 1e-9
+
+
+def change_refusal(caller: Caller, kind: str, trust: float, action: str) -> str | None:
+    """Why ``caller`` may not ``action`` (supersede, retract) a belief of ``kind`` and
+    ``trust``, or ``None``."""
     if caller.role is Role.reader:
         return "a reader key only reads"
-    if caller.role is Role.agent and kind in AUTHORITY_KINDS:
-        return f"an agent key cannot {action} a {kind}: authority beliefs need a curator"
+    if caller.role is Role.agent and not agent_may_change(kind, trust):
+        return (
+            f"an agent key cannot {action} a {kind} trusted at {trust:.2f}: it changes only "
+            f"what an agent could write (no authority, trust at most {AGENT_TRUST})"
+        )
     return None

@@ -1,8 +1,9 @@
 """The audit log: an append-only, hash-chained record of every change (DESIGN §2, §5).
 
-Every gate decision and every explicit change (supersede, retract, key change, a refused
-write) becomes an ``:AuditEvent`` written **in the transaction of the change**: if the
-change rolls back, so does its event, and no change commits without one.
+Every gate decision and every explicit change (supersede, retract, explicit precedence set
+or removed, key change, a refused write) becomes an ``:AuditEvent`` written **in the
+transaction of the change**: if the change rolls back, so does its event, and no change
+commits without one.
 
 Events form chains, one per namespace (``ns:<namespace>``, the first of the beliefs'
 namespaces in name order) plus ``system`` for key changes. Each event stores its chain,
@@ -454,7 +455,8 @@ def list_events(
         since=since,
         belief=belief,
         allowed=None if caller.namespaces is None else sorted(caller.namespaces),
-        system=caller.role is Role.admin,
+        # key changes name every tenant's grants: for admins over every namespace only
+        system=caller.role is Role.admin and caller.namespaces is None,
         before_at=before_at,
         before_id=before_id,
         limit=limit + 1,

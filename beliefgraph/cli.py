@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from neo4j import exceptions as neo4j_errors
 from pydantic import BaseModel, ValidationError
 from pydantic_settings import SettingsError
 
@@ -603,15 +602,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (LauncherError, OSError) as e:  # OSError: a file to read or write, with its name
         print(f"error: {e}", file=sys.stderr)
         return EXIT_REFUSED
-    except neo4j_errors.AuthError as e:
-        print(
-            f"error: Neo4j refused the credentials (NEO4J_USER, NEO4J_PASSWORD): {e}",
-            file=sys.stderr,
-        )
-        return EXIT_REFUSED
-    except neo4j_errors.ConfigurationError as e:
-        print(f"error: NEO4J_URI: {e}", file=sys.stderr)
-        return EXIT_USAGE
     return result
 
 

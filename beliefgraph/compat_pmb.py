@@ -48,10 +48,10 @@ from pydantic import (
     field_validator,
 )
 
-from beliefgraph.access import Caller, Role
+from beliefgraph.access import Caller, Role, as_written_by, write_refusal
 from beliefgraph.context import assemble
 from beliefgraph.context_models import MAX_MESSAGE_LENGTH, ContextRequest
-from beliefgraph.errors import InvalidInput, NotFound
+from beliefgraph.errors import Forbidden, InvalidInput, NotFound
 from beliefgraph.models import (
     BELIEF_ID_PATTERN,
     AttributeValue,
@@ -279,9 +279,6 @@ class Compat:
                 kind=kind,
                 # until its replacement is stored, a superseded belief must not surface
                 status=Status.archived if superseded else _status(kind),
-                epistemic_status=(
-                    EpistemicStatus.confirmed if meta.user_edited else EpistemicStatus.reported
-                ),
                 canonical_name=canonical,
                 aliases=aliases,
                 pinned=meta.pinned,
@@ -294,6 +291,9 @@ class Compat:
                 if canonical and entity_key(canonical)
                 else [],
                 namespaces=[self.namespace(body.user_id, s) for s in meta.scopes()],
+                # left unset unless the user edited it: the writer's default (reported, or for
+                # an agent unverified) stands
+                **({"epistemic_status": EpistemicStatus.confirmed} if meta.user_edited else {}),
             )
         # the body passed its own model, but what it maps to can still be no belief: a text
         # of spaces, an alias or a canonical name over 200 characters, too many aliases
@@ -309,12 +309,19 @@ class Compat:
         Raises:
             NotFound: ``replace_only`` and no belief has that ``beliefId``.
             InvalidInput: a text is too long for the store.
+            Forbidden: acting as an agent, a belief an agent key may not write (pinned, a
+                policy, a user edit: see :func:`beliefgraph.access.write_refusal`).
         """
         started = time.perf_counter()
         belief, superseded_by = self.to_belief(body)
         assert belief.id is not None  # to_belief always names it
         store = self.store
         caller = self.caller(belief.namespaces)
+        # acting as an agent, it writes as an agent key would (DESIGN §7)
+        refusal = write_refusal(caller, belief)
+        if refusal is not None:
+            raise Forbidden(refusal[0], field=refusal[1])
+        belief = as_written_by(caller, belief)
         [row] = store.prepare([belief], write_path=WritePath.api, actor=ACTOR)
         harness_id = body.metadata.beliefId
         replacement = self.belief_id(body.user_id, superseded_by) if superseded_by else None

@@ -3,7 +3,8 @@
 Given a user, the turn's namespaces and the message, :func:`assemble` returns
 
 - **persona prelude**: the user's universal preferences (``Settings.context_persona_namespaces``),
-  as one text to put first and as the beliefs behind it; ``None`` when there are none;
+  as one text to put first and as the beliefs behind it (never an inference); ``None`` when
+  there are none;
 - **pinned facts**: the user's pinned beliefs of the turn's scope, and pinned beliefs the
   user confirmed themselves in any namespace the caller may read (what the user said
   follows them), most recently reinforced first;
@@ -12,9 +13,10 @@ Given a user, the turn's namespaces and the message, :func:`assemble` returns
   frequent writer (daily observations) cannot push out what the user said;
 - **open questions**: pinned open questions of the scope, then those the message names.
 
-Every item carries ``why_it_matters``. Superseded, retracted, archived and resolved
-beliefs never appear; another user's beliefs are never read. An unknown user gets empty
-layers, not an error. ``budget`` caps pinned facts plus relevant beliefs (pinned first).
+Every item carries ``why_it_matters``. Superseded, retracted, archived, resolved and expired
+(``valid_to`` passed) beliefs never appear; another user's beliefs are never read. An unknown
+user gets empty layers, not an error. ``budget`` caps pinned facts plus relevant beliefs
+(pinned first).
 
 >>> assemble(store, ContextRequest(user="me", namespaces=["domain:code"],   # doctest: +SKIP
 ...                                message="what are we using Redis for?"),

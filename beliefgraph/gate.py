@@ -76,7 +76,13 @@ import numpy as np
 from neo4j import ManagedTransaction
 
 from beliefgraph import audit
-from beliefgraph.access import Caller, Role, as_written_by, write_refusal
+from beliefgraph.access import (
+    Caller,
+    Role,
+    agent_may_change,
+    as_written_by,
+    write_refusal,
+)
 from beliefgraph.classifier import (
     BeliefView,
     Classifier,
@@ -87,7 +93,7 @@ from beliefgraph.classifier import (
 )
 from beliefgraph.config import Settings
 from beliefgraph.errors import DuplicateId, Forbidden, NotFound
-from beliefgraph.models import AUTHORITY_KINDS, BeliefCreate, GateDecision, Verdict
+from beliefgraph.models import BeliefCreate, GateDecision, Verdict
 from beliefgraph.text import tokenize
 from beliefgraph.vectors import (
     Copy,
@@ -857,8 +863,8 @@ class Gate:
         outside = sorted(set(old.namespaces) - set(new.namespaces))
         if outside:
             return "namespace", f"{old.id} also lives in {', '.join(outside)}"
-        if caller.role is Role.agent and old.kind in AUTHORITY_KINDS:
-            return "role", f"an agent key cannot replace a {old.kind}"
+        if caller.role is Role.agent and not agent_may_change(old.kind, old.trust):
+            return "role", f"an agent key cannot replace a {old.kind} trusted at {old.trust:.2f}"
         ratio = self.settings.gate_trust_ratio
         if trust_too_low(new.trust, old.trust, ratio):
             return (

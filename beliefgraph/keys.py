@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from beliefgraph import audit
 from beliefgraph.access import Caller, Role
-from beliefgraph.errors import NotFound, Unauthenticated
+from beliefgraph.errors import Forbidden, NotFound, Unauthenticated
 from beliefgraph.models import NamespaceName, Term
 from beliefgraph.records import native_datetime
 
@@ -105,12 +105,23 @@ def _grant(namespaces: list[str] | None) -> str:
     return "every namespace" if namespaces is None else ", ".join(namespaces)
 
 
-def create_key(store: Store, request: KeyCreate, *, actor: str) -> ApiKeyCreated:
+def create_key(
+    store: Store, request: KeyCreate, *, actor: str, caller: Caller | None = None
+) -> ApiKeyCreated:
     """Make a key and audit it, in one transaction.
+
+    ``caller`` (default: a development admin over every namespace) may grant only what its
+    own grant covers: an admin key given some namespaces could otherwise make itself a key
+    over all of them.
+
+    Raises:
+        Forbidden: the grant asked for is wider than ``caller``'s.
 
     Returns:
         The key's record with the bearer token (shown only here).
     """
+    if caller is not None and not caller.can_grant(request.namespaces):
+        raise Forbidden("an admin key given some namespaces grants only those", field="namespaces")
     token = KEY_PREFIX + secrets.token_urlsafe(32)
     props: dict[str, Any] = {
         "id": uuid.uuid4().hex[:12],
@@ -146,17 +157,25 @@ def create_key(store: Store, request: KeyCreate, *, actor: str) -> ApiKeyCreated
     return ApiKeyCreated(**created.model_dump(), key=token)
 
 
-def list_keys(store: Store) -> list[ApiKeyPublic]:
-    """Every key, revoked ones included, oldest first."""
-    return [_from_map(dict(r["key"])) for r in store.run_read("key_list")]
+def list_keys(store: Store, *, caller: Caller | None = None) -> list[ApiKeyPublic]:
+    """Every key, revoked ones included, oldest first; for a ``caller`` given some
+    namespaces, the keys whose grant lies within its own (the others are not its to see)."""
+    found = [_from_map(dict(r["key"])) for r in store.run_read("key_list")]
+    return [k for k in found if caller is None or caller.can_grant(k.namespaces)]
 
 
-def revoke_key(store: Store, key_id: str, *, actor: str) -> ApiKeyPublic:
+def revoke_key(
+    store: Store, key_id: str, *, actor: str, caller: Caller | None = None
+) -> ApiKeyPublic:
     """Revoke a key at once (it is kept, marked revoked). Idempotent; audited once.
 
     Raises:
-        NotFound: no key has that id.
+        NotFound: no key has that id, or none within ``caller``'s grant (see
+            :func:`list_keys`).
     """
+    scoped = caller is not None and caller.namespaces is not None
+    if scoped and key_id not in {k.id for k in list_keys(store, caller=caller)}:
+        raise NotFound(f"no API key with id {key_id!r}")
 
     def work(tx: ManagedTransaction) -> dict[str, Any] | None:
         found = store.tx_run(tx, "key_revoke", id=key_id, now=datetime.now(UTC))

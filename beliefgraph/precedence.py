@@ -348,23 +348,19 @@ def decide(
     assessed = {c.id: assess(c, request, kinds) for c in candidates}
     steps: list[str] = []
 
-    # A superseded candidate's jurisdiction passes to the head of its chain. A chain whose
-    # head is retracted, or not among the candidates (outside the requested namespaces),
-    # has nothing current to pass it to: its members never govern, as evidence neither.
+    # A superseded candidate's jurisdiction passes to the head of its chain (a head outside
+    # the requested namespaces is none: ``assess`` excluded the candidate). A chain whose head
+    # is retracted has nothing current to pass it to: its members never govern, as evidence
+    # neither.
     heads: dict[str, Candidate] = {}
     for a in assessed.values():
         c = a.candidate
         if c.status == Status.superseded and c.head in by_id:
             heads[c.id] = by_id[c.head]
-    for cid, a in assessed.items():
-        c = a.candidate
-        head = heads.get(cid)
-        if a.outcome != "excluded" and c.status == Status.superseded and head is None:
-            why = "superseded, and its head is not in the requested namespaces"
-            assessed[cid] = replace(a, lane="none", outcome="excluded", why=why)
-        elif head is not None and head.status == Status.retracted:
+    for cid, head in heads.items():
+        if head.status == Status.retracted:
             why = f"superseded by {head.id}, which is retracted: nothing current heads its chain"
-            assessed[cid] = replace(a, lane="none", outcome="excluded", why=why)
+            assessed[cid] = replace(assessed[cid], lane="none", outcome="excluded", why=why)
     lane = [a for a in assessed.values() if a.lane in ("authority", "history")]
 
     losers: dict[str, str] = {}

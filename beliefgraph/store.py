@@ -32,6 +32,8 @@ from neo4j import (
     NotificationDisabledClassification,
 )
 from neo4j.exceptions import (
+    AuthError,
+    ConfigurationError,
     ConstraintError,
     Neo4jError,
     ResultFailedError,
@@ -114,6 +116,9 @@ class Readiness:
     indexes: dict[str, str]
 
 
+_REFUSED = "Neo4j refused the credentials (NEO4J_USER, NEO4J_PASSWORD): "
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -121,13 +126,22 @@ def _now() -> datetime:
 def connect(neo: Neo4jSettings) -> Driver:
     """A driver for ``neo``. Neo4j's UNRECOGNIZED notifications are off: on a new store
     every query naming a property or relationship type not written yet ("the property
-    `embedding_f32` does not exist") would log a warning, on every start."""
+    `embedding_f32` does not exist") would log a warning, on every start.
+
+    Raises:
+        InvalidInput: the URI is not one the driver can use (``field`` ``NEO4J_URI``).
+    """
     secret = neo.password.get_secret_value()
-    return GraphDatabase.driver(
-        neo.uri,
-        auth=(neo.user, secret) if secret else None,
-        notifications_disabled_classifications=[NotificationDisabledClassification.UNRECOGNIZED],
-    )
+    try:
+        return GraphDatabase.driver(
+            neo.uri,
+            auth=(neo.user, secret) if secret else None,
+            notifications_disabled_classifications=[
+                NotificationDisabledClassification.UNRECOGNIZED
+            ],
+        )
+    except ConfigurationError as e:  # a scheme the driver does not know, say
+        raise InvalidInput(str(e), field="NEO4J_URI") from e
 
 
 class Store:
@@ -177,6 +191,8 @@ class Store:
             return self._auto_commit_read(text, params)
         except (TransientError, ServiceUnavailable, SessionExpired):
             pass  # once more, on another connection
+        except AuthError as e:
+            raise StoreUnavailable(_REFUSED + str(e)) from e
         try:
             return self._auto_commit_read(text, params)
         except (ServiceUnavailable, SessionExpired) as e:
@@ -211,6 +227,8 @@ class Store:
                     raise
             except (ServiceUnavailable, SessionExpired) as e:
                 raise StoreUnavailable(f"Neo4j is unreachable: {e}") from e
+            except AuthError as e:
+                raise StoreUnavailable(_REFUSED + str(e)) from e
             # S311: jitter, so that writers that collided do not collide again in step
             time.sleep(random.uniform(0.01, 0.05) * attempt)  # noqa: S311
         raise AssertionError("unreachable: the last attempt returns or raises")
@@ -336,7 +354,7 @@ class Store:
             As :meth:`curate`.
         """
         decisions = self.curate(beliefs, write_path=write_path, actor=actor, caller=caller)
-        return self.get_many([d.belief_id for d in decisions])
+        return [_as_seen_by(caller, b) for b in self.get_many([d.belief_id for d in decisions])]
 
     def curate(
         self,
@@ -528,12 +546,7 @@ class Store:
         """
         caller = caller or DEVELOPMENT_CALLER
         actor = actor or caller.name
-        limit = self.settings.max_text_length
-        if len(request.reason) > limit:  # it is kept on the edge and in the audit event
-            raise TextTooLong(
-                f"reason is {len(request.reason)} characters; the limit is {limit}",
-                field="reason",
-            )
+        self._check_reason(request.reason)
         [old] = self._targets([old_id], caller)
         self._authorise_change(old, caller, "supersede", actor=actor, write_path=write_path)
         if request.by is not None:
@@ -615,12 +628,14 @@ class Store:
                 caller's grant (audited).
             InvalidInput: the target is the belief itself; for ``NARROWS``, a belief that
                 governs no scope, or two that govern the same one.
+            TextTooLong: the reason is over the configured text length.
             PrecedenceLoop: the target already wins over the belief, directly or not.
         """
         caller = caller or DEVELOPMENT_CALLER
         actor = actor or caller.name
         if request.target == source_id:
             raise InvalidInput("a belief cannot take precedence over itself", field="target")
+        self._check_reason(request.reason)
         [source] = self._targets([source_id], caller)
         [target] = self._targets([request.target], caller, field="target")
         action = (
@@ -631,6 +646,7 @@ class Store:
         )
 
         def work(tx: ManagedTransaction) -> dict[str, Any]:
+            self.tx_run(tx, "precedence_lock")
             self.gate.lock(tx, [*source["namespaces"], *target["namespaces"]])
             now, reason = self._clock(), request.reason
             if edge is EdgeType.overrides:
@@ -668,24 +684,9 @@ class Store:
             if problem == "same":
                 raise InvalidInput("both beliefs govern the same scope", field="target")
             if row["created"]:
-                audit.append(
-                    self,
-                    tx,
-                    [
-                        audit.AuditEntry(
-                            action=action,
-                            beliefs=[source_id, request.target],
-                            namespaces=sorted({*source["namespaces"], *target["namespaces"]}),
-                            snapshot=[
-                                {"id": source_id, "text": source["text"]},
-                                {"id": request.target, "text": target["text"]},
-                            ],
-                            reason=f"{source_id} {edge.value} {request.target}: {request.reason}",
-                            actor=actor,
-                            write_path=write_path.value,
-                        )
-                    ],
-                )
+                why = f"{source_id} {edge.value} {request.target}: {request.reason}"
+                event = _between(action, source, target, why, actor=actor, write_path=write_path)
+                audit.append(self, tx, [event])
             return dict(row)
 
         row = self.write(work)
@@ -727,6 +728,7 @@ class Store:
         )
 
         def work(tx: ManagedTransaction) -> bool:
+            self.tx_run(tx, "precedence_lock")
             self.gate.lock(tx, [*source["namespaces"], *target["namespaces"]])
             removed = self.tx_run(
                 tx, "precedence_remove", source=source_id, target=target_id, type=edge.value
@@ -734,25 +736,14 @@ class Store:
             if not removed:
                 return False
             said = dict(removed[0]["edge"])
-            audit.append(
-                self,
-                tx,
-                [
-                    audit.AuditEntry(
-                        action=audit.AuditAction.unrank,
-                        beliefs=[source_id, target_id],
-                        namespaces=sorted({*source["namespaces"], *target["namespaces"]}),
-                        snapshot=[
-                            {"id": source_id, "text": source["text"]},
-                            {"id": target_id, "text": target["text"]},
-                        ],
-                        reason=f"removed {source_id} {edge.value} {target_id} (set by "
-                        f"{said.get('by')}: {said.get('reason')})",
-                        actor=actor,
-                        write_path=write_path.value,
-                    )
-                ],
+            why = (
+                f"removed {source_id} {edge.value} {target_id} "
+                f"(set by {said.get('by')}: {said.get('reason')})"
             )
+            event = _between(
+                audit.AuditAction.unrank, source, target, why, actor=actor, write_path=write_path
+            )
+            audit.append(self, tx, [event])
             return True
 
         if not self.write(work):
@@ -769,7 +760,7 @@ class Store:
         found = self.get_many([belief_id])
         if not found or not _visible(caller, found[0].namespaces):
             raise NotFound(f"no belief with id {belief_id!r}")
-        return found[0]
+        return _as_seen_by(caller, found[0])
 
     def get_many(self, ids: Sequence[str]) -> list[BeliefPublic]:
         """Return the beliefs with these ids, in the order given; unknown ids are left out."""
@@ -819,7 +810,8 @@ class Store:
         if len(records) > limit:
             last = page[-1]
             next_cursor = _encode_cursor(native_datetime(last["created_at"]), last["id"])
-        return BeliefPage(items=self.get_many([r["id"] for r in page]), next_cursor=next_cursor)
+        items = [_as_seen_by(caller, b) for b in self.get_many([r["id"] for r in page])]
+        return BeliefPage(items=items, next_cursor=next_cursor)
 
     def chain(self, belief_id: str, *, caller: Caller | None = None) -> Chain:
         """The supersession chain through a belief, oldest first, from any member.
@@ -832,7 +824,11 @@ class Store:
         records = self.run_read("belief_chain", id=belief_id)
         if not records:
             raise NotFound(f"no belief with id {belief_id!r}")
-        beliefs = [b for b in self.get_many(records[0]["ids"]) if _visible(caller, b.namespaces)]
+        beliefs = [
+            _as_seen_by(caller, b)
+            for b in self.get_many(records[0]["ids"])
+            if _visible(caller, b.namespaces)
+        ]
         shown = {b.id for b in beliefs}
         if belief_id not in shown:
             raise NotFound(f"no belief with id {belief_id!r}")
@@ -941,13 +937,25 @@ class Store:
             Forbidden: the role may not change such a belief, or the belief also lives in
                 namespaces outside the caller's grant.
         """
-        why = change_refusal(caller, target["kind"], action)
+        why = change_refusal(caller, target["kind"], float(target["trust"]), action)
         outside = [ns for ns in target["namespaces"] if not caller.can_see(ns)]
         if why is None and outside:
             why = "the belief also lives in namespaces outside this key's grant"
         if why is not None:
             self._refuse(target, f"{action} refused: {why}", actor=actor, write_path=write_path)
             raise Forbidden(why)
+
+    def _check_reason(self, reason: str) -> None:
+        """Refuse a reason over the text limit: it is kept on an edge and in the audit log.
+
+        Raises:
+            TextTooLong: the reason is longer than ``Settings.max_text_length``.
+        """
+        limit = self.settings.max_text_length
+        if len(reason) > limit:
+            raise TextTooLong(
+                f"reason is {len(reason)} characters; the limit is {limit}", field="reason"
+            )
 
     def _authorise_precedence(
         self,
@@ -1032,6 +1040,35 @@ def _allowed(caller: Caller | None) -> list[str] | None:
 def _visible(caller: Caller | None, namespaces: Sequence[str]) -> bool:
     """Whether a belief in these namespaces is the caller's to see (any one suffices)."""
     return caller is None or any(caller.can_see(ns) for ns in namespaces)
+
+
+def _as_seen_by(caller: Caller | None, belief: BeliefPublic) -> BeliefPublic:
+    """``belief`` with only the namespaces the caller may see: the names of others' are not
+    the caller's to learn."""
+    if caller is None or caller.namespaces is None:
+        return belief
+    return belief.model_copy(update={"namespaces": caller.visible(belief.namespaces)})
+
+
+def _between(
+    action: audit.AuditAction,
+    source: dict[str, Any],
+    target: dict[str, Any],
+    reason: str,
+    *,
+    actor: str,
+    write_path: WritePath,
+) -> audit.AuditEntry:
+    """The audit event of a change to the precedence between two beliefs (``_targets`` rows)."""
+    return audit.AuditEntry(
+        action=action,
+        beliefs=[source["id"], target["id"]],
+        namespaces=sorted({*source["namespaces"], *target["namespaces"]}),
+        snapshot=[{"id": b["id"], "text": b["text"]} for b in (source, target)],
+        reason=reason,
+        actor=actor,
+        write_path=write_path.value,
+    )
 
 
 def scope_key(governs: Governs) -> str:

@@ -11,11 +11,12 @@ OPTIONAL CALL (w, l) {
   MATCH (l)-[:OVERRIDES*1..]->(w)
   RETURN true AS loop LIMIT 1
 }
+WITH w, l, loop, EXISTS { (w)-[:OVERRIDES]->(l) } AS existed
 OPTIONAL CALL (w, l, loop) {
   WITH w, l WHERE loop IS NULL
   MERGE (w)-[r:OVERRIDES]->(l)
     ON CREATE SET r.at = $now, r.by = $by, r.reason = $reason
   RETURN r
 }
-RETURN loop IS NOT NULL AS loop, r IS NOT NULL AND r.at = $now AS created,
+RETURN loop IS NOT NULL AS loop, r IS NOT NULL AND NOT existed AS created,
        properties(r) AS edge

@@ -1,6 +1,7 @@
 // name: context_layers
 // The query-independent layers of one user's context:
-//   persona  - universal preferences ($persona_kinds in $persona_namespaces),
+//   persona  - universal preferences the user stated ($persona_kinds in $persona_namespaces;
+//              not an inference),
 //   pinned   - pinned beliefs of the turn's scope ($namespaces), plus pinned beliefs the user
 //              confirmed (epistemic_status 'confirmed') in any namespace the caller may
 //              read ($visible, null: all): what the user said themselves follows them;
@@ -45,7 +46,8 @@ OPTIONAL CALL (owner) {
     WITH b ORDER BY b.user DESC, b.kind DESC, b.pinned DESC, b.confidence DESC,
                     coalesce(b.last_reinforced_at, b.created_at) DESC, b.id
     WITH b
-    WHERE b.status IN $statuses AND b.resolved_at IS NULL
+    // an inference (an agent's, an assistant's paraphrase) is not what the user stated
+    WHERE b.status IN $statuses AND b.status <> 'inferred' AND b.resolved_at IS NULL
       AND NOT coalesce(b.valid_to <= datetime(), false)
       AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $persona_namespaces }
     WITH b LIMIT $persona_limit

@@ -4,6 +4,8 @@
 // top-k can miss a small namespace entirely).
 // $rows: list of {i, user (null: shared), embedding: list<float>, namespaces: list<string>}
 // $k: int; $live: list<string> (statuses a gate may compare with).
+// A belief past its valid_to is history, never a candidate: a restated rule with a new
+// window is stored, not folded into the expired one.
 // Returns one row per (incoming, candidate): score (cosine scaled to 0..1 as Neo4j does),
 // and the candidate's id, text, kind, status, trust, importance, canonical_name, user, namespaces,
 // about (list of {key, name, aliases}).
@@ -11,6 +13,7 @@ UNWIND $rows AS row
 CALL (row) {
   MATCH (n:Namespace)<-[:IN]-(b:Belief)
   WHERE n.name IN row.namespaces AND b.status IN $live
+    AND NOT coalesce(b.valid_to <= datetime(), false)
     AND coalesce(b.user, '') = coalesce(row.user, '')  // one user's never another's
   WITH DISTINCT b
   WITH b, vector.similarity.cosine(b.embedding, row.embedding) AS score

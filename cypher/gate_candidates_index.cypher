@@ -6,6 +6,8 @@
 // asks again with a larger $fetch, and finally scans (gate_candidates_exact).
 // $rows: list of {i, user (null: shared), embedding, namespaces} (see gate_candidates_exact)
 // $k: int; $fetch: int (>= $k); $live: list<string>.
+// A belief past its valid_to is history, never a candidate: a restated rule with a new
+// window is stored, not folded into the expired one.
 // Returns: as gate_candidates_exact.
 UNWIND $rows AS row
 CALL (row) {
@@ -13,6 +15,7 @@ CALL (row) {
     YIELD node AS b, score
   WITH b, score
   WHERE b.status IN $live
+    AND NOT coalesce(b.valid_to <= datetime(), false)
     AND coalesce(b.user, '') = coalesce(row.user, '')  // one user's never another's
     AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN row.namespaces }
   ORDER BY score DESC, b.id

@@ -6,9 +6,12 @@
 // namespaces: only the compat router's in-place replace changes them, and it makes the
 // copies reload), are the copies' own.
 // $ids: list<string>; $live: list<string>.
+// A belief past its valid_to is history, never a candidate: a restated rule with a new
+// window is stored, not folded into the expired one.
 // Returns one row: rows, a list of {id, about: list of {key, name, aliases}}, one per live
 // belief (one row, not one per belief: each record costs the driver ~20 us of Python).
 UNWIND $ids AS id
 MATCH (b:Belief {id: id})
 WHERE b.status IN $live
+  AND NOT coalesce(b.valid_to <= datetime(), false)
 RETURN collect({id: b.id, about: [(b)-[:ABOUT]->(e:Entity) | e {.key, .name, .aliases}]}) AS rows

@@ -6,6 +6,8 @@
 // $rows: list of {i, user (null: shared), embedding, namespaces, about: list<string> (entity keys),
 //                 canonical_name: string or null}
 // $limit: int; $live: list<string>.
+// A belief past its valid_to is history, never a candidate: a restated rule with a new
+// window is stored, not folded into the expired one.
 // Returns: as gate_candidates_exact.
 UNWIND $rows AS row
 CALL (row) {
@@ -22,6 +24,7 @@ CALL (row) {
     WHERE held <= degree
     MATCH (n:Namespace)<-[:IN]-(b:Belief)
     WHERE n.name IN row.namespaces AND b.status IN $live
+      AND NOT coalesce(b.valid_to <= datetime(), false)
       AND coalesce(b.user, '') = coalesce(row.user, '')  // one user's never another's
       AND EXISTS { (b)-[:ABOUT]->(x:Entity) WHERE x.key IN row.about }
     RETURN b
@@ -30,6 +33,7 @@ CALL (row) {
     WHERE held > degree
     MATCH (e:Entity)<-[:ABOUT]-(b:Belief)
     WHERE e.key IN row.about AND b.status IN $live
+      AND NOT coalesce(b.valid_to <= datetime(), false)
       AND coalesce(b.user, '') = coalesce(row.user, '')  // one user's never another's
       AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN row.namespaces }
     RETURN b
@@ -38,6 +42,7 @@ CALL (row) {
   UNION
   MATCH (b:Belief {canonical_name: row.canonical_name})
   WHERE b.status IN $live
+    AND NOT coalesce(b.valid_to <= datetime(), false)
     AND coalesce(b.user, '') = coalesce(row.user, '')  // one user's never another's
     AND EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN row.namespaces }
   RETURN b

@@ -8,6 +8,8 @@
 // $names: list<string>, sorted; $token: string, new for every write (the gate's copies are
 // stamped with it); $ids: list<string>, the incoming beliefs' ids; $near: list<string>
 // (belief ids); $live: list<string>.
+// A belief past its valid_to is history, never a candidate: a restated rule with a new
+// window is stored, not folded into the expired one.
 // Returns one row: sizes (list of {name, beliefs, replaced: the lock_token this lock
 // replaced}), taken (the $ids already stored) and near, the live beliefs among $near as
 // gate_candidates_near returns them (id and entities: the copies hold the rest of what the
@@ -29,6 +31,7 @@ CALL () {
   UNWIND $near AS id
   MATCH (b:Belief {id: id})
   WHERE b.status IN $live
+    AND NOT coalesce(b.valid_to <= datetime(), false)
   RETURN collect({id: b.id, about: [(b)-[:ABOUT]->(e:Entity) | e {.key, .name, .aliases}]}) AS near
 }
 RETURN sizes, taken, near

@@ -13,6 +13,7 @@ CREATE CONSTRAINT audit_event_seq IF NOT EXISTS FOR (a:AuditEvent) REQUIRE (a.ch
 CREATE CONSTRAINT audit_chain_name IF NOT EXISTS FOR (c:AuditChain) REQUIRE c.name IS UNIQUE;
 CREATE CONSTRAINT api_key_id IF NOT EXISTS FOR (k:ApiKey) REQUIRE k.id IS UNIQUE;
 CREATE CONSTRAINT api_key_hash IF NOT EXISTS FOR (k:ApiKey) REQUIRE k.hash IS UNIQUE;
+CREATE CONSTRAINT lock_name IF NOT EXISTS FOR (l:Lock) REQUIRE l.name IS UNIQUE;
 CREATE INDEX audit_event_at IF NOT EXISTS FOR (a:AuditEvent) ON (a.at, a.id);
 CREATE INDEX audit_event_action IF NOT EXISTS FOR (a:AuditEvent) ON (a.action);
 CREATE VECTOR INDEX belief_embedding IF NOT EXISTS FOR (b:Belief) ON b.embedding

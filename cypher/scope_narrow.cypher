@@ -16,12 +16,13 @@ OPTIONAL CALL (sa, sb) {
   RETURN true AS loop LIMIT 1
 }
 WITH sa, sb, CASE WHEN sa IS NULL OR sb IS NULL THEN 'missing' WHEN sa = sb THEN 'same'
-                  WHEN loop THEN 'loop' END AS problem
+                  WHEN loop THEN 'loop' END AS problem,
+     EXISTS { (sa)-[:NARROWS]->(sb) } AS existed
 OPTIONAL CALL (sa, sb, problem) {
   WITH sa, sb WHERE problem IS NULL
   MERGE (sa)-[r:NARROWS]->(sb)
     ON CREATE SET r.at = $now, r.by = $by, r.reason = $reason
   RETURN r
 }
-RETURN problem, r IS NOT NULL AND r.at = $now AS created, properties(r) AS edge,
+RETURN problem, r IS NOT NULL AND NOT existed AS created, properties(r) AS edge,
        sa.key AS narrow_scope, sb.key AS broad_scope

@@ -2,8 +2,9 @@
 // Candidates for precision-first search: beliefs whose names match $names, whose canonical
 // name is one of $canonical, and whose text_words match $text, in
 // $namespaces, of $user (null: any user), of $kinds (null: any kind), with a surfacing
-// status, not resolved and not expired (valid_to passed). Each source keeps at most $per_kind beliefs per kind (best
-// full-text score first), so one prolific kind cannot push the others out. Scoring and admission happen in beliefgraph/search.py.
+// status, not resolved and not expired (valid_to passed). Each source keeps at most
+// $per_kind beliefs per kind (best full-text score first), so one prolific kind cannot push
+// the others out. Scoring and admission happen in beliefgraph/search.py.
 // $names: Lucene query over canonical_name, aliases_text and name_edits, '' for none.
 // $text: Lucene query over text_words (groups of words a text must hold whole: search.py's
 // coverage_groups), '' for none. Both carry +search_keys clauses, so the index

@@ -441,6 +441,14 @@ def test_keys_never_see_outside_their_grant(app_client: TestClient, store: Store
     assert store.get(hidden.id).status == "active"
     # the admin (every namespace) sees it
     assert app_client.get(f"/v1/beliefs/{hidden.id}", headers=k.auth("admin")).status_code == 200
+    # a belief in both: the key sees it, and only its own namespace's name
+    [both] = store.create(
+        [BeliefCreate(text="The merger closes in May.", namespaces=[k.ns, k.other])]
+    )
+    seen = app_client.get(f"/v1/beliefs/{both.id}", headers=k.auth("reader")).json()
+    assert seen["namespaces"] == [k.ns]
+    listed = app_client.get("/v1/beliefs", params={"namespace": k.ns}, headers=k.auth("reader"))
+    assert [b["namespaces"] for b in listed.json()["items"] if b["id"] == both.id] == [[k.ns]]
 
 
 def test_the_audit_log_shows_each_key_only_its_own_namespaces(

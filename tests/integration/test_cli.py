@@ -81,7 +81,7 @@ def test_a_bad_environment_or_file_is_one_line_not_a_traceback(tmp_path: Path) -
     assert (budgets.returncode, budgets.stderr.splitlines()[0][:16]) == (2, "error: settings:")
     assert "Traceback" not in budgets.stderr
     scheme = run("get", "x", NEO4J_URI="nope://127.0.0.1:7687")
-    assert (scheme.returncode, scheme.stderr[:17]) == (2, "error: NEO4J_URI:")
+    assert (scheme.returncode, scheme.stderr[:17]) == (1, "error: NEO4J_URI:")
     folder = run("import", "logs", str(tmp_path), "--namespace", "user:me")
     assert folder.returncode == 1
     assert folder.stderr == f"error: path: {tmp_path}: is a directory, not a file\n"

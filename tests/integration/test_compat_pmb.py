@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from neo4j import Driver
 
 from api.app import create_app
 from beliefgraph.config import Settings
@@ -158,6 +159,29 @@ def test_a_body_that_maps_to_no_belief_is_a_422_naming_the_field(compat: TestCli
     update = compat.put(f"{BASE}/update", json=add_body("b1", "tea") | {"beliefId": "bad id!"})
     assert update.status_code == 422, update.text
     assert "body.beliefId" in [e["field"] for e in update.json()["errors"]]
+
+
+def test_acting_as_an_agent_it_writes_as_an_agent_key_would(driver: Driver) -> None:
+    prefix = f"tenant:pmb{uuid.uuid4().hex[:8]}-"
+    settings = Settings(
+        compat_pmb=True, compat_pmb_namespace_prefix=prefix, compat_pmb_role="agent", auth="keys"
+    )
+    observation = {"type": "observation"}
+    with TestClient(create_app(settings)) as agent:
+        pinned = add_body("b-pin", "tea", pinned=True, **observation)
+        r = agent.post(f"{BASE}/add", json=pinned)
+        assert r.status_code == 403, r.text
+        assert r.json()["field"] == "pinned"
+        r = agent.post(f"{BASE}/add", json=add_body("b-obs", "the kettle is on", **observation))
+        assert r.status_code == 200, r.text
+    records, _, _ = driver.execute_query(
+        "MATCH (b:Belief)-[:IN]->(n:Namespace) WHERE n.name STARTS WITH $prefix "
+        "RETURN b.id AS id, b.epistemic_status AS standing, b.trust AS trust",
+        prefix=prefix,
+    )
+    assert [(r["id"].rsplit(".", 1)[1], r["standing"], r["trust"]) for r in records] == [
+        ("b-obs", "unverified", 0.6)
+    ]
 
 
 def test_the_api_still_needs_a_key(compat: TestClient) -> None:

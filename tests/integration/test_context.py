@@ -257,6 +257,7 @@ class TestPersonaAndUsers:
             "bullet lists over prose", "morning meetings", "Python type hints",
             "SQL in upper case", "ISO dates", "terse code reviews", "green tea",
             "standing desks", "quiet music", "plain-text email", "late-night deploys",
+            "long answers",
         ]  # fmt: skip
 
         def pref(i: int, confidence: float, namespace: str, **extra: Any) -> BeliefCreate:
@@ -276,6 +277,7 @@ class TestPersonaAndUsers:
                 *(pref(i, 0.99, code) for i in range(2)),
                 pref(2, 0.98, universal, resolved_at=datetime(2026, 1, 1, tzinfo=UTC)),
                 pref(17, 0.96, universal, valid_to=datetime(2026, 6, 1, tzinfo=UTC)),  # expired
+                pref(18, 1.0, universal, status="inferred"),  # an inference: not the user's word
                 # written before search_keys existed (removed below): the graph decides
                 pref(3, 0.97, universal),
                 *(pref(i, 0.5 + i / 100, universal) for i in range(4, 16)),

@@ -8,6 +8,7 @@ import logging
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -174,6 +175,38 @@ def test_subsumption_archives_the_narrower_belief(client: TestClient, ns: str) -
     )
     assert r.headers["gate-verdict"] == "subsumes"
     assert client.get(f"/v1/beliefs/{short['id']}").json()["status"] == "archived"
+
+
+def test_a_rule_restated_after_it_expired_is_stored_not_folded_in(
+    store: Store, ns: str, uid: str
+) -> None:
+    text = "Offer the winter discount on annual plans."
+    [old] = store.curate(
+        [
+            BeliefCreate(
+                id=f"{uid}-2025",
+                text=text,
+                kind="policy",
+                valid_to=datetime(2026, 3, 1, tzinfo=UTC),
+                namespaces=[ns],
+            )
+        ]
+    )
+    reinforced = store.get(f"{uid}-2025").reinforcement_count
+    [again] = store.curate(
+        [
+            BeliefCreate(
+                id=f"{uid}-2026",
+                text=text,
+                kind="policy",
+                valid_from=datetime(2026, 12, 1, tzinfo=UTC),
+                namespaces=[ns],
+            )
+        ]
+    )
+    assert old.verdict is Verdict.add
+    assert (again.verdict, again.belief_id) == (Verdict.add, f"{uid}-2026")  # not a noop
+    assert store.get(f"{uid}-2025").reinforcement_count == reinforced
 
 
 def test_a_dry_run_returns_verdicts_and_writes_nothing(

@@ -148,14 +148,15 @@ def test_a_chain_whose_head_is_retracted_or_out_of_reach_never_governs() -> None
     )
     fact = belief("fact", "The office wifi network is called Maple.", names=("wifi",))
     query = "Can I share the office wifi password?"
-    for candidates in ([old, new, fact], [old, fact]):  # head retracted; head not read
+    out_of_reach = replace(old, head=None)  # as the planner's read gives it
+    for candidates in ([old, new, fact], [out_of_reach, fact]):
         d = decide(query, [R], candidates)
         assert d.governing == "fact", candidates
         [loser] = [a for a in d.assessments if a.candidate.id == "old"]
         assert (loser.lane, loser.outcome) == ("none", "excluded")
     # as evidence too: with nothing else, nothing governs
     assert decide(query, [R], [old, new]).governing is None
-    assert decide("What is the wifi password policy?", [R], [old]).governing is None
+    assert decide("What is the wifi password policy?", [R], [out_of_reach]).governing is None
 
 
 def test_overrides_beat_priority_and_narrows_beats_broad() -> None:
