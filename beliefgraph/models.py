@@ -449,10 +449,10 @@ class EdgeType(StrEnum):
 
 
 class PrecedenceRequest(_Strict):
-    """Rank a belief before ``target``: it ``OVERRIDES`` it, or its scope ``NARROWS`` the
-    scope ``target`` governs."""
+    """Rank a belief before ``other``: it ``OVERRIDES`` it, or its scope ``NARROWS`` the
+    scope ``other`` governs."""
 
-    target: BeliefId
+    other: BeliefId = Field(description="The belief it takes precedence over.")
     reason: Text
 
 

@@ -618,43 +618,43 @@ class Store:
         actor: str | None = None,
         write_path: WritePath = WritePath.api,
     ) -> PrecedenceEdge:
-        """Set explicit precedence (DESIGN §3.4): ``source_id`` ``OVERRIDES`` the target, or
-        its scope ``NARROWS`` the target's. Idempotent; audited when the edge is new.
+        """Set explicit precedence (DESIGN §3.4): ``source_id`` ``OVERRIDES`` ``request.other``,
+        or its scope ``NARROWS`` the other's. Idempotent; audited when the edge is new.
 
         Raises:
             NotFound: either belief is unknown, or not the caller's to see.
             Forbidden: a reader or agent key; for ``NARROWS``, a key over only some
                 namespaces (scopes are shared by all); a belief that also lives outside the
                 caller's grant (audited).
-            InvalidInput: the target is the belief itself; for ``NARROWS``, a belief that
+            InvalidInput: the other is the belief itself; for ``NARROWS``, a belief that
                 governs no scope, or two that govern the same one.
             TextTooLong: the reason is over the configured text length.
-            PrecedenceLoop: the target already wins over the belief, directly or not.
+            PrecedenceLoop: the other already wins over the belief, directly or not.
         """
         caller = caller or DEVELOPMENT_CALLER
         actor = actor or caller.name
-        if request.target == source_id:
-            raise InvalidInput("a belief cannot take precedence over itself", field="target")
+        if request.other == source_id:
+            raise InvalidInput("a belief cannot take precedence over itself", field="other")
         self._check_reason(request.reason)
         [source] = self._targets([source_id], caller)
-        [target] = self._targets([request.target], caller, field="target")
+        [other] = self._targets([request.other], caller, field="other")
         action = (
             audit.AuditAction.override if edge is EdgeType.overrides else audit.AuditAction.narrow
         )
         self._authorise_precedence(
-            edge, [source, target], caller, actor=actor, write_path=write_path
+            edge, [source, other], caller, actor=actor, write_path=write_path
         )
 
         def work(tx: ManagedTransaction) -> dict[str, Any]:
             self.tx_run(tx, "precedence_lock")
-            self.gate.lock(tx, [*source["namespaces"], *target["namespaces"]])
+            self.gate.lock(tx, [*source["namespaces"], *other["namespaces"]])
             now, reason = self._clock(), request.reason
             if edge is EdgeType.overrides:
                 [row] = self.tx_run(
                     tx,
                     "belief_override",
                     winner=source_id,
-                    loser=request.target,
+                    loser=request.other,
                     by=actor,
                     reason=reason,
                     now=now,
@@ -665,7 +665,7 @@ class Store:
                     tx,
                     "scope_narrow",
                     narrow=source_id,
-                    broad=request.target,
+                    broad=request.other,
                     by=actor,
                     reason=reason,
                     now=now,
@@ -673,19 +673,19 @@ class Store:
                 problem = row["problem"]
             if problem == "loop":
                 raise PrecedenceLoop(
-                    f"{request.target!r} already takes precedence over {source_id!r} "
+                    f"{request.other!r} already takes precedence over {source_id!r} "
                     f"({edge.value}, directly or through others)",
-                    field="target",
+                    field="other",
                 )
             if problem == "missing":
                 raise InvalidInput(
-                    "NARROWS relates two scopes: both beliefs must govern one", field="target"
+                    "NARROWS relates two scopes: both beliefs must govern one", field="other"
                 )
             if problem == "same":
-                raise InvalidInput("both beliefs govern the same scope", field="target")
+                raise InvalidInput("both beliefs govern the same scope", field="other")
             if row["created"]:
-                why = f"{source_id} {edge.value} {request.target}: {request.reason}"
-                event = _between(action, source, target, why, actor=actor, write_path=write_path)
+                why = f"{source_id} {edge.value} {request.other}: {request.reason}"
+                event = _between(action, source, other, why, actor=actor, write_path=write_path)
                 audit.append(self, tx, [event])
             return dict(row)
 
@@ -694,7 +694,7 @@ class Store:
         return PrecedenceEdge(
             source=source_id,
             type=edge,
-            target=request.target,
+            target=request.other,
             at=native_datetime(found["at"]),
             by=found.get("by"),
             reason=found.get("reason"),
@@ -707,7 +707,7 @@ class Store:
         self,
         edge: EdgeType,
         source_id: str,
-        target_id: str,
+        other_id: str,
         *,
         caller: Caller | None = None,
         actor: str | None = None,
@@ -722,32 +722,32 @@ class Store:
         caller = caller or DEVELOPMENT_CALLER
         actor = actor or caller.name
         [source] = self._targets([source_id], caller)
-        [target] = self._targets([target_id], caller)
+        [other] = self._targets([other_id], caller)
         self._authorise_precedence(
-            edge, [source, target], caller, actor=actor, write_path=write_path
+            edge, [source, other], caller, actor=actor, write_path=write_path
         )
 
         def work(tx: ManagedTransaction) -> bool:
             self.tx_run(tx, "precedence_lock")
-            self.gate.lock(tx, [*source["namespaces"], *target["namespaces"]])
+            self.gate.lock(tx, [*source["namespaces"], *other["namespaces"]])
             removed = self.tx_run(
-                tx, "precedence_remove", source=source_id, target=target_id, type=edge.value
+                tx, "precedence_remove", source=source_id, target=other_id, type=edge.value
             )
             if not removed:
                 return False
             said = dict(removed[0]["edge"])
             why = (
-                f"removed {source_id} {edge.value} {target_id} "
+                f"removed {source_id} {edge.value} {other_id} "
                 f"(set by {said.get('by')}: {said.get('reason')})"
             )
             event = _between(
-                audit.AuditAction.unrank, source, target, why, actor=actor, write_path=write_path
+                audit.AuditAction.unrank, source, other, why, actor=actor, write_path=write_path
             )
             audit.append(self, tx, [event])
             return True
 
         if not self.write(work):
-            raise NotFound(f"{source_id!r} has no {edge.value} edge to {target_id!r}")
+            raise NotFound(f"{source_id!r} has no {edge.value} edge to {other_id!r}")
 
     # -- reads ----------------------------------------------------------------------------
 

@@ -141,20 +141,20 @@ def override_belief(
 ) -> PrecedenceEdge:
     """Explicit precedence: when both are rules in scope of a request, this belief governs
     whatever the other rules of precedence say. 201 when the edge is new, 200 when it was
-    there; a 409 when `target` already wins over this belief. Audited."""
+    there; a 409 when `other` already wins over this belief. Audited."""
     return _rank(EdgeType.overrides, belief_id, body, store, caller, response)
 
 
 @router.delete(
-    "/beliefs/{belief_id}/overrides/{target_id}",
+    "/beliefs/{belief_id}/overrides/{other_id}",
     status_code=status.HTTP_204_NO_CONTENT,
     summary="Remove an OVERRIDES edge (curator)",
 )
 def remove_override(
-    belief_id: BeliefIdPath, target_id: BeliefIdPath, store: StoreDep, caller: CallerDep
+    belief_id: BeliefIdPath, other_id: BeliefIdPath, store: StoreDep, caller: CallerDep
 ) -> None:
     """Audited, with what the edge said; 404 when there is no such edge."""
-    store.unrank(EdgeType.overrides, belief_id, target_id, caller=caller)
+    store.unrank(EdgeType.overrides, belief_id, other_id, caller=caller)
 
 
 @router.post(
@@ -176,15 +176,15 @@ def narrow_belief(
 
 
 @router.delete(
-    "/beliefs/{belief_id}/narrows/{target_id}",
+    "/beliefs/{belief_id}/narrows/{other_id}",
     status_code=status.HTTP_204_NO_CONTENT,
     summary="Remove a NARROWS edge between two beliefs' scopes (admin)",
 )
 def remove_narrow(
-    belief_id: BeliefIdPath, target_id: BeliefIdPath, store: StoreDep, caller: CallerDep
+    belief_id: BeliefIdPath, other_id: BeliefIdPath, store: StoreDep, caller: CallerDep
 ) -> None:
     """Audited, with what the edge said; 404 when there is no such edge."""
-    store.unrank(EdgeType.narrows, belief_id, target_id, caller=caller)
+    store.unrank(EdgeType.narrows, belief_id, other_id, caller=caller)
 
 
 @router.get("/beliefs/{belief_id}/chain", summary="The supersession chain through a belief")

@@ -387,7 +387,7 @@ def test_explicit_precedence_is_a_curators_and_narrows_an_admins(
         )
     ]
     broad, narrow = store.create(rules)
-    body = {"target": broad.id, "reason": "hotfixes are the exception"}
+    body = {"other": broad.id, "reason": "hotfixes are the exception"}
     for role in ("reader", "agent"):
         r = app_client.post(f"/v1/beliefs/{narrow.id}/overrides", json=body, headers=k.auth(role))
         assert role in assert_problem(r, 403)["detail"]

@@ -221,14 +221,14 @@ def test_explicit_edges_decide_precedence(client: TestClient, ns: str, uid: str)
     query = "Give the contractor a dashboard role"
     assert ask(client, query, ns)["governing"]["id"] == general  # critical beats low
     reason = {"reason": "contractors are the exception the matrix forgot"}
-    r = client.post(f"/v1/beliefs/{special}/overrides", json={"target": general, **reason})
+    r = client.post(f"/v1/beliefs/{special}/overrides", json={"other": general, **reason})
     assert r.status_code == 201, r.text
     assert (r.json()["type"], r.json()["created"], r.json()["by"]) == (
         "OVERRIDES",
         True,
         "development",
     )
-    again = client.post(f"/v1/beliefs/{special}/overrides", json={"target": general, **reason})
+    again = client.post(f"/v1/beliefs/{special}/overrides", json={"other": general, **reason})
     assert (again.status_code, again.json()["created"]) == (200, False)  # kept once
     body = ask(client, query, ns)
     assert body["governing"]["id"] == special
@@ -236,10 +236,10 @@ def test_explicit_edges_decide_precedence(client: TestClient, ns: str, uid: str)
     [loser] = [c for c in body["trace"]["candidates"] if c["id"] == general]
     assert "OVERRIDES" in loser["why"]
     # the other way round would loop; a belief over itself means nothing
-    back = client.post(f"/v1/beliefs/{general}/overrides", json={"target": special, **reason})
-    assert_problem(back, 409, field="target")
-    itself = client.post(f"/v1/beliefs/{special}/overrides", json={"target": special, **reason})
-    assert_problem(itself, 422, field="target")
+    back = client.post(f"/v1/beliefs/{general}/overrides", json={"other": special, **reason})
+    assert_problem(back, 409, field="other")
+    itself = client.post(f"/v1/beliefs/{special}/overrides", json={"other": special, **reason})
+    assert_problem(itself, 422, field="other")
     events = client.get("/v1/audit", params={"belief": special, "action": "override"}).json()
     assert [e["beliefs"] for e in events["items"]] == [[special, general]]  # once
     # removed: priority decides again, and the audit keeps what the edge said
@@ -276,18 +276,18 @@ def test_a_narrower_scope_wins_once_an_admin_says_so(client: TestClient, ns: str
     )
     query = "Give the customer a small refund of five dollars"
     assert ask(client, query, ns)["governing"]["id"] == broad  # critical beats low
-    body = {"target": broad, "reason": "small refunds are the narrower case"}
+    body = {"other": broad, "reason": "small refunds are the narrower case"}
     r = client.post(f"/v1/beliefs/{narrow}/narrows", json=body)
     assert r.status_code == 201, r.text
     assert r.json()["source_scope"] != r.json()["target_scope"]
     assert ask(client, query, ns)["governing"]["id"] == narrow
     assert_problem(
-        client.post(f"/v1/beliefs/{broad}/narrows", json={"target": narrow, "reason": "r"}),
+        client.post(f"/v1/beliefs/{broad}/narrows", json={"other": narrow, "reason": "r"}),
         409,
     )
     [plain] = put(client, ns, f"{uid}-plain", {"text": "Refunds are logged daily."})
-    missing = client.post(f"/v1/beliefs/{plain}/narrows", json={"target": broad, "reason": "r"})
-    assert "govern" in assert_problem(missing, 422, field="target")["detail"]
+    missing = client.post(f"/v1/beliefs/{plain}/narrows", json={"other": broad, "reason": "r"})
+    assert "govern" in assert_problem(missing, 422, field="other")["detail"]
     assert client.delete(f"/v1/beliefs/{narrow}/narrows/{broad}").status_code == 204
     assert ask(client, query, ns)["governing"]["id"] == broad
 
