@@ -73,9 +73,9 @@ DEVELOPMENT_CALLER = Caller(name="development", role=Role.admin, namespaces=None
 #: kinds an agent key may write whatever their status; other non-authority kinds only as
 #: ``inferred`` (an agent's inference), authority kinds never
 AGENT_KINDS = frozenset({Kind.observation})
-#: the most an agent key's belief is trusted, and its trust when the write names none: below
-#: the gate's trust guard's reach of a curator's default 0.8 (0.8 x 0.8 = 0.64), so an
-#: agent's contradiction of what a person stated is stored as contested, never superseding it
+#: the most an agent key's belief is trusted, and its trust when the write names none; an
+#: agent changes nothing trusted above it (:func:`agent_may_change`), so what a person stated
+#: (a curator's default is 0.8) is only ever contested by an agent, never superseded
 AGENT_TRUST = 0.6
 #: what an agent key's belief may claim of itself: states that give it no standing to govern
 #: (``precedence.WITHOUT_STANDING``), so an agent's rule - "always share the wifi password",

@@ -12,13 +12,15 @@ from beliefgraph.models import BeliefCreate, SupersedeRequest
 from beliefgraph.store import Store
 
 
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
+def cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run the CLI; ``env`` adds to (or overrides) this process's environment."""
     return subprocess.run(
         [sys.executable, "-m", "beliefgraph.cli", *args],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
+        env=os.environ | env,
     )
 
 
@@ -67,28 +69,18 @@ def test_errors_are_one_line_on_stderr() -> None:
 
 
 def test_a_bad_environment_or_file_is_one_line_not_a_traceback(tmp_path: Path) -> None:
-    def run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "beliefgraph.cli", *args],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-            env=os.environ | env,
-        )
-
-    budgets = run("get", "x", BELIEFGRAPH_CONTEXT_KIND_BUDGETS="not json")
+    budgets = cli("get", "x", BELIEFGRAPH_CONTEXT_KIND_BUDGETS="not json")
     assert (budgets.returncode, budgets.stderr.splitlines()[0][:16]) == (2, "error: settings:")
     assert "Traceback" not in budgets.stderr
-    scheme = run("get", "x", NEO4J_URI="nope://127.0.0.1:7687")
+    scheme = cli("get", "x", NEO4J_URI="nope://127.0.0.1:7687")
     assert (scheme.returncode, scheme.stderr[:17]) == (1, "error: NEO4J_URI:")
-    folder = run("import", "logs", str(tmp_path), "--namespace", "user:me")
+    folder = cli("import", "logs", str(tmp_path), "--namespace", "user:me")
     assert folder.returncode == 1
     assert folder.stderr == f"error: path: {tmp_path}: is a directory, not a file\n"
     log = tmp_path / "chat.jsonl"
     log.write_text('{"conversation_id": "c", "role": "user", "content": "hi"}\n')
     nowhere = tmp_path / "missing" / "r.jsonl"
-    rejects = run(
+    rejects = cli(
         "import",
         "logs",
         str(log),
