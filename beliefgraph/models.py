@@ -349,8 +349,12 @@ class BeliefPublic(BaseModel):
     about: list[str] = Field(description="Keys of the entities the belief is about.")
     governs: Governs | None
     namespaces: list[str]
-    supersedes: str | None = Field(description="Id of the belief this one replaced, if any.")
-    superseded_by: str | None = Field(description="Id of the belief that replaced this one.")
+    supersedes: str | None = Field(
+        description="Id of the belief this one replaced, if any (and the caller may see it)."
+    )
+    superseded_by: str | None = Field(
+        description="Id of the belief that replaced this one, if the caller may see it."
+    )
 
 
 class Verdict(StrEnum):

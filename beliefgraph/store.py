@@ -354,7 +354,7 @@ class Store:
             As :meth:`curate`.
         """
         decisions = self.curate(beliefs, write_path=write_path, actor=actor, caller=caller)
-        return [_as_seen_by(caller, b) for b in self.get_many([d.belief_id for d in decisions])]
+        return self.get_many([d.belief_id for d in decisions], caller=caller)
 
     def curate(
         self,
@@ -757,19 +757,22 @@ class Store:
         Raises:
             NotFound: no belief has that id, or none the caller may see.
         """
-        found = self.get_many([belief_id])
+        found = self.get_many([belief_id], caller=caller)
         if not found or not _visible(caller, found[0].namespaces):
             raise NotFound(f"no belief with id {belief_id!r}")
-        return _as_seen_by(caller, found[0])
+        return found[0]
 
-    def get_many(self, ids: Sequence[str]) -> list[BeliefPublic]:
-        """Return the beliefs with these ids, in the order given; unknown ids are left out."""
+    def get_many(self, ids: Sequence[str], *, caller: Caller | None = None) -> list[BeliefPublic]:
+        """Return the beliefs with these ids, in the order given; unknown ids are left out.
+
+        Each is as ``caller`` sees it: only the namespaces it may read, and the belief it
+        supersedes or is superseded by only if the caller may see that one too. Whether the
+        caller may see the belief itself is left to the caller (:func:`_visible`).
+        """
         if not ids:
             return []
-        by_id = {
-            b.id: b
-            for b in map(belief_from_record, self.run_read("belief_get_many", ids=list(ids)))
-        }
+        found = self.run_read("belief_get_many", ids=list(ids), visible=_allowed(caller))
+        by_id = {b.id: _as_seen_by(caller, b) for b in map(belief_from_record, found)}
         return [by_id[i] for i in ids if i in by_id]
 
     def list_beliefs(
@@ -810,7 +813,7 @@ class Store:
         if len(records) > limit:
             last = page[-1]
             next_cursor = _encode_cursor(native_datetime(last["created_at"]), last["id"])
-        items = [_as_seen_by(caller, b) for b in self.get_many([r["id"] for r in page])]
+        items = self.get_many([r["id"] for r in page], caller=caller)
         return BeliefPage(items=items, next_cursor=next_cursor)
 
     def chain(self, belief_id: str, *, caller: Caller | None = None) -> Chain:
@@ -825,8 +828,8 @@ class Store:
         if not records:
             raise NotFound(f"no belief with id {belief_id!r}")
         beliefs = [
-            _as_seen_by(caller, b)
-            for b in self.get_many(records[0]["ids"])
+            b
+            for b in self.get_many(records[0]["ids"], caller=caller)
             if _visible(caller, b.namespaces)
         ]
         shown = {b.id for b in beliefs}

@@ -1,6 +1,7 @@
 // name: belief_get_many
 // Reads beliefs by id with everything a BeliefPublic needs, in no particular order.
-// $ids: list<string>
+// $ids: list<string>; $visible: list<string> or null (all), the namespaces the reader may
+// see: the belief a supersedes/superseded_by names is named only if it is in one of them.
 // Returns: belief (map, no embedding), namespaces, about, governs, supersedes, superseded_by.
 UNWIND $ids AS id
 MATCH (b:Belief {id: id})
@@ -10,5 +11,9 @@ RETURN b {.*, embedding: null, embedding_f32: null, text_words: null, name_edits
        [(b)-[:ABOUT]->(e:Entity) | e.key] AS about,
        head([(b)-[:GOVERNS]->(s:Scope) |
              s {.any_terms, .all_terms, .excluded_terms, .action_types}]) AS governs,
-       head([(b)-[:SUPERSEDES]->(o:Belief) | o.id]) AS supersedes,
-       head([(n:Belief)-[:SUPERSEDES]->(b) | n.id]) AS superseded_by
+       head([(b)-[:SUPERSEDES]->(o:Belief)
+             WHERE $visible IS NULL OR EXISTS { (o)-[:IN]->(m:Namespace) WHERE m.name IN $visible }
+             | o.id]) AS supersedes,
+       head([(n:Belief)-[:SUPERSEDES]->(b)
+             WHERE $visible IS NULL OR EXISTS { (n)-[:IN]->(m:Namespace) WHERE m.name IN $visible }
+             | n.id]) AS superseded_by

@@ -21,7 +21,7 @@ from api.auth import CONFIRMED_IN_READ
 from beliefgraph import keys
 from beliefgraph.access import Role
 from beliefgraph.config import Settings
-from beliefgraph.models import BeliefCreate
+from beliefgraph.models import BeliefCreate, SupersedeRequest
 from beliefgraph.store import Store
 from tests.integration.test_beliefs_api import assert_problem, count_in
 from tests.integration.test_import_api import wait
@@ -449,6 +449,29 @@ def test_keys_never_see_outside_their_grant(app_client: TestClient, store: Store
     assert seen["namespaces"] == [k.ns]
     listed = app_client.get("/v1/beliefs", params={"namespace": k.ns}, headers=k.auth("reader"))
     assert [b["namespaces"] for b in listed.json()["items"] if b["id"] == both.id] == [[k.ns]]
+
+
+def test_a_supersession_across_the_grant_names_no_hidden_belief(
+    app_client: TestClient, store: Store, k: Keys
+) -> None:
+    [hidden] = store.create([BeliefCreate(text="The launch is on Friday.", namespaces=[k.other])])
+    chain = store.supersede(
+        hidden.id,
+        SupersedeRequest(
+            by=BeliefCreate(text="The launch moved to Monday.", namespaces=[k.ns]),
+            reason="moved",
+        ),
+    )
+    newer = chain.head
+    for role in ("reader", "admin"):
+        seen = app_client.get(f"/v1/beliefs/{newer}", headers=k.auth(role)).json()
+        # the admin reads every namespace and sees what it replaced; the reader does not
+        assert seen["supersedes"] == (hidden.id if role == "admin" else None), role
+        listed = app_client.get("/v1/beliefs", params={"namespace": k.ns}, headers=k.auth(role))
+        assert [b["supersedes"] for b in listed.json()["items"] if b["id"] == newer] == [
+            seen["supersedes"]
+        ]
+    assert store.get(newer).supersedes == hidden.id
 
 
 def test_the_audit_log_shows_each_key_only_its_own_namespaces(
