@@ -86,6 +86,8 @@ TURN_TEXT_CHARS = 2000
 EMBEDDINGS_REMEMBERED = 20_000
 #: statements of one conversation whose place in time an import keeps, for ``FOLLOWS``
 TIMELINE_KEPT = 10_000
+#: turns a resumed import reads back (their statements) per query, for those written before
+RECALLED_TURNS = 2000
 #: half of a UTF-16 pair, which JSON's escapes can leave in a string
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _TOO_DEEP = "JSON nested too deeply to read"
@@ -739,6 +741,8 @@ class _Planned:
     key: str
     turn: Turn
     statement: Statement
+    #: its place among its turn's statements (kept on ``ASSERTED``: see Importer._recall)
+    order: int
     caused_key: str | None
     follows_key: str | None
     #: a statement read before this one but said after it (the log is out of time order)
@@ -896,6 +900,7 @@ class Importer:
         summary.resumed_at = done_before
         self._source = {"key": source_key, "namespace": ns, "name": log.name, "format": fmt.value}
         timeline = _Timeline()
+        recalled: list[tuple[Turn, float]] = []  # turns an earlier run wrote, not yet placed
         seen_conversations: set[str] = set()
         batch = _Batch()
         ordinal = 0
@@ -924,11 +929,14 @@ class Importer:
             for turn in item.turns:
                 summary.turns += 1
                 seen_conversations.add(turn.conversation_id)
-                planned = self._plan(turn, timeline, summary)
                 if ordinal <= done_before:
-                    summary.already += len(planned)
-                else:
-                    batch.planned.extend(planned)
+                    recalled.append((turn, timeline.when(turn)))
+                    if len(recalled) >= RECALLED_TURNS:
+                        self._recall(recalled, timeline, summary)
+                    continue
+                if recalled:  # what was said before this turn takes its place first
+                    self._recall(recalled, timeline, summary)
+                batch.planned.extend(self._plan(turn, timeline, summary))
             summary.conversations = len(seen_conversations)
             if ordinal > done_before:
                 batch.records += 1
@@ -943,6 +951,7 @@ class Importer:
                         return
             if self.progress is not None:
                 self.progress.update(summary, log.bytes_read, log.size)
+        self._recall(recalled, timeline, summary)
         batch.last_record = max(batch.last_record, ordinal)
         batch.completed = True
         self._submit(batch, summary)
@@ -954,15 +963,41 @@ class Importer:
         ns = self.options.namespace
         keys = [statement_key(ns, turn, s.text) for s in statements]
         out = []
-        for statement, key in zip(statements, keys, strict=True):
+        for order, (statement, key) in enumerate(zip(statements, keys, strict=True)):
             summary.statements += 1
             if len(statement.text) > self.limit:
                 summary.too_long += 1
                 continue
             caused = keys[statement.caused] if statement.caused is not None else None
             before, after = timeline.place(turn.conversation_id, when, key)
-            out.append(_Planned(key, turn, statement, caused, before, after))
+            out.append(_Planned(key, turn, statement, order, caused, before, after))
         return out
+
+    def _recall(
+        self, turns: list[tuple[Turn, float]], timeline: _Timeline, summary: ImportSummary
+    ) -> None:
+        """Place the statements an earlier run wrote for ``turns`` (each with its time) in
+        their conversations' time, as the graph holds them (the turns' ``ASSERTED`` keys),
+        and empty ``turns``.
+
+        They are not extracted again: a model's extraction would cost its calls once more,
+        and could answer differently, so that the statements after them would follow
+        statements that were never written.
+        """
+        if not turns:
+            return
+        ns = self.options.namespace
+        ids = [turn_node_id(ns, turn) for turn, _ in turns]
+        found = {
+            r["turn"]: r["keys"]
+            for r in self.store.read_rows("import_turn_keys", turns=list(dict.fromkeys(ids)))
+        }
+        for (turn, when), turn_id in zip(turns, ids, strict=True):
+            for key in found.get(turn_id, ()):
+                summary.statements += 1
+                summary.already += 1
+                timeline.place(turn.conversation_id, when, key)
+        turns.clear()
 
     # -- the pipeline ----------------------------------------------------------------------
 
@@ -1119,6 +1154,7 @@ class Importer:
                 "belief": targets[p.key],
                 "speaker": p.statement.speaker,
                 "cue": p.statement.cue,
+                "order": p.order,
             }
             for p in todo
         ]

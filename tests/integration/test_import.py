@@ -13,7 +13,9 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +23,12 @@ import pytest
 from neo4j import Driver
 
 from beliefgraph.errors import MalformedRecord, UnknownFormat
-from beliefgraph.extract import ASSISTANT_PREFIX
+from beliefgraph.extract import ASSISTANT_PREFIX, RuleExtractor, Statement
 from beliefgraph.importer import (
     HEAD_BYTES,
     Importer,
     ImportOptions,
+    ImportSummary,
     LogFormat,
     RejectFile,
     import_logs,
@@ -387,6 +390,75 @@ def test_kill_9_mid_run_then_rerun_equals_an_uninterrupted_run(
         expected[k] for k in written
     )
     assert dump(driver, killed_ns) == dump(driver, clean_ns)
+
+
+class Rephrasing:
+    """The rules' statements, reworded by ``tag``: an extractor (a model's) that may answer
+    differently from one run to the next. It keeps what it was asked."""
+
+    def __init__(self, tag: str) -> None:
+        self.tag = tag
+        self.asked: list[str] = []
+
+    def extract(self, role: str, content: str) -> list[Statement]:
+        self.asked.append(content)
+        said = RuleExtractor().extract(role, content)
+        return [replace(s, text=f"{s.text.rstrip('.')} ({self.tag}).") for s in said]
+
+
+class CancelAfter:
+    """A progress display that cancels the import once ``batches`` batches are written."""
+
+    def __init__(self, batches: int) -> None:
+        self.batches = batches
+        self.cancel = threading.Event()
+
+    def update(self, summary: ImportSummary, bytes_read: int, total_bytes: int | None) -> None:
+        if summary.batches >= self.batches:
+            self.cancel.set()
+
+    def close(self, summary: ImportSummary) -> None:
+        pass
+
+
+def test_a_resumed_import_does_not_extract_again_what_was_written(
+    store: Store, driver: Driver, ns: str, tmp_path: Path
+) -> None:
+    topics = ["tea", "jazz", "vim", "Lisbon", "sailing", "chess", "rye bread", "opera"]
+    said = [f"I prefer {topic} above all." for topic in topics]
+    log = tmp_path / "chat.jsonl"
+    log.write_text(
+        "".join(
+            json.dumps({"conversation_id": "c", "role": "user", "content": text}) + "\n"
+            for text in said
+        )
+    )
+    options = ImportOptions(namespace=ns, batch_size=2, max_batch_records=2)
+    stop = CancelAfter(batches=1)
+    first = import_logs(
+        store, log, options, extractor=Rephrasing("first"), progress=stop, cancel=stop.cancel
+    )
+    assert 0 < first.added < len(said)
+
+    model = Rephrasing("again")
+    rest = import_logs(store, log, options, extractor=model)
+    done = rest.resumed_at
+    assert 0 < done < len(said)
+    assert model.asked == said[done:]  # the turns written before are not asked again
+    assert (rest.already, rest.added) == (done, len(said) - done)
+    # ... and what comes after them in time follows what was written of them
+    records, _, _ = driver.execute_query(
+        """
+        MATCH (t:Turn)-[:ASSERTED]->(b:Belief)-[:IN]->(:Namespace {name: $ns})
+        OPTIONAL MATCH (b)-[:FOLLOWS]->(p:Belief)
+        RETURN t.index AS turn, b.text AS text, p.text AS follows ORDER BY turn
+        """,
+        ns=ns,
+    )
+    texts = [r["text"] for r in records]
+    assert [r["follows"] for r in records] == [None, *texts[:-1]]
+    assert texts[done - 1].endswith("(first).")
+    assert texts[done].endswith("(again).")
 
 
 # -- bad input -----------------------------------------------------------------------------
