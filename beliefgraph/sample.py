@@ -1,4 +1,4 @@
-"""The small sample the quick start loads: a 3-long Wi-Fi chain and a dose policy."""
+"""The small sample the quick start loads: a 3-long Wi-Fi chain, a dose policy and a dose note."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from beliefgraph.errors import Conflict
 from beliefgraph.models import BeliefCreate, SupersedeRequest, WritePath
 from beliefgraph.resources import resource_dir
 from beliefgraph.store import Store
@@ -29,16 +28,27 @@ class SampleFile(BaseModel):
 
 
 def load_sample(store: Store, path: Path | None = None) -> int:
-    """Load the sample unless it is already there; return how many beliefs were added."""
+    """Load the sample unless it is already there; return how many beliefs were added.
+
+    A belief that replaces another is written as that supersession, with the sample's
+    reason (were it written with the rest, the gate would supersede the older one itself,
+    with a reason of its own). An interrupted load is finished by the next.
+    """
     path = path or resource_dir("samples") / "quickstart.json"
     sample = SampleFile.model_validate(json.loads(path.read_text(encoding="utf-8")))
     ids = [b.id for b in sample.beliefs if b.id]
-    if store.get_many(ids):
-        return 0
-    store.create(sample.beliefs, write_path=WritePath.cli, actor="sample")
-    for s in sample.supersessions:
-        try:
-            store.supersede(s.old, SupersedeRequest(by_id=s.by_id, reason=s.reason), actor="sample")
-        except Conflict:  # already applied by an earlier, interrupted load
-            continue
-    return len(sample.beliefs)
+    have = {b.id for b in store.get_many(ids)}
+    replacing = {s.by_id: s for s in sample.supersessions}
+    plain = [b for b in sample.beliefs if b.id not in replacing and b.id not in have]
+    if plain:
+        store.create(plain, write_path=WritePath.cli, actor="sample")
+    for belief in sample.beliefs:  # in the file's order: a replacement after what it replaces
+        s = replacing.get(belief.id or "")
+        if s is not None and belief.id not in have:
+            store.supersede(
+                s.old,
+                SupersedeRequest(by=belief, reason=s.reason),
+                actor="sample",
+                write_path=WritePath.cli,
+            )
+    return len(ids) - len(have)

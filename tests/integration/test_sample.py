@@ -1,0 +1,29 @@
+"""The quick start's sample: what ``./dev up`` loads (``beliefgraph.sample``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from beliefgraph.resources import resource_dir
+from beliefgraph.sample import load_sample
+from beliefgraph.store import Store
+
+
+def test_the_sample_loads_once_with_its_own_supersession_reasons(
+    store: Store, ns: str, uid: str, tmp_path: Path
+) -> None:
+    # the shipped sample, in a namespace and with ids of this test's own
+    text = (resource_dir("samples") / "quickstart.json").read_text(encoding="utf-8")
+    sample = tmp_path / "sample.json"
+    sample.write_text(text.replace("user:sample", ns).replace('"sample-', f'"{uid}-'))
+
+    assert load_sample(store, sample) == 5
+    chain = store.chain(f"{uid}-wifi-v1")
+    assert [b.id for b in chain.beliefs] == [f"{uid}-wifi-v{i}" for i in (1, 2, 3)]
+    assert [link.reason for link in chain.links] == [
+        "the user said the password changed",
+        "IT rotated it again",
+    ]
+    assert [b.status for b in chain.beliefs] == ["superseded", "superseded", "active"]
+    assert load_sample(store, sample) == 0
+    assert len(store.chain(f"{uid}-wifi-v3").links) == 2
