@@ -593,7 +593,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: {field}: {err['msg']}", file=sys.stderr)
         return EXIT_USAGE
     except BeliefGraphError as e:
-        where = f"{e.field}: " if e.field else ""
+        where = f"{e.field}: " if e.field and not e.says_where else ""
         print(f"error: {where}{e.detail}", file=sys.stderr)
         return EXIT_REFUSED
     except SettingsError as e:  # an environment variable that is not what it should be

@@ -33,6 +33,8 @@ class BeliefGraphError(Exception):
 
     #: short machine-readable slug used in problem+json ``type`` URIs
     slug = "error"
+    #: the detail itself names the file, the entry and the field (the CLI adds none)
+    says_where = False
 
     def __init__(self, detail: str, *, field: str | None = None) -> None:
         super().__init__(detail)
@@ -75,6 +77,7 @@ class MalformedDocument(InvalidInput):
     belief and the field, and nothing of the document is written."""
 
     slug = "malformed-document"
+    says_where = True
 
 
 class InvalidPacket(InvalidInput):
@@ -82,6 +85,7 @@ class InvalidPacket(InvalidInput):
     scenario and the field, and nothing of the packet is loaded."""
 
     slug = "invalid-packet"
+    says_where = True
 
 
 class Unauthenticated(BeliefGraphError):

@@ -92,6 +92,12 @@ def test_a_bad_environment_or_file_is_one_line_not_a_traceback(tmp_path: Path) -
     )
     assert rejects.returncode == 1
     assert rejects.stderr == f"error: --rejects: {nowhere}: its directory does not exist\n"
+    document = tmp_path / "beliefs.json"
+    document.write_text('[{"_id": "b-x", "content": "Tea.", "type": "fact", "scope": ["Bad!"]}]')
+    malformed = cli("import", "beliefs", str(document))
+    assert malformed.returncode == 1
+    # the detail names the file, the belief and the field once, with no field put before it
+    assert malformed.stderr.startswith(f"error: {document}: belief 'b-x': field 'scope.0': ")
     assert "Traceback" not in scheme.stderr + folder.stderr
 
 
