@@ -514,7 +514,7 @@ class Store:
 
         if not self.write(work):
             raise NotFound(f"no belief with id {belief_id!r}")
-        return self.get(belief_id)
+        return self.get(belief_id, caller=caller)
 
     def supersede(
         self,

@@ -62,7 +62,7 @@ def create_beliefs(
     if dry_run:
         response.status_code = status.HTTP_200_OK
         return GatePreview(decisions=decisions)
-    results = store.get_many([d.belief_id for d in decisions])
+    results = store.get_many([d.belief_id for d in decisions], caller=caller)
     if isinstance(body, BeliefBatch):
         return BeliefsCreated(beliefs=results, decisions=decisions)
     [decision], [result] = decisions, results

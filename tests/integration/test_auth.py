@@ -472,6 +472,25 @@ def test_a_supersession_across_the_grant_names_no_hidden_belief(
             seen["supersedes"]
         ]
     assert store.get(newer).supersedes == hidden.id
+    # the same statement again is folded into it: the answer names no hidden belief either
+    curator = k.auth("curator")
+    again = post(
+        app_client, k, "curator", {"text": "The launch moved to Monday.", "namespaces": [k.ns]}
+    )
+    assert (again.status_code, again.json()["id"]) == (200, newer), again.text
+    assert again.json()["supersedes"] is None
+    # ... nor does a retraction's, nor a belief replaced by one the key may not see
+    [mine] = store.create([BeliefCreate(text="The budget is 10k.", namespaces=[k.ns])])
+    store.supersede(
+        mine.id,
+        SupersedeRequest(
+            by=BeliefCreate(text="The budget is 12k.", namespaces=[k.other]), reason="raised"
+        ),
+    )
+    assert app_client.get(f"/v1/beliefs/{mine.id}", headers=curator).json()["superseded_by"] is None
+    assert app_client.get(f"/v1/beliefs/{mine.id}", headers=k.auth("admin")).json()["superseded_by"]
+    retracted = app_client.delete(f"/v1/beliefs/{newer}", headers=curator)
+    assert (retracted.status_code, retracted.json()["supersedes"]) == (200, None), retracted.text
 
 
 def test_the_audit_log_shows_each_key_only_its_own_namespaces(
