@@ -27,8 +27,11 @@ Idempotent and resumable:
   key) exists; done statements are never written again, so importing the same log twice
   writes nothing;
 * after each batch, a checkpoint on the log's ``Source`` node records how many records are
-  fully in. A rerun reads and extracts the records before it again (cheap, and it rebuilds
-  the per-conversation order in time that ``FOLLOWS`` needs) but writes none of them.
+  fully in. A rerun reads the records before it again, to rebuild the per-conversation order
+  in time that ``FOLLOWS`` needs, but neither extracts nor writes them: their statements are
+  read back from the graph (:meth:`Importer._recall`), so a model's extraction is not asked
+  again, and what follows is linked to what was written. (With ``skip_invalid``, the
+  records from the first one skipped on are read as new: a skipped record may be mended.)
 
 Each batch is one transaction: the beliefs through :meth:`Store.create_in` (the store's
 create path, curation gate and audit included; the embedding is done before, by
@@ -648,7 +651,12 @@ class ImportOptions:
 
 @dataclass
 class ImportSummary:
-    """What an import did. ``already`` counts statements an earlier run had written."""
+    """What an import did. ``already`` counts statements an earlier run had written.
+
+    For the records before the checkpoint (``resumed_at``), which are not extracted again,
+    ``statements`` and ``already`` count what the graph holds of their turns: a statement too
+    long to store, or said twice in one turn, counts as it was written (not at all, once).
+    """
 
     source: str
     namespace: str
@@ -959,7 +967,7 @@ class Importer:
 
     def _plan(self, turn: Turn, timeline: _Timeline, summary: ImportSummary) -> list[_Planned]:
         when = timeline.when(turn)
-        statements = self.extractor.extract(turn.role, turn.content)
+        statements = self._extract(turn)
         ns = self.options.namespace
         keys = [statement_key(ns, turn, s.text) for s in statements]
         out = []
@@ -989,15 +997,23 @@ class Importer:
         ns = self.options.namespace
         ids = [turn_node_id(ns, turn) for turn, _ in turns]
         found = {
-            r["turn"]: r["keys"]
+            r["turn"]: (r["keys"], r["ordered"])
             for r in self.store.read_rows("import_turn_keys", turns=list(dict.fromkeys(ids)))
         }
         for (turn, when), turn_id in zip(turns, ids, strict=True):
-            for key in found.get(turn_id, ()):
+            keys, ordered = found.get(turn_id, ([], True))
+            if not ordered and len(keys) > 1:  # written before ASSERTED kept its order
+                said = [statement_key(ns, turn, s.text) for s in self._extract(turn)]
+                keys = sorted(keys, key=lambda k: said.index(k) if k in said else len(said))
+            for key in keys:
                 summary.statements += 1
                 summary.already += 1
                 timeline.place(turn.conversation_id, when, key)
         turns.clear()
+
+    def _extract(self, turn: Turn) -> list[Statement]:
+        """What the extractor finds in ``turn``, in the order it was said."""
+        return self.extractor.extract(turn.role, turn.content)
 
     # -- the pipeline ----------------------------------------------------------------------
 

@@ -1,12 +1,15 @@
 // name: import_turn_keys
 // The statements earlier runs recorded for these turns, in the order each turn said them
-// (ASSERTED's order; an edge written before order existed sorts first, then by key): a resumed
-// import places them in their conversations' time instead of extracting the turns again.
+// (ASSERTED's order): a resumed import places them in their conversations' time instead of
+// extracting the turns again. An edge written before order existed sorts last, by key, and
+// its turn says it is not ordered (the importer orders those by extracting the turn).
 // $turns: list<string> (Turn ids)
-// Returns one row: rows, a list of {turn, keys (list<string>)}, for the turns that asserted
-// something.
+// Returns one row: rows, a list of {turn, keys (list<string>), ordered (bool)}, for the
+// turns that asserted something.
 UNWIND $turns AS id
 MATCH (:Turn {id: id})-[a:ASSERTED]->(:Belief)
-WITH id, a ORDER BY id, coalesce(a.order, -1), a.key
-WITH id, collect(a.key) AS keys
-RETURN collect({turn: id, keys: keys}) AS rows
+// read as a map: in a store where no edge has an order, a.order would have the server warn
+WITH id, a, properties(a).order AS order
+ORDER BY id, order IS NULL, order, a.key
+WITH id, collect(a.key) AS keys, count(order) = count(*) AS ordered
+RETURN collect({turn: id, keys: keys, ordered: ordered}) AS rows

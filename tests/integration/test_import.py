@@ -421,44 +421,108 @@ class CancelAfter:
         pass
 
 
-def test_a_resumed_import_does_not_extract_again_what_was_written(
-    store: Store, driver: Driver, ns: str, tmp_path: Path
-) -> None:
-    topics = ["tea", "jazz", "vim", "Lisbon", "sailing", "chess", "rye bread", "opera"]
-    said = [f"I prefer {topic} above all." for topic in topics]
-    log = tmp_path / "chat.jsonl"
-    log.write_text(
+PREFERRED = ["tea", "jazz", "vim", "Lisbon", "sailing", "chess", "rye bread", "opera"]
+RULES = [
+    "Never deploy on Fridays.",
+    "Always run the tests before merging.",
+    "We decided to use Postgres for billing.",
+    "Never share the staging password in chat.",
+    "Always tag releases with the date.",
+    "We decided to hold standups at nine.",
+    "Never delete a customer's backups.",
+    "Always answer support mail within a day.",
+]
+
+
+def two_a_turn(path: Path) -> list[str]:
+    """Write a log of one conversation whose every turn says two things; return the turns."""
+    said = [f"I prefer {p} above all. {rule}" for p, rule in zip(PREFERRED, RULES, strict=True)]
+    path.write_text(
         "".join(
             json.dumps({"conversation_id": "c", "role": "user", "content": text}) + "\n"
             for text in said
         )
     )
-    options = ImportOptions(namespace=ns, batch_size=2, max_batch_records=2)
-    stop = CancelAfter(batches=1)
-    first = import_logs(
-        store, log, options, extractor=Rephrasing("first"), progress=stop, cancel=stop.cancel
-    )
-    assert 0 < first.added < len(said)
+    return said
 
-    model = Rephrasing("again")
-    rest = import_logs(store, log, options, extractor=model)
-    done = rest.resumed_at
-    assert 0 < done < len(said)
-    assert model.asked == said[done:]  # the turns written before are not asked again
-    assert (rest.already, rest.added) == (done, len(said) - done)
-    # ... and what comes after them in time follows what was written of them
+
+def interrupted(store: Store, log: Path, options: ImportOptions, extractor: Rephrasing) -> None:
+    """Import ``log`` until its first batch is written, and stop there."""
+    stop = CancelAfter(batches=1)
+    first = import_logs(store, log, options, extractor=extractor, progress=stop, cancel=stop.cancel)
+    assert 0 < first.added < 2 * len(PREFERRED)
+
+
+def in_time(driver: Driver, ns: str) -> list[tuple[str, str | None]]:
+    """Each belief's text and the text of the belief it FOLLOWS, in the order they were said."""
     records, _, _ = driver.execute_query(
         """
-        MATCH (t:Turn)-[:ASSERTED]->(b:Belief)-[:IN]->(:Namespace {name: $ns})
+        MATCH (t:Turn)-[a:ASSERTED]->(b:Belief)-[:IN]->(:Namespace {name: $ns})
         OPTIONAL MATCH (b)-[:FOLLOWS]->(p:Belief)
-        RETURN t.index AS turn, b.text AS text, p.text AS follows ORDER BY turn
+        RETURN b.text AS text, p.text AS follows ORDER BY t.index, a.order
         """,
         ns=ns,
     )
-    texts = [r["text"] for r in records]
-    assert [r["follows"] for r in records] == [None, *texts[:-1]]
-    assert texts[done - 1].endswith("(first).")
-    assert texts[done].endswith("(again).")
+    return [(r["text"], r["follows"]) for r in records]
+
+
+def test_a_resumed_import_does_not_extract_again_what_was_written(
+    store: Store, driver: Driver, ns: str, tmp_path: Path
+) -> None:
+    said = two_a_turn(tmp_path / "chat.jsonl")
+    options = ImportOptions(namespace=ns, batch_size=4, max_batch_records=2)
+    interrupted(store, tmp_path / "chat.jsonl", options, Rephrasing("first"))
+
+    model = Rephrasing("again")
+    rest = import_logs(store, tmp_path / "chat.jsonl", options, extractor=model)
+    done = rest.resumed_at
+    assert 0 < done < len(said)
+    assert model.asked == said[done:]  # the turns written before are not asked again
+    assert (rest.already, rest.added) == (2 * done, 2 * (len(said) - done))
+    # ... and what comes after them in time follows what was written of them, in order
+    timeline = in_time(driver, ns)
+    texts = [text for text, _ in timeline]
+    assert [follows for _, follows in timeline] == [None, *texts[:-1]]
+    assert texts[2 * done - 1] == RULES[done - 1].replace(".", " (first).")
+    assert texts[2 * done] == f"I prefer {PREFERRED[done]} above all (again)."
+
+
+def test_a_resume_orders_what_was_written_before_asserted_kept_its_order(
+    store: Store, driver: Driver, ns: str, tmp_path: Path
+) -> None:
+    log = tmp_path / "chat.jsonl"
+    two_a_turn(log)
+    extractor = Rephrasing("same")
+    # Keys are hashes: so that this test can fail, use a namespace where the last turn
+    # written has its two statements in the other order by key than the order said.
+    for attempt in range(16):
+        space = f"{ns}-{attempt}"
+        options = ImportOptions(namespace=space, batch_size=4, max_batch_records=2)
+        interrupted(store, log, options, extractor)
+        records, _, _ = driver.execute_query(
+            """
+            MATCH (t:Turn {namespace: $ns})-[a:ASSERTED]->(b:Belief)
+            WITH t, a, b ORDER BY t.index DESC, a.key LIMIT 1
+            RETURN b.text AS text
+            """,
+            ns=space,
+        )
+        if not records[0]["text"].startswith("I prefer"):  # by key, what it said last is first
+            break
+    else:
+        pytest.fail("no namespace of 16 orders a turn's statements against their keys")
+    driver.execute_query(  # as an import of an earlier version wrote it
+        "MATCH (:Turn {namespace: $ns})-[a:ASSERTED]->() REMOVE a.order", ns=space
+    )
+    rest = import_logs(store, log, options, extractor=extractor)
+    done = rest.resumed_at
+    assert done > 0
+    # the first statement said after them follows the last of them, the second of its turn:
+    # the order of a turn written before comes from extracting it again
+    follows = dict(in_time(driver, space))
+    assert follows[f"I prefer {PREFERRED[done]} above all (same)."] == RULES[done - 1].replace(
+        ".", " (same)."
+    )
 
 
 # -- bad input -----------------------------------------------------------------------------
