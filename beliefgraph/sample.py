@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from beliefgraph.models import BeliefCreate, SupersedeRequest, WritePath
 from beliefgraph.resources import resource_dir
@@ -26,6 +26,15 @@ class SampleFile(BaseModel):
     beliefs: list[BeliefCreate]
     supersessions: list[_Supersession] = []
 
+    @field_validator("beliefs")
+    @classmethod
+    def _every_belief_has_an_id(cls, beliefs: list[BeliefCreate]) -> list[BeliefCreate]:
+        # what tells a loaded sample from one to load: a belief without an id would be
+        # written again on every load
+        if any(b.id is None for b in beliefs):
+            raise ValueError("every belief of the sample needs an id")
+        return beliefs
+
 
 def load_sample(store: Store, path: Path | None = None) -> int:
     """Load the sample unless it is already there; return how many beliefs were added.
@@ -36,7 +45,7 @@ def load_sample(store: Store, path: Path | None = None) -> int:
     """
     path = path or resource_dir("samples") / "quickstart.json"
     sample = SampleFile.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    ids = [b.id for b in sample.beliefs if b.id]
+    ids = [b.id for b in sample.beliefs if b.id is not None]
     have = {b.id for b in store.get_many(ids)}
     replacing = {s.by_id: s for s in sample.supersessions}
     plain = [b for b in sample.beliefs if b.id not in replacing and b.id not in have]
