@@ -104,6 +104,7 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
             default_kind_budget=settings.context_default_kind_budget,
             candidate_budget=settings.search_candidate_budget,
             fetch=settings.search_fetch,
+            visible=caller.namespaces,
         )
     records = store.run_read(
         "context_layers",
@@ -125,7 +126,7 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
     raise_for_state(records[0]["key_state"] if records else None)
     layers: dict[str, list[BeliefBrief]] = {"persona": [], "pinned": [], "question": []}
     for layer, belief, namespaces in records[0]["rows"]:
-        layers[layer].append(brief_from_map(belief, namespaces))
+        layers[layer].append(brief_from_map(belief, namespaces, caller.namespaces))
 
     persona = layers["persona"]
     pinned = reinforced_order(layers["pinned"])

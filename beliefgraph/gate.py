@@ -862,7 +862,12 @@ class Gate:
         """Why ``new`` may not replace ``old`` (guard name, explanation), or ``None``."""
         outside = sorted(set(old.namespaces) - set(new.namespaces))
         if outside:
-            return "namespace", f"{old.id} also lives in {', '.join(outside)}"
+            # the reason is the writer's to read: it names no namespace the writer cannot see
+            named = caller.visible(outside)
+            unseen = len(outside) - len(named)
+            if unseen:
+                named.append(f"{unseen} other namespace" + ("s" if unseen > 1 else ""))
+            return "namespace", f"{old.id} also lives in {', '.join(named)}"
         if caller.role is Role.agent and not agent_may_change(old.kind, old.trust):
             return "role", f"an agent key cannot replace a {old.kind} trusted at {old.trust:.2f}"
         ratio = self.settings.gate_trust_ratio

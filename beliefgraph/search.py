@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -487,8 +487,14 @@ def ranked(
 # -- the store side ----------------------------------------------------------------------
 
 
-def brief_from_map(b: Mapping[str, Any], namespaces: Sequence[str]) -> BeliefBrief:
-    """Build a :class:`BeliefBrief` from a belief map returned by a search/context query."""
+def brief_from_map(
+    b: Mapping[str, Any], namespaces: Sequence[str], visible: Collection[str] | None = None
+) -> BeliefBrief:
+    """Build a :class:`BeliefBrief` from a belief map returned by a search/context query.
+
+    It names only the ``namespaces`` in ``visible`` (``None``: all), those the reader may
+    see: the names of others' are not the reader's to learn.
+    """
     return BeliefBrief(
         id=b["id"],
         text=b["text"],
@@ -501,7 +507,7 @@ def brief_from_map(b: Mapping[str, Any], namespaces: Sequence[str]) -> BeliefBri
         pinned=bool(b.get("pinned", False)),
         confidence=float(b.get("confidence", 0.0)),
         user=b.get("user"),
-        namespaces=sorted(namespaces),
+        namespaces=sorted(ns for ns in namespaces if visible is None or ns in visible),
         last_reinforced_at=native_datetime(b.get("last_reinforced_at")),
     )
 
@@ -564,6 +570,7 @@ def find(
     candidate_budget: int = 20,
     fetch: int = 100,
     semantic: bool = True,
+    visible: Collection[str] | None = None,
 ) -> list[SearchHit]:
     """Search the store: read candidates, score them, rank them.
 
@@ -580,6 +587,7 @@ def find(
         semantic: break ties of lexical evidence by the embedding's cosine similarity
             (embeds the query once, only when there is a tie; beside the candidate read
             when :data:`TIES` expects one).
+        visible: the namespaces the reader may see (``None``: all); a hit names no other.
 
     Returns:
         The hits, best first.
@@ -642,7 +650,7 @@ def find(
             },
         )
     hits = [
-        evidence.hit(brief_from_map(belief, scopes), similarities.get(belief["id"]))
+        evidence.hit(brief_from_map(belief, scopes, visible), similarities.get(belief["id"]))
         for evidence, belief, scopes, _ in admitted
     ]
     return ranked(
@@ -690,6 +698,7 @@ def search(store: Any, request: SearchRequest, *, caller: Caller) -> SearchRespo
         kinds=[k.value for k in request.kinds] if request.kinds else None,
         candidate_budget=settings.search_candidate_budget,
         fetch=settings.search_fetch,
+        visible=caller.namespaces,
     )
     return SearchResponse(hits=hits)
 

@@ -451,6 +451,58 @@ def test_keys_never_see_outside_their_grant(app_client: TestClient, store: Store
     assert [b["namespaces"] for b in listed.json()["items"] if b["id"] == both.id] == [[k.ns]]
 
 
+def shown_namespaces(answer: Any, belief_id: str) -> list[list[str]]:
+    """The ``namespaces`` of every belief ``belief_id`` an answer holds, wherever it is."""
+    if isinstance(answer, list):
+        return [n for item in answer for n in shown_namespaces(item, belief_id)]
+    if not isinstance(answer, dict):
+        return []
+    found = [answer["namespaces"]] if answer.get("id") == belief_id else []
+    return found + [n for v in answer.values() for n in shown_namespaces(v, belief_id)]
+
+
+def test_search_context_and_the_gate_name_no_namespace_outside_the_grant(
+    app_client: TestClient, store: Store, k: Keys, uid: str
+) -> None:
+    [both] = store.create(
+        [
+            BeliefCreate(
+                text="The office Wi-Fi password is tulip-42.",
+                kind="credential",
+                epistemic_status="confirmed",
+                about=[{"name": "office wifi", "aliases": ["wifi"]}],
+                namespaces=[k.ns, k.other],
+                user=uid,
+                pinned=True,
+            )
+        ]
+    )
+    reader = k.auth("reader")
+    found = app_client.post(
+        "/v1/search", json={"query": "office wifi password", "namespaces": [k.ns]}, headers=reader
+    )
+    assert shown_namespaces(found.json(), both.id) == [[k.ns]], found.text
+    context = app_client.post(
+        "/v1/context",
+        json={"user": uid, "namespaces": [k.ns], "message": "what is the office wifi password?"},
+        headers=reader,
+    )
+    assert shown_namespaces(context.json(), both.id) == [[k.ns]], context.text
+    # the gate keeps both (the old one lives where the writer cannot replace it) and says so
+    # without the other namespace's name
+    change = {
+        "text": "The office Wi-Fi password changed to maple-77.",
+        "kind": "correction",
+        "about": ["office wifi"],
+        "namespaces": [k.ns],
+        "user": uid,  # the gate compares a user's beliefs with that user's
+    }
+    preview = post(app_client, k, "curator", change, params={"dry_run": "true"})
+    [decision] = preview.json()["decisions"]
+    assert "1 other namespace" in decision["reason"], decision
+    assert k.other not in decision["reason"]
+
+
 def test_a_supersession_across_the_grant_names_no_hidden_belief(
     app_client: TestClient, store: Store, k: Keys
 ) -> None:
