@@ -28,10 +28,11 @@ Idempotent and resumable:
   writes nothing;
 * after each batch, a checkpoint on the log's ``Source`` node records how many records are
   fully in. A rerun reads the records before it again, to rebuild the per-conversation order
-  in time that ``FOLLOWS`` needs, but neither extracts nor writes them: their statements are
-  read back from the graph (:meth:`Importer._recall`), so a model's extraction is not asked
-  again, and what follows is linked to what was written. (With ``skip_invalid``, the
-  records from the first one skipped on are read as new: a skipped record may be mended.)
+  in time that ``FOLLOWS`` needs, but writes none of them, and extracts them only to order
+  what an older version wrote: their statements are read back from the graph
+  (:meth:`Importer._recall`), so a model's extraction is not asked again, and what follows
+  is linked to what was written. (With ``skip_invalid``, the records from the first one
+  skipped on are read as new: a skipped record may be mended.)
 
 Each batch is one transaction: the beliefs through :meth:`Store.create_in` (the store's
 create path, curation gate and audit included; the embedding is done before, by
@@ -990,7 +991,9 @@ class Importer:
 
         They are not extracted again: a model's extraction would cost its calls once more,
         and could answer differently, so that the statements after them would follow
-        statements that were never written.
+        statements that were never written. Only a turn of several statements written
+        before ``ASSERTED`` kept their order is extracted, to order them (by the statements
+        the extractor finds now; one it no longer finds goes last).
         """
         if not turns:
             return

@@ -9,7 +9,7 @@
 UNWIND $turns AS id
 MATCH (:Turn {id: id})-[a:ASSERTED]->(:Belief)
 // read as a map: in a store where no edge has an order, a.order would have the server warn
-WITH id, a, properties(a).order AS order
-ORDER BY id, order IS NULL, order, a.key
-WITH id, collect(a.key) AS keys, count(order) = count(*) AS ordered
+WITH id, a, properties(a).order AS position
+ORDER BY id, position IS NULL, position, a.key
+WITH id, collect(a.key) AS keys, count(position) = count(*) AS ordered
 RETURN collect({turn: id, keys: keys, ordered: ordered}) AS rows

@@ -447,7 +447,8 @@ def two_a_turn(path: Path) -> list[str]:
 
 
 def interrupted(store: Store, log: Path, options: ImportOptions, extractor: Rephrasing) -> None:
-    """Import ``log`` until its first batch is written, and stop there."""
+    """Import ``log`` and stop it part way (after its third batch: the progress display
+    asks to stop once one is written, and the two prepared meanwhile are written too)."""
     stop = CancelAfter(batches=1)
     first = import_logs(store, log, options, extractor=extractor, progress=stop, cancel=stop.cancel)
     assert 0 < first.added < 2 * len(PREFERRED)
