@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from fastapi import Depends, FastAPI
 
 import beliefgraph
-from api import problems
+from api import docs, problems
 from api.auth import authenticate
 from api.limits import BodySizeLimit
 from api.query_params import known_query_only
@@ -64,11 +64,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # every route needs a key (api/auth.py), including routers added later, and takes
         # only the query parameters it names (api/query_params.py)
         dependencies=[Depends(authenticate), Depends(known_query_only)],
+        # served from this process, not a CDN (api/docs.py)
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.known_keys = KnownKeys()
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     problems.install(app)
+    docs.install(app)
     app.include_router(health.router)
     app.include_router(beliefs.router)
     # -- more routers: one line each, one per feature --

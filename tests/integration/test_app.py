@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import re
 
 from fastapi.testclient import TestClient
 
@@ -17,3 +18,18 @@ def test_what_start_up_loaded_is_frozen_while_the_app_serves(store: Store) -> No
         assert gc.get_freeze_count() > 10_000
         assert client.get("/healthz").status_code == 200
     assert gc.get_freeze_count() == 0
+
+
+def test_the_docs_pages_load_everything_from_the_api_itself(client: TestClient) -> None:
+    for page, script in (("/docs", "swagger-ui-bundle.js"), ("/redoc", "redoc.standalone.js")):
+        html = client.get(page)  # no key: the docs are public, as the OpenAPI document is
+        assert html.status_code == 200, page
+        # every script, style and image the page loads is the API's (a machine without the
+        # internet shows the docs too); the fonts ReDoc would take from Google are left out
+        urls = re.findall(r"""(?:src|href)=["']([^"']+)""", html.text)
+        assert f"/docs-static/{script}" in urls, urls
+        assert all(u.startswith("/") for u in urls), urls
+        for url in urls:
+            served = client.get(url)
+            assert served.status_code == 200, url
+            assert len(served.content) > 0, url

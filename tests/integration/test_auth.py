@@ -178,6 +178,8 @@ def test_probes_and_docs_need_no_key(app_client: TestClient) -> None:
     assert app_client.get("/healthz").status_code == 200
     assert app_client.get("/readyz").status_code == 200
     assert app_client.get("/openapi.json").status_code == 200
+    for page in ("/docs", "/redoc", "/docs-static/swagger-ui-bundle.js"):
+        assert app_client.get(page).status_code == 200, page
 
 
 def test_every_route_but_the_probes_needs_a_key(app_client: TestClient) -> None:

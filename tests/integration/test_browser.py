@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from neo4j import Driver
 
 from beliefgraph.models import BeliefCreate
@@ -168,3 +169,44 @@ def test_the_favourites_and_style_load_and_the_chain_reads_at_a_glance(
     if target := os.environ.get("BELIEFGRAPH_SCREENSHOT_DIR"):
         Path(target).mkdir(parents=True, exist_ok=True)
         shutil.copy(shot, Path(target) / shot.name)
+
+
+def test_the_api_docs_render_without_the_internet(client: TestClient) -> None:
+    """Swagger UI and ReDoc render the whole API from what the API serves (api/docs.py):
+    every request to another host is refused, as on a machine without the internet."""
+    from playwright.sync_api import Route, sync_playwright
+
+    assert Path(CHROMIUM).exists(), "install chromium: apt-get install -y chromium"
+    site = "http://beliefgraph.test"
+    refused: list[str] = []
+
+    def serve(route: Route) -> None:
+        url = route.request.url
+        if not url.startswith(site + "/"):
+            refused.append(url)
+            route.abort()
+            return
+        answer = client.get(url.removeprefix(site))
+        route.fulfill(
+            status=answer.status_code,
+            headers={"content-type": answer.headers.get("content-type", "")},
+            body=answer.content,
+        )
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+        )
+        try:
+            tab = browser.new_page()
+            tab.route("**/*", serve)
+            tab.goto(f"{site}/docs")
+            tab.get_by_text("/v1/query", exact=True).first.wait_for(timeout=30_000)
+            tab.goto(f"{site}/redoc")
+            tab.get_by_text("/v1/query").first.wait_for(timeout=30_000, state="attached")
+        finally:
+            browser.close()
+    # all but ReDoc's "powered by" logo, which its script takes from Redocly (an image; the
+    # page renders without it)
+    assert refused in ([], ["https://cdn.redoc.ly/redoc/logo-mini.svg"]), refused

@@ -1,0 +1,56 @@
+"""The API's documentation pages, ``/docs`` (Swagger UI) and ``/redoc``, with their scripts
+served by the API itself (the copies the ``fastapi-offline`` package ships) instead of a CDN:
+FastAPI's own pages load them from cdn.jsdelivr.net, and are blank on a machine without the
+internet.
+
+Like FastAPI's own, the pages and their files need no API key: they are plain routes and a
+mount, which the app's dependencies (api/auth.py) do not reach. What they show, the OpenAPI
+document, is public too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import fastapi_offline
+from fastapi import FastAPI
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.staticfiles import StaticFiles
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+#: where the pages' scripts, styles and icon are served
+STATIC_URL = "/docs-static"
+_STATIC_DIR = Path(fastapi_offline.__file__).parent / "static"
+
+
+def install(app: FastAPI) -> None:
+    """Serve ``/docs`` and ``/redoc`` on ``app``, built with ``docs_url=None, redoc_url=None``."""
+    app.mount(STATIC_URL, StaticFiles(directory=_STATIC_DIR), name="docs-static")
+
+    def openapi_url(request: Request) -> str:
+        return f"{request.scope.get('root_path', '')}{app.openapi_url}"
+
+    def static(request: Request, name: str) -> str:
+        return f"{request.scope.get('root_path', '')}{STATIC_URL}/{name}"
+
+    async def swagger_ui(request: Request) -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=openapi_url(request),
+            title=f"{app.title} - Swagger UI",
+            swagger_js_url=static(request, "swagger-ui-bundle.js"),
+            swagger_css_url=static(request, "swagger-ui.css"),
+            swagger_favicon_url=static(request, "favicon.png"),
+        )
+
+    async def redoc(request: Request) -> HTMLResponse:
+        return get_redoc_html(
+            openapi_url=openapi_url(request),
+            title=f"{app.title} - ReDoc",
+            redoc_js_url=static(request, "redoc.standalone.js"),
+            redoc_favicon_url=static(request, "favicon.png"),
+            with_google_fonts=False,
+        )
+
+    app.add_route("/docs", swagger_ui, include_in_schema=False)
+    app.add_route("/redoc", redoc, include_in_schema=False)
