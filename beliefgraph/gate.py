@@ -862,12 +862,13 @@ class Gate:
         """Why ``new`` may not replace ``old`` (guard name, explanation), or ``None``."""
         outside = sorted(set(old.namespaces) - set(new.namespaces))
         if outside:
-            # the reason is the writer's to read: it names no namespace the writer cannot see
-            named = caller.visible(outside)
-            unseen = len(outside) - len(named)
-            if unseen:
-                named.append(f"{unseen} other namespace" + ("s" if unseen > 1 else ""))
-            return "namespace", f"{old.id} also lives in {', '.join(named)}"
+            # counted, not named: the reason goes to the writer, onto a CONTRADICTS edge and
+            # into the audit, and whoever reads it there may not see those namespaces
+            many = "s" if len(outside) > 1 else ""
+            return (
+                "namespace",
+                f"{old.id} also lives in {len(outside)} namespace{many} this write is not in",
+            )
         if caller.role is Role.agent and not agent_may_change(old.kind, old.trust):
             return "role", f"an agent key cannot replace a {old.kind} trusted at {old.trust:.2f}"
         ratio = self.settings.gate_trust_ratio

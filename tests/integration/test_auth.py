@@ -501,7 +501,7 @@ def test_search_context_and_the_gate_name_no_namespace_outside_the_grant(
     }
     preview = post(app_client, k, "curator", change, params={"dry_run": "true"})
     [decision] = preview.json()["decisions"]
-    assert "1 other namespace" in decision["reason"], decision
+    assert "1 namespace this write is not in" in decision["reason"], decision
     assert k.other not in decision["reason"]
 
 
