@@ -1,6 +1,7 @@
 """Bearer-key authentication: who is calling, as a :class:`~beliefgraph.access.Caller`.
 
-Every route needs ``Authorization: Bearer <key>`` except liveness and readiness; the
+Every route needs ``Authorization: Bearer <key>`` except liveness and readiness, and the
+documentation (``/openapi.json``, the pages and their files of api/docs.py); the
 dependency is installed on the whole app (``create_app``), so a router added later is
 protected without doing anything. With ``BELIEFGRAPH_AUTH=off`` (development only; the
 server logs it at start) every request is the development caller, an admin over every

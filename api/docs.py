@@ -26,13 +26,20 @@ _STATIC_DIR = Path(fastapi_offline.__file__).parent / "static"
 
 def install(app: FastAPI) -> None:
     """Serve ``/docs`` and ``/redoc`` on ``app``, built with ``docs_url=None, redoc_url=None``."""
+    if app.docs_url is not None or app.redoc_url is not None or not app.openapi_url:
+        # FastAPI's own pages, registered first, would win; without the document, nothing shows
+        raise ValueError("build the app with docs_url=None, redoc_url=None and an openapi_url")
     app.mount(STATIC_URL, StaticFiles(directory=_STATIC_DIR), name="docs-static")
 
+    def root(request: Request) -> str:
+        """The prefix a proxy serves the API under (uvicorn's ``--root-path``), if any."""
+        return str(request.scope.get("root_path", "")).rstrip("/")
+
     def openapi_url(request: Request) -> str:
-        return f"{request.scope.get('root_path', '')}{app.openapi_url}"
+        return f"{root(request)}{app.openapi_url}"
 
     def static(request: Request, name: str) -> str:
-        return f"{request.scope.get('root_path', '')}{STATIC_URL}/{name}"
+        return f"{root(request)}{STATIC_URL}/{name}"
 
     async def swagger_ui(request: Request) -> HTMLResponse:
         return get_swagger_ui_html(

@@ -22,7 +22,7 @@ def test_what_start_up_loaded_is_frozen_while_the_app_serves(store: Store) -> No
 
 def test_the_docs_pages_load_everything_from_the_api_itself(client: TestClient) -> None:
     for page, script in (("/docs", "swagger-ui-bundle.js"), ("/redoc", "redoc.standalone.js")):
-        html = client.get(page)  # no key: the docs are public, as the OpenAPI document is
+        html = client.get(page)  # (that they need no key: test_auth.py)
         assert html.status_code == 200, page
         # every script, style and image the page loads is the API's (a machine without the
         # internet shows the docs too); the fonts ReDoc would take from Google are left out
@@ -33,3 +33,20 @@ def test_the_docs_pages_load_everything_from_the_api_itself(client: TestClient) 
             served = client.get(url)
             assert served.status_code == 200, url
             assert len(served.content) > 0, url
+
+
+def test_the_docs_files_answer_as_every_route_does(client: TestClient) -> None:
+    missing = client.get("/docs-static/no-such-file.js")
+    assert missing.status_code == 404
+    assert missing.headers["content-type"] == "application/problem+json"
+    posted = client.post("/docs")
+    assert posted.status_code == 405
+    assert posted.headers["allow"] == "GET, HEAD"
+
+
+def test_the_docs_pages_load_under_a_proxys_prefix(settings: Settings) -> None:
+    with TestClient(create_app(settings), root_path="/api/") as behind:
+        html = behind.get("/docs").text
+    urls = re.findall(r"""(?:src|href)=["']([^"']+)""", html)
+    assert "/api/docs-static/swagger-ui-bundle.js" in urls, urls
+    assert "'/api/openapi.json'" in html

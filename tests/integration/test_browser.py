@@ -1,6 +1,7 @@
 """Neo4j Browser, as a user sees it: headless Chromium loads the favourites and the GraSS
 style of ``cypher/browser/`` the way the README says (drag the files onto the Browser), runs
-the supersession-chain favourite and screenshots the chain.
+the supersession-chain favourite and screenshots the chain. And the API's docs pages
+(``/docs``, ``/redoc``), rendered with every other host refused.
 
 The screenshot goes to the test's temporary directory; with ``BELIEFGRAPH_SCREENSHOT_DIR``
 set (``docs`` to refresh the README's picture) it is also written there.

@@ -110,6 +110,9 @@ def test_a_belief_other_namespaces_rely_on_is_not_replaced() -> None:
     old = stored(*WIFI_OLD, namespaces=("user:me", "user:team"), about=("office_wifi",))
     decision, _ = decide_one(row(WIFI_NEW, id="n", about=("office_wifi",)), old)
     assert (decision.contested, decision.guard) == (True, "namespace")
+    # counted, not named, even to a writer who sees it: the reason is stored and read by others
+    assert "1 namespace this write is not in" in decision.reason
+    assert "user:team" not in decision.reason
 
 
 def test_noop_reinforces_and_stores_nothing() -> None:
