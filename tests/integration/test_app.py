@@ -24,6 +24,7 @@ def test_the_docs_pages_load_everything_from_the_api_itself(client: TestClient) 
     for page, script in (("/docs", "swagger-ui-bundle.js"), ("/redoc", "redoc.standalone.js")):
         html = client.get(page)  # (that they need no key: test_auth.py)
         assert html.status_code == 200, page
+        assert html.headers["content-security-policy"].startswith("default-src 'self'")
         # every script, style and image the page loads is the API's (a machine without the
         # internet shows the docs too); the fonts ReDoc would take from Google are left out
         urls = re.findall(r"""(?:src|href)=["']([^"']+)""", html.text)
