@@ -10,13 +10,18 @@ from beliefgraph.sample import SampleFile, load_sample
 from beliefgraph.store import Store
 
 
-def test_the_sample_loads_once_with_its_own_supersession_reasons_even_if_interrupted(
-    store: Store, ns: str, uid: str, tmp_path: Path
-) -> None:
-    # the shipped sample, in a namespace and with ids of this test's own
+def own_sample(tmp_path: Path, ns: str, uid: str) -> Path:
+    """The shipped sample, in a namespace and with ids of the test's own."""
     text = (resource_dir("samples") / "quickstart.json").read_text(encoding="utf-8")
     sample = tmp_path / "sample.json"
     sample.write_text(text.replace("user:sample", ns).replace('"sample-', f'"{uid}-'))
+    return sample
+
+
+def test_the_sample_loads_once_with_its_own_supersession_reasons_even_if_interrupted(
+    store: Store, ns: str, uid: str, tmp_path: Path
+) -> None:
+    sample = own_sample(tmp_path, ns, uid)
     parsed = SampleFile.model_validate_json(sample.read_text())
     by_id = {b.id: b for b in parsed.beliefs}
     first = parsed.supersessions[0]
@@ -40,9 +45,7 @@ def test_the_sample_loads_once_with_its_own_supersession_reasons_even_if_interru
 def test_a_fresh_load_writes_each_replacement_as_the_samples_supersession(
     store: Store, ns: str, uid: str, tmp_path: Path
 ) -> None:
-    text = (resource_dir("samples") / "quickstart.json").read_text(encoding="utf-8")
-    sample = tmp_path / "sample.json"
-    sample.write_text(text.replace("user:sample", ns).replace('"sample-', f'"{uid}-'))
+    sample = own_sample(tmp_path, ns, uid)
     assert load_sample(store, sample) == 5
     reasons = [link.reason for link in store.chain(f"{uid}-wifi-v3").links]
     assert reasons == ["the user said the password changed", "IT rotated it again"]
