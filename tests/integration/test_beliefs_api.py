@@ -9,13 +9,13 @@ import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver, GraphDatabase
 
-from beliefgraph.access import DEVELOPMENT_CALLER
+from beliefgraph.access import DEVELOPMENT_CALLER, Caller, Role
 from beliefgraph.config import Settings
 from beliefgraph.context_models import SearchRequest
 from beliefgraph.documents import add_aliases
 from beliefgraph.embeddings import packed
 from beliefgraph.index_keys import name_edits, search_keys
-from beliefgraph.models import BeliefCreate, BeliefPublic
+from beliefgraph.models import BeliefCreate, BeliefPublic, Kind
 from beliefgraph.search import search
 from beliefgraph.store import SEARCH_INDEX_PROPERTIES, Store, connect
 
@@ -197,6 +197,54 @@ def test_list_filters_and_pages(client: TestClient, ns: str) -> None:
     assert_problem(client.get("/v1/beliefs", params={"cursor": "garbage!"}), 422, field="cursor")
     assert_problem(client.get("/v1/beliefs", params={"limit": 0}), 422, field="limit")
     assert_problem(client.get("/v1/beliefs", params={"kind": "rumour"}), 422, field="kind")
+
+
+@pytest.mark.parametrize("holds_half", [True, False], ids=["store-order", "namespace-first"])
+def test_listing_pages_alike_either_way(
+    store: Store, ns: str, uid: str, holds_half: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A listing reads the store in creation order when the namespaces hold half of it, and
+    their own beliefs when they hold less: the same pages either way, for a namespace asked
+    for and for a key's grant, across beliefs created in one instant (one write)."""
+    elsewhere = f"{ns}-elsewhere"
+    words = ["cedar", "maple", "birch", "alder", "larch", "rowan"]
+    kinds = [Kind.policy, Kind.fact, Kind.policy, Kind.fact, Kind.policy, Kind.fact]
+    batch = [
+        BeliefCreate(id=f"{uid}-{i}", text=f"The {w} shelf holds box {i}.", namespaces=[ns], kind=k)
+        for i, (w, k) in enumerate(zip(words, kinds, strict=True))
+    ]
+    store.create(batch[:4])  # four in one instant: the cursor must break ties by id
+    store.create(batch[4:5])
+    store.create([batch[5].model_copy(update={"namespaces": [ns, elsewhere]})])
+    store.create([BeliefCreate(id=f"{uid}-oak", text="The oak shelf.", namespaces=[elsewhere])])
+    assert not store._holds_half([ns])  # six beliefs, in a store of more than twelve
+    monkeypatch.setattr(store, "_holds_half", lambda names: holds_half)
+
+    def listed(**filters: Any) -> list[str]:
+        """The ids listed, paging by 2 and by 5; both the same."""
+        by_size = []
+        for limit in (2, 5):
+            ids: list[str] = []
+            cursor = None
+            while True:
+                page = store.list_beliefs(limit=limit, cursor=cursor, **filters)
+                ids += [b.id for b in page.items]
+                if (cursor := page.next_cursor) is None:
+                    break
+            by_size.append(ids)
+        assert by_size[0] == by_size[1]
+        return by_size[0]
+
+    made = sorted(store.get_many([b.id for b in batch if b.id]), key=lambda b: (b.created_at, b.id))
+    assert len({b.created_at for b in made[:4]}) == 1
+    everything = [b.id for b in made]
+    reader = Caller("reader", Role.reader, frozenset({ns}))
+    assert listed(namespace=ns) == everything
+    assert listed(caller=reader) == everything
+    assert listed(namespace=ns, kind=Kind.policy) == everything[0:5:2]
+    assert listed(namespace=elsewhere, caller=reader) == [f"{uid}-5"]
+    both = Caller("reader", Role.reader, frozenset({ns, elsewhere}))
+    assert listed(caller=both) == [*everything, f"{uid}-oak"]  # uid-5 once, in both
 
 
 def test_retract_keeps_the_belief(client: TestClient, ns: str) -> None:
