@@ -858,8 +858,7 @@ class Store:
         """Every namespace (the caller may see) with its belief count."""
         return [
             NamespacePublic(name=r["name"], beliefs=r["beliefs"])
-            for r in self.run_read("namespace_list")
-            if _visible(caller, [r["name"]])
+            for r in self.run_read("namespace_list", allowed=_allowed(caller))
         ]
 
     # -- internals ------------------------------------------------------------------------
