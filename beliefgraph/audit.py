@@ -394,14 +394,13 @@ def _verify_all(store: Store, page_size: int) -> list[_ChainCheck]:
 
     after_chain = ""
     while True:
-        page = store.run_read("audit_scan", after_chain=after_chain, limit=page_size)
-        for record in page:
-            event = dict(record["event"])
-            check_for(str(event["chain"])).feed(event)
+        page = store.read_rows("audit_scan", after_chain=after_chain, limit=page_size)
+        for event in page:
+            check_for(str(event["chain"])).feed(dict(event))
         if len(page) < page_size:
             break
         # the page may have cut the last chain short: finish it by seq, then move on
-        last = page[-1]["event"]
+        last = page[-1]
         after_chain = str(last["chain"])
         _walk_chain(store, check_for(after_chain), after=int(last["seq"]), page_size=page_size)
     return [checks[name] for name in sorted(checks)]
@@ -409,12 +408,12 @@ def _verify_all(store: Store, page_size: int) -> list[_ChainCheck]:
 
 def _walk_chain(store: Store, check: _ChainCheck, *, after: int, page_size: int) -> None:
     while True:
-        page = store.run_read("audit_chain_page", chain=check.chain, after=after, limit=page_size)
-        for record in page:
-            check.feed(dict(record["event"]))
+        page = store.read_rows("audit_chain_page", chain=check.chain, after=after, limit=page_size)
+        for event in page:
+            check.feed(dict(event))
         if len(page) < page_size:
             return
-        after = int(page[-1]["event"]["seq"])
+        after = int(page[-1]["seq"])
 
 
 def record_refusal(store: Store, entry: AuditEntry) -> None:

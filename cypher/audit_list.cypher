@@ -13,6 +13,6 @@ WHERE a.at >= coalesce($since, datetime('1970-01-01T00:00:00Z')) AND a.id IS NOT
   AND (CASE WHEN size(a.namespaces) = 0 THEN $system
             ELSE $allowed IS NULL OR all(n IN a.namespaces WHERE n IN $allowed) END)
   AND ($before_at IS NULL OR a.at < $before_at OR (a.at = $before_at AND a.id < $before_id))
-RETURN a {.*} AS event
+RETURN a {.*, at: toString(a.at)} AS event
 ORDER BY a.at DESC, a.id DESC
 LIMIT $limit

@@ -106,6 +106,19 @@ def test_an_edited_event_is_caught(store: Store, driver: Driver, chain: str) -> 
     )
 
 
+@pytest.mark.parametrize("moved", ["PT1S", "PT0.000001S"])
+def test_an_event_moved_in_time_is_caught(
+    store: Store, driver: Driver, chain: str, moved: str
+) -> None:
+    """Verification reads ``at`` as text: a second or a microsecond off is still a change."""
+    edit = "MATCH (a:AuditEvent {chain: $chain, seq: 3}) SET a.at = a.at + duration($by)"
+    driver.execute_query(edit, chain=chain, by=moved)
+    broken = audit.verify(store, chain).first_broken
+    assert broken is not None
+    assert (broken.chain, broken.seq) == (chain, 3)
+    driver.execute_query(edit, chain=chain, by=f"-{moved}")
+
+
 def test_a_deleted_event_is_caught(store: Store, driver: Driver, chain: str) -> None:
     gone = chain_events(driver, chain)[1]
     driver.execute_query("MATCH (a:AuditEvent {id: $id}) DETACH DELETE a", id=gone["id"])
