@@ -8,7 +8,7 @@
 // $kind, $status: filters, each null for "any".
 // $after_created_at, $after_id: the cursor (both null for the first page).
 // $limit: page size.
-// Returns: id, created_at.
+// Returns: id, created_at (ISO 8601 text: the driver builds a DateTime ~130 us slower).
 MATCH (b:Belief)
 USING INDEX b:Belief(created_at, id)
 WHERE b.created_at >= coalesce($after_created_at, datetime('1970-01-01T00:00:00Z'))
@@ -20,6 +20,6 @@ WHERE b.created_at >= coalesce($after_created_at, datetime('1970-01-01T00:00:00Z
   AND ($allowed IS NULL OR EXISTS { (b)-[:IN]->(a:Namespace) WHERE a.name IN $allowed })
   AND ($kind IS NULL OR b.kind = $kind)
   AND ($status IS NULL OR b.status = $status)
-RETURN b.id AS id, b.created_at AS created_at
+RETURN b.id AS id, toString(b.created_at) AS created_at
 ORDER BY b.created_at, b.id
 LIMIT $limit
