@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from neo4j import Driver
 
 from beliefgraph import audit
+from beliefgraph.access import Caller, Role
 from beliefgraph.documents import import_documents, parse_documents
 from beliefgraph.models import BeliefCreate, SupersedeRequest
 from beliefgraph.store import Store
@@ -207,6 +208,64 @@ def test_get_audit_filters_by_action_time_and_belief(
     assert [e["action"] for e in first["items"] + second["items"]] == ["supersede", "add"]
     assert_problem(client.get("/v1/audit", params={"action": "explode"}), 422, field="action")
     assert_problem(client.get("/v1/audit", params={"cursor": "garbage!"}), 422, field="cursor")
+
+
+@pytest.mark.parametrize("holds_half", [True, False], ids=["log-order", "chains-first"])
+def test_a_keys_audit_pages_alike_either_way(
+    store: Store, ns: str, uid: str, holds_half: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key's audit reads the log newest first when its namespaces' chains hold half of it,
+    and those chains otherwise: the same pages either way. An event goes to the chain of its
+    least namespace, so one of the key's chains may hold an event of a namespace the key does
+    not see too: that one is not listed."""
+    # ns sorts before both: an event of ns and beyond goes to ns's chain
+    other, beyond = f"{ns}-a", f"{ns}-z"
+    texts = ["The kettle is blue.", "Invoices go out on Fridays.", "The cat sleeps upstairs."]
+    for i, text in enumerate(texts):  # one write each: the events of one write share a time
+        store.create([BeliefCreate(id=f"{uid}-{i}", text=text, namespaces=[ns])])
+    store.create(
+        [BeliefCreate(id=f"{uid}-a", text="Parking is behind the bakery.", namespaces=[other])]
+    )
+    store.create(
+        [
+            BeliefCreate(
+                id=f"{uid}-z", text="The piano needs tuning in May.", namespaces=[ns, beyond]
+            )
+        ]
+    )
+    store.retract(f"{uid}-1", actor="tester")
+    assert audit.chain_for([ns, beyond]) == f"ns:{ns}"
+    assert not audit._holds_half(store, [f"ns:{ns}"])
+    monkeypatch.setattr(audit, "_holds_half", lambda store, chains: holds_half)
+
+    def listed(caller: Caller, **filters: Any) -> list[tuple[str, list[str]]]:
+        """(action, beliefs) of each event, paging by 2 and by 5; both the same."""
+        by_size = []
+        for limit in (2, 5):
+            events, cursor = [], None
+            while True:
+                page = audit.list_events(store, caller, cursor=cursor, limit=limit, **filters)
+                events += [(e.action.value, e.beliefs) for e in page.items]
+                if (cursor := page.next_cursor) is None:
+                    break
+            by_size.append(events)
+        assert by_size[0] == by_size[1]
+        return by_size[0]
+
+    mine = Caller("curator", Role.curator, frozenset({ns}))
+    assert listed(mine) == [
+        ("retract", [f"{uid}-1"]),
+        *(("add", [f"{uid}-{i}"]) for i in (2, 1, 0)),
+    ]
+    both = Caller("curator", Role.curator, frozenset({ns, beyond, other}))
+    assert listed(both) == [
+        ("retract", [f"{uid}-1"]),
+        ("add", [f"{uid}-z"]),
+        ("add", [f"{uid}-a"]),
+        *(("add", [f"{uid}-{i}"]) for i in (2, 1, 0)),
+    ]
+    assert listed(both, belief=f"{uid}-1") == [("retract", [f"{uid}-1"]), ("add", [f"{uid}-1"])]
+    assert listed(both, action=audit.AuditAction.retract) == [("retract", [f"{uid}-1"])]
 
 
 def test_the_whole_log_verifies_over_the_api(client: TestClient, chain: str) -> None:
