@@ -51,7 +51,7 @@ from beliefgraph.access import (
 )
 from beliefgraph.classifier import Classifier, build_classifier
 from beliefgraph.config import Neo4jSettings, Settings
-from beliefgraph.cypher import Queries, load_queries
+from beliefgraph.cypher import SCANNED_PER_ROW, Queries, load_queries
 from beliefgraph.embeddings import Embedder, Vector, packed
 from beliefgraph.errors import (
     DuplicateId,
@@ -787,8 +787,12 @@ class Store:
     ) -> BeliefPage:
         """One page of beliefs in creation order, filtered; ``next_cursor`` continues it.
 
-        Only beliefs the caller may see are listed (a namespace outside its grant lists
-        nothing, as an empty one would).
+        Only beliefs the caller may see are listed: with ``namespace``, those in it and in a
+        namespace of the caller's grant. A page first reads the store in creation order, at
+        most :data:`~beliefgraph.cypher.SCANNED_PER_ROW` beliefs per row of the page; when those do not fill it
+        (the beliefs listed are sparse in time, or it is the last page) it reads the beliefs
+        of the namespaces instead. So a page reads about what it lists, or what the
+        namespaces hold, never the whole store (unless all of it is listed).
 
         Raises:
             InvalidInput: the cursor is not one this method returned, or the limit is out of range.
@@ -799,18 +803,36 @@ class Store:
             )
         after_created_at, after_id = _decode_cursor(cursor) if cursor else (None, None)
         allowed = _allowed(caller)
-        names = [namespace] if namespace is not None else allowed
-        in_order = names is None or self._holds_half(names)
+        kind_value = kind.value if kind else None
+        status_value = status.value if status else None
+        # namespaces that hold every belief to list: the one asked for, or else the grant
+        # (also when the one asked for is outside it: a belief must then be in both)
+        anchor = allowed
+        if namespace is not None and (allowed is None or namespace in allowed):
+            anchor = [namespace]
         records = self.run_read(
-            "belief_list" if in_order else "belief_list_in",
-            names=names,
-            kind=kind.value if kind else None,
-            status=status.value if status else None,
+            "belief_list",
+            scan=None if anchor is None else SCANNED_PER_ROW * (limit + 1),
+            namespace=namespace,
+            allowed=allowed,
+            kind=kind_value,
+            status=status_value,
             after_created_at=after_created_at,
             after_id=after_id,
             limit=limit + 1,
-            allowed=allowed,
         )
+        if anchor is not None and len(records) <= limit:  # sparse in time, or the last page
+            records = self.run_read(
+                "belief_list_in",
+                anchor=anchor,
+                namespace=namespace,
+                allowed=allowed,
+                kind=kind_value,
+                status=status_value,
+                after_created_at=after_created_at,
+                after_id=after_id,
+                limit=limit + 1,
+            )
         page = records[:limit]
         next_cursor = None
         if len(records) > limit:
@@ -818,15 +840,6 @@ class Store:
             next_cursor = _encode_cursor(native_datetime(last["created_at"]), last["id"])
         items = self.get_many([r["id"] for r in page], caller=caller)
         return BeliefPage(items=items, next_cursor=next_cursor)
-
-    def _holds_half(self, namespaces: Sequence[str]) -> bool:
-        """Whether these namespaces hold at least half the store's beliefs: then a listing
-        reads the store in creation order and skips what is not theirs (belief_list); else
-        it reads their beliefs and sorts them (belief_list_in). Either way a page reads at
-        most about twice what the namespaces hold, however their beliefs lie in time (a
-        tenant that came last is read at the end of the store's order)."""
-        sizes = self.run_read("belief_list_sizes", names=list(namespaces))[0]
-        return 2 * int(sizes["held"]) >= int(sizes["total"])
 
     def chain(self, belief_id: str, *, caller: Caller | None = None) -> Chain:
         """The supersession chain through a belief, oldest first, from any member.

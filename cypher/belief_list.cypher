@@ -1,8 +1,11 @@
 // name: belief_list
 // One page of belief ids in (created_at, id) order, after a keyset cursor, read in that
-// order from the belief_created_at index: a page reads about what it lists when the
-// namespaces hold much of the store (or all of it is listed); belief_list_in is for the rest.
-// $names: the namespaces to list (a belief in any of them), or null for every namespace.
+// order from the belief_created_at index, at most $scan beliefs of it (null: no bound).
+// Store.list_beliefs bounds it when namespaces are asked for, and reads belief_list_in when
+// those beliefs did not fill the page: a page reads about what it lists where the listed
+// beliefs are dense in time, and what their namespaces hold where they are not.
+// $scan: int or null, how many beliefs in order to read at most before filtering.
+// $namespace: a namespace the belief must be in, or null.
 // $allowed: the namespaces the caller may read (a belief in any of them is listed), or
 //   null for every namespace.
 // $kind, $status: filters, each null for "any".
@@ -15,8 +18,12 @@ WHERE b.created_at >= coalesce($after_created_at, datetime('1970-01-01T00:00:00Z
   AND b.id IS NOT NULL
   AND ($after_created_at IS NULL
        OR b.created_at > $after_created_at
-       OR b.id > $after_id)
-  AND ($names IS NULL OR EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $names })
+       OR (b.created_at = $after_created_at AND b.id > $after_id))
+WITH b
+ORDER BY b.created_at, b.id
+LIMIT coalesce($scan, 9223372036854775807)
+WITH b
+WHERE ($namespace IS NULL OR EXISTS { (b)-[:IN]->(:Namespace {name: $namespace}) })
   AND ($allowed IS NULL OR EXISTS { (b)-[:IN]->(a:Namespace) WHERE a.name IN $allowed })
   AND ($kind IS NULL OR b.kind = $kind)
   AND ($status IS NULL OR b.status = $status)

@@ -1,15 +1,18 @@
 // name: belief_list_in
-// belief_list for namespaces that hold a small part of the store: their beliefs are read
-// and sorted, so a page reads what they hold, not the store. The same rows as belief_list.
-// $names: list<string>, the namespaces to list (not null).
-// $allowed, $kind, $status, $after_created_at, $after_id, $limit: as belief_list.
+// belief_list from the beliefs of the namespaces $anchor: they are read and sorted, so a
+// page reads what those namespaces hold, not the store. The same rows as belief_list.
+// $anchor: list<string>, namespaces that hold every belief to list (not null).
+// $namespace, $allowed, $kind, $status, $after_created_at, $after_id, $limit: as belief_list.
 // Returns: id, created_at (text, as belief_list).
 MATCH (n:Namespace)<-[:IN]-(b:Belief)
-WHERE n.name IN $names
+WHERE n.name IN $anchor
 WITH DISTINCT b
-WHERE ($after_created_at IS NULL
+WHERE b.created_at >= coalesce($after_created_at, datetime('1970-01-01T00:00:00Z'))
+  AND b.id IS NOT NULL
+  AND ($after_created_at IS NULL
        OR b.created_at > $after_created_at
        OR (b.created_at = $after_created_at AND b.id > $after_id))
+  AND ($namespace IS NULL OR EXISTS { (b)-[:IN]->(:Namespace {name: $namespace}) })
   AND ($allowed IS NULL OR EXISTS { (b)-[:IN]->(a:Namespace) WHERE a.name IN $allowed })
   AND ($kind IS NULL OR b.kind = $kind)
   AND ($status IS NULL OR b.status = $status)

@@ -9,13 +9,14 @@ import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver, GraphDatabase
 
+from beliefgraph import store as store_module
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller, Role
 from beliefgraph.config import Settings
 from beliefgraph.context_models import SearchRequest
 from beliefgraph.documents import add_aliases
 from beliefgraph.embeddings import packed
 from beliefgraph.index_keys import name_edits, search_keys
-from beliefgraph.models import BeliefCreate, BeliefPublic, Kind
+from beliefgraph.models import BeliefCreate, BeliefPublic, Kind, Status
 from beliefgraph.search import search
 from beliefgraph.store import SEARCH_INDEX_PROPERTIES, Store, connect
 
@@ -199,13 +200,13 @@ def test_list_filters_and_pages(client: TestClient, ns: str) -> None:
     assert_problem(client.get("/v1/beliefs", params={"kind": "rumour"}), 422, field="kind")
 
 
-@pytest.mark.parametrize("holds_half", [True, False], ids=["store-order", "namespace-first"])
+@pytest.mark.parametrize("scanned", [10**6, 0], ids=["store-order", "namespaces-first"])
 def test_listing_pages_alike_either_way(
-    store: Store, ns: str, uid: str, holds_half: bool, monkeypatch: pytest.MonkeyPatch
+    store: Store, ns: str, uid: str, scanned: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A listing reads the store in creation order when the namespaces hold half of it, and
-    their own beliefs when they hold less: the same pages either way, for a namespace asked
-    for and for a key's grant, across beliefs created in one instant (one write)."""
+    """A listing page is read from the store in creation order when the beliefs listed fill
+    it there, and from their namespaces when not: the same pages either way, for a namespace
+    asked for and for a key's grant, across beliefs created in one instant (one write)."""
     elsewhere = f"{ns}-elsewhere"
     words = ["cedar", "maple", "birch", "alder", "larch", "rowan"]
     kinds = [Kind.policy, Kind.fact, Kind.policy, Kind.fact, Kind.policy, Kind.fact]
@@ -217,8 +218,9 @@ def test_listing_pages_alike_either_way(
     store.create(batch[4:5])
     store.create([batch[5].model_copy(update={"namespaces": [ns, elsewhere]})])
     store.create([BeliefCreate(id=f"{uid}-oak", text="The oak shelf.", namespaces=[elsewhere])])
-    assert not store._holds_half([ns])  # six beliefs, in a store of more than twelve
-    monkeypatch.setattr(store, "_holds_half", lambda names: holds_half)
+    store.retract(f"{uid}-3")
+    # 10**6: the first read covers the store, every full page comes from it; 0: none does
+    monkeypatch.setattr(store_module, "SCANNED_PER_ROW", scanned)
 
     def listed(**filters: Any) -> list[str]:
         """The ids listed, paging by 2 and by 5; both the same."""
@@ -242,9 +244,12 @@ def test_listing_pages_alike_either_way(
     assert listed(namespace=ns) == everything
     assert listed(caller=reader) == everything
     assert listed(namespace=ns, kind=Kind.policy) == everything[0:5:2]
-    assert listed(namespace=elsewhere, caller=reader) == [f"{uid}-5"]
+    assert listed(namespace=ns, status=Status.retracted) == [f"{uid}-3"]
+    assert listed(namespace=elsewhere, caller=reader) == [f"{uid}-5"]  # in both namespaces
     both = Caller("reader", Role.reader, frozenset({ns, elsewhere}))
     assert listed(caller=both) == [*everything, f"{uid}-oak"]  # uid-5 once, in both
+    assert listed(caller=Caller("reader", Role.reader, frozenset())) == []
+    assert listed(namespace=f"{ns}-none") == []
 
 
 def test_retract_keeps_the_belief(client: TestClient, ns: str) -> None:
