@@ -789,10 +789,10 @@ class Store:
 
         Only beliefs the caller may see are listed: with ``namespace``, those in it and in a
         namespace of the caller's grant. A page first reads the store in creation order, at
-        most :data:`~beliefgraph.cypher.SCANNED_PER_ROW` beliefs per row of the page; when those do not fill it
-        (the beliefs listed are sparse in time, or it is the last page) it reads the beliefs
-        of the namespaces instead. So a page reads about what it lists, or what the
-        namespaces hold, never the whole store (unless all of it is listed).
+        most :data:`~beliefgraph.cypher.SCANNED_PER_ROW` beliefs per row of the page; when
+        those do not fill it (the beliefs listed are sparse in time, or it is the last page)
+        it reads the beliefs of the namespaces instead. So a page reads about what it lists,
+        or what the namespaces hold, never the whole store (unless all of it is listed).
 
         Raises:
             InvalidInput: the cursor is not one this method returned, or the limit is out of range.

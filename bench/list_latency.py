@@ -208,7 +208,7 @@ def main() -> int:
     launcher = start_server()
     settings = Settings(neo4j_uri=f"bolt://127.0.0.1:{BOLT}", auth="off")
     driver = GraphDatabase.driver(settings.neo4j.uri, notifications_min_severity="OFF")
-    commit = subprocess.run(  # noqa: S603
+    commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"],  # noqa: S607
         cwd=ROOT,
         capture_output=True,
