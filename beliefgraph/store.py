@@ -805,11 +805,11 @@ class Store:
         allowed = _allowed(caller)
         kind_value = kind.value if kind else None
         status_value = status.value if status else None
-        # namespaces that hold every belief to list: the one asked for, or else the grant
-        # (also when the one asked for is outside it: a belief must then be in both)
-        anchor = allowed
+        # namespaces the caller may see that hold every belief to list: the one asked for, or
+        # else the grant (also when the one asked for is outside it: a belief must be in both)
+        anchor, within = allowed, namespace
         if namespace is not None and (allowed is None or namespace in allowed):
-            anchor = [namespace]
+            anchor, within = [namespace], None
         records = self.run_read(
             "belief_list",
             scan=None if anchor is None else SCANNED_PER_ROW * (limit + 1),
@@ -825,8 +825,7 @@ class Store:
             records = self.run_read(
                 "belief_list_in",
                 anchor=anchor,
-                namespace=namespace,
-                allowed=allowed,
+                namespace=within,
                 kind=kind_value,
                 status=status_value,
                 after_created_at=after_created_at,
