@@ -62,7 +62,8 @@ from neo4j import GraphDatabase, ManagedTransaction
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rest_api import Api, api_server, bench_key, post_json  # noqa: E402  (bench/, beside this)
+import own_neo4j  # noqa: E402  (bench/, beside this)
+from rest_api import Api, api_server, bench_key, post_json  # noqa: E402
 
 from beliefgraph.access import DEVELOPMENT_CALLER  # noqa: E402
 from beliefgraph.config import Settings  # noqa: E402
@@ -70,13 +71,11 @@ from beliefgraph.context import assemble  # noqa: E402
 from beliefgraph.context_models import ContextRequest  # noqa: E402
 from beliefgraph.documents import Isolation, import_documents, load_documents  # noqa: E402
 from beliefgraph.embeddings import DIMENSIONS, load_embedder  # noqa: E402
-from beliefgraph.launcher import Neo4jLauncher  # noqa: E402
 from beliefgraph.models import BeliefCreate, Kind  # noqa: E402
 from beliefgraph.store import Store  # noqa: E402
 
 PRECISION = ROOT.parent / "shared" / "benchmarks" / "precision"
 HOME = Path.home() / ".cache" / "beliefgraph" / "neo4j-bench-context"
-MAIN_LIB = Path.home() / ".cache" / "beliefgraph" / "neo4j-5.26.30" / "lib"
 BOLT, HTTP, API_PORT = 7689, 7476, 8791
 USER = "test-user"
 #: the realistic profile's user and the prefix of its copy of the seed
@@ -130,18 +129,6 @@ class RandomEmbedder:
         v = self._rng.normal(size=(len(texts), DIMENSIONS)).astype(np.float32)
         v /= np.linalg.norm(v, axis=1, keepdims=True)
         return v.tolist()  # type: ignore[no-any-return]
-
-
-def start_server() -> Neo4jLauncher:
-    HOME.mkdir(parents=True, exist_ok=True)
-    if not (HOME / "lib").exists():
-        (HOME / "lib").symlink_to(MAIN_LIB, target_is_directory=True)
-    launcher = Neo4jLauncher(home=HOME, bolt_port=BOLT, http_port=HTTP)
-    if launcher.status().running:
-        launcher.stop()
-    shutil.rmtree(HOME / "data", ignore_errors=True)  # every run starts empty
-    launcher.start(timeout=300)
-    return launcher
 
 
 def kind_of(roll: float, cuts: tuple[float, float, float]) -> Kind:
@@ -349,7 +336,7 @@ def main() -> int:
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "context_latency"))
     args = parser.parse_args()
 
-    launcher = start_server()
+    launcher = own_neo4j.start(HOME, BOLT, HTTP)
     settings = Settings(neo4j_uri=f"bolt://127.0.0.1:{BOLT}", auth="off")
     driver = GraphDatabase.driver(settings.neo4j.uri)
     results: dict[str, Any] = {"machine": machine(), "auth": args.auth, "sizes": {}}

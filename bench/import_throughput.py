@@ -40,7 +40,6 @@ import os
 import platform
 import random
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -55,6 +54,8 @@ from neo4j import GraphDatabase
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import own_neo4j  # noqa: E402  (bench/, beside this)
+
 from beliefgraph.config import Settings  # noqa: E402  (the checkout, not an installed copy)
 from beliefgraph.embeddings import OnnxEmbedder, load_embedder  # noqa: E402
 from beliefgraph.extract import RuleExtractor  # noqa: E402
@@ -66,12 +67,11 @@ from beliefgraph.importer import (  # noqa: E402  (the checkout, not an installe
     import_logs,
     open_log,
 )
-from beliefgraph.launcher import NEO4J_VERSION, Neo4jLauncher, cpu_seconds  # noqa: E402
+from beliefgraph.launcher import NEO4J_VERSION, cpu_seconds  # noqa: E402
 from beliefgraph.store import Store  # noqa: E402
 
 CACHE = Path.home() / ".cache" / "beliefgraph"
 HOME = CACHE / "neo4j-bench-import"
-MAIN_LIB = CACHE / f"neo4j-{NEO4J_VERSION}" / "lib"
 BOLT, HTTP = 7691, 7478
 BATCH = 256
 
@@ -167,18 +167,6 @@ def embedding_time(embedder: OnnxEmbedder, texts: list[str]) -> tuple[float, flo
     return time.perf_counter() - started, time.process_time() - cpu
 
 
-def start_server() -> Neo4jLauncher:
-    HOME.mkdir(parents=True, exist_ok=True)
-    if not (HOME / "lib").exists():
-        (HOME / "lib").symlink_to(MAIN_LIB, target_is_directory=True)
-    launcher = Neo4jLauncher(home=HOME, bolt_port=BOLT, http_port=HTTP)
-    if launcher.status().running:
-        launcher.stop()
-    shutil.rmtree(HOME / "data", ignore_errors=True)  # every benchmark starts empty
-    launcher.start(timeout=300)
-    return launcher
-
-
 def peak_rss_mb(pid: int | None = None) -> float:
     """Peak resident memory: this process (getrusage) or another one (VmHWM)."""
     if pid is None:
@@ -237,7 +225,7 @@ def run(turns: int, runs: int) -> dict[str, Any]:
     distinct = list(dict.fromkeys(texts))
     if len(distinct) > EMBEDDINGS_REMEMBERED:
         print("more distinct statements than an import remembers: the floor is too low")
-    launcher = start_server()
+    launcher = own_neo4j.start(HOME, BOLT, HTTP)
     driver = GraphDatabase.driver(f"bolt://127.0.0.1:{BOLT}")
     results: list[dict[str, Any]] = []
     try:

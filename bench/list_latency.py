@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -43,18 +42,17 @@ from neo4j import GraphDatabase, ManagedTransaction
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from context_latency import RandomEmbedder, machine  # noqa: E402  (bench/, beside this)
+import own_neo4j  # noqa: E402  (bench/, beside this)
+from context_latency import RandomEmbedder, machine  # noqa: E402
 
 from beliefgraph.access import Caller, Role  # noqa: E402
 from beliefgraph.config import Settings  # noqa: E402
-from beliefgraph.launcher import Neo4jLauncher  # noqa: E402
 from beliefgraph.models import BeliefCreate, BeliefPage, Kind  # noqa: E402
 
 # the cursor is the listing's own; the baseline's query reads the same (created_at, id)
 from beliefgraph.store import Store, _decode_cursor  # noqa: E402
 
 HOME = Path.home() / ".cache" / "beliefgraph" / "neo4j-bench-list"
-MAIN_LIB = Path.home() / ".cache" / "beliefgraph" / "neo4j-5.26.30" / "lib"
 BOLT, HTTP = 7693, 7480
 BATCH = 1000
 PAGE = 50
@@ -92,18 +90,6 @@ CASES = [
         grant=frozenset(TENANTS[7:8]),
     ),
 ]
-
-
-def start_server() -> Neo4jLauncher:
-    HOME.mkdir(parents=True, exist_ok=True)
-    if not (HOME / "lib").exists():
-        (HOME / "lib").symlink_to(MAIN_LIB, target_is_directory=True)
-    launcher = Neo4jLauncher(home=HOME, bolt_port=BOLT, http_port=HTTP)
-    if launcher.status().running:
-        launcher.stop()
-    shutil.rmtree(HOME / "data", ignore_errors=True)  # every run starts empty
-    launcher.start(timeout=300)
-    return launcher
 
 
 def fill(loader: Store, size: int, seed: int) -> None:
@@ -205,7 +191,7 @@ def main() -> int:
         check=True,
     ).stdout
 
-    launcher = start_server()
+    launcher = own_neo4j.start(HOME, BOLT, HTTP)
     settings = Settings(neo4j_uri=f"bolt://127.0.0.1:{BOLT}", auth="off")
     driver = GraphDatabase.driver(settings.neo4j.uri, notifications_min_severity="OFF")
     commit = subprocess.run(

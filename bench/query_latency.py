@@ -51,7 +51,6 @@ import json
 import os
 import platform
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -66,8 +65,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import own_neo4j  # noqa: E402  (bench/, beside this)
 from neo4j import GraphDatabase  # noqa: E402  (after the path set-up above)
-from rest_api import Api, api_server, bench_key, post_json  # noqa: E402  (bench/, beside this)
+from rest_api import Api, api_server, bench_key, post_json  # noqa: E402
 
 from beliefgraph.config import Settings  # noqa: E402
 from beliefgraph.embeddings import load_embedder  # noqa: E402
@@ -77,7 +77,6 @@ from beliefgraph.store import Store  # noqa: E402
 
 CACHE = Path.home() / ".cache" / "beliefgraph"
 HOME = CACHE / "neo4j-bench"
-MAIN_LIB = CACHE / f"neo4j-{NEO4J_VERSION}" / "lib"
 BOLT, HTTP_PORT, API_PORT = 7688, 7475, 8788
 #: the 10k store's own server (7689-7691 are other benchmarks')
 SMALL_BOLT, SMALL_HTTP = 7692, 7479
@@ -473,15 +472,7 @@ def machine() -> dict[str, Any]:
 @contextlib.contextmanager
 def bench_neo4j(home: Path, bolt: int, http_port: int, *, reuse: bool) -> Iterator[Store]:
     """A Neo4j of its own in ``home`` (wiped first unless ``reuse``), stopped at the end."""
-    home.mkdir(parents=True, exist_ok=True)
-    if not (home / "lib").exists():
-        (home / "lib").symlink_to(MAIN_LIB, target_is_directory=True)
-    launcher = Neo4jLauncher(home=home, bolt_port=bolt, http_port=http_port)
-    if launcher.status().running:
-        launcher.stop()
-    if not reuse:
-        shutil.rmtree(home / "data", ignore_errors=True)  # every benchmark starts empty
-    launcher.start(timeout=300)
+    launcher = own_neo4j.start(home, bolt, http_port, wipe=not reuse)
     driver = GraphDatabase.driver(f"bolt://127.0.0.1:{bolt}")
     try:
         store = Store(driver, load_embedder(Settings().cache_dir), database="neo4j")
