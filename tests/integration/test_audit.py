@@ -22,7 +22,8 @@ from neo4j import Driver
 from beliefgraph import audit
 from beliefgraph.access import Caller, Role
 from beliefgraph.documents import import_documents, parse_documents
-from beliefgraph.models import BeliefCreate, SupersedeRequest
+from beliefgraph.errors import Forbidden
+from beliefgraph.models import BeliefCreate, EdgeType, PrecedenceRequest, SupersedeRequest
 from beliefgraph.store import Store
 from tests.integration.test_beliefs_api import assert_problem
 
@@ -261,6 +262,45 @@ def test_a_keys_audit_pages_alike_either_way(
     assert listed(mine, belief=f"{uid}-1") == [("retract", [f"{uid}-1"]), ("add", [f"{uid}-1"])]
     assert listed(mine, action=audit.AuditAction.retract) == [("retract", [f"{uid}-1"])]
     assert listed(Caller("c", Role.curator, frozenset())) == []
+
+
+def test_every_event_touches_the_beliefs_it_names(
+    store: Store, driver: Driver, chain: str, ns: str, uid: str
+) -> None:
+    """A belief's history is read from the events that touch it (audit_list_touching): every
+    kind of event that names a belief must touch it (here: add, supersede, retract, the gate
+    folding a repeat, precedence set and removed, a refused change)."""
+    store.create([BeliefCreate(text="The kettle is in the kitchen.", namespaces=[ns])])
+    store.rank(EdgeType.overrides, f"{uid}-3", PrecedenceRequest(other=f"{uid}-0", reason="r"))
+    store.unrank(EdgeType.overrides, f"{uid}-3", f"{uid}-0")
+    agent = Caller("agent", Role.agent, frozenset({ns}))
+    with pytest.raises(Forbidden):
+        store.rank(
+            EdgeType.overrides,
+            f"{uid}-0",
+            PrecedenceRequest(other=f"{uid}-3", reason="r"),
+            caller=agent,
+        )
+    records, _, _ = driver.execute_query(
+        "MATCH (a:AuditEvent {chain: $chain}) "
+        "RETURN a.action AS action, a.beliefs AS named, [(a)-[:TOUCHED]->(b) | b.id] AS touched",
+        chain=chain,
+    )
+    actions = {r["action"] for r in records}
+    assert {"add", "supersede", "retract", "noop", "override", "unrank", "refused"} <= actions
+    for r in records:
+        assert sorted(r["touched"]) == sorted(r["named"]), r["action"]
+
+
+def test_a_deleted_beliefs_history_is_still_listed(
+    client: TestClient, driver: Driver, chain: str, uid: str
+) -> None:
+    """Its events name it but touch nothing: the log is read for it instead."""
+    before = client.get("/v1/audit", params={"belief": f"{uid}-0"}).json()["items"]
+    assert [e["action"] for e in before] == ["add"]
+    driver.execute_query("MATCH (b:Belief {id: $id}) DETACH DELETE b", id=f"{uid}-0")
+    after = client.get("/v1/audit", params={"belief": f"{uid}-0"}).json()["items"]
+    assert after == before
 
 
 def test_the_whole_log_verifies_over_the_api(client: TestClient, chain: str) -> None:
