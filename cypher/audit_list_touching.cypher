@@ -2,7 +2,8 @@
 // audit_list for one belief that exists, from the events that touch it (TOUCHED: every event
 // that names a belief existing when it is written has one), so a page reads the belief's
 // history, not the log. known: whether the belief exists (else audit_list reads the log:
-// a deleted belief's events name it but touch nothing).
+// a deleted belief's events name it but touch nothing). Only the compat reset deletes beliefs;
+// one written again under the same id afterwards has the new belief's history here.
 // $belief: id; the other params as audit_list.
 // Returns one row: known, events (maps as audit_list's event, newest first).
 OPTIONAL MATCH (b:Belief {id: $belief})
