@@ -45,7 +45,6 @@ from neo4j import ManagedTransaction
 from pydantic import BaseModel, Field
 
 from beliefgraph.access import Caller, Role
-from beliefgraph.cypher import SCANNED_PER_ROW
 from beliefgraph.errors import InvalidInput
 from beliefgraph.records import native_datetime
 
@@ -488,9 +487,10 @@ def _page_events(
 
     One belief's history is read from the events that touch it. Otherwise the log is read
     newest first (for a key limited to namespaces, at most
-    :data:`~beliefgraph.cypher.SCANNED_PER_ROW` events per row of the page), and when that
-    does not fill the page, the chains of the key's namespaces: an event goes to the chain of
-    its least namespace, which is in the grant of every key that may see it.
+    :attr:`Store.scanned_per_row <beliefgraph.store.Store.scanned_per_row>` events per row of
+    the page), and when that does not fill the page, the chains of the key's namespaces: an
+    event goes to the chain of its least namespace, which is in the grant of every key that
+    may see it.
     """
     if belief is not None:
         touching = store.run_read(
@@ -508,7 +508,7 @@ def _page_events(
             return list(touching["events"])
     records = store.run_read(
         "audit_list",
-        scan=None if allowed is None else SCANNED_PER_ROW * limit,
+        scan=None if allowed is None else store.scanned_per_row * limit,
         action=action,
         since=since,
         belief=belief,

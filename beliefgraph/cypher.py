@@ -22,12 +22,6 @@ from typing import LiteralString
 from beliefgraph.errors import QueryNotFound
 from beliefgraph.resources import resource_dir
 
-#: A page of a listing (belief_list, audit_list) first reads the store in its order, at most
-#: this many nodes per row the page returns (510 for a page of 50, ~3 ms), and reads the
-#: namespaces' own (belief_list_in, audit_list_in) when those did not fill it: what is listed
-#: fills a page from the first read when it is denser there than one in ten.
-SCANNED_PER_ROW = 10
-
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _NAME = re.compile(r"^//\s*name:\s*(\S+)\s*$", re.MULTILINE)
 

@@ -4,13 +4,14 @@
 
 A page of the listing used to read every belief of the store, whatever it listed (a label
 scan, then a sort): a tenant's first page cost what the whole store holds. A page now reads
-the store in creation order through the ``belief_created_at`` index, at most ten beliefs per
-row of the page (``cypher.SCANNED_PER_ROW``), and when those do not fill it, the beliefs of
-the namespaces listed (``Store.list_beliefs``). This measures it against the listing query of
-``--baseline`` (a git commit), followed by this code's ``Store.get_many`` as that code's was
-(the reading of the page's beliefs is timed alone too), in the same run, alternated, on its
-own Neo4j (home ``~/.cache/beliefgraph/neo4j-bench-list``, Bolt 7693, HTTP 7480; its data is
-wiped first and the server stopped at the end).
+the store in creation order through the ``belief_created_at`` index (for a listing that keeps
+to namespaces, at most ten beliefs per row of the page: ``Store.scanned_per_row``), and when
+those do not fill it, the beliefs of the namespaces listed (``Store.list_beliefs``). This
+measures it against the listing query of ``--baseline`` (a git commit), followed by this
+code's ``Store.get_many`` as that code's was (the reading of the page's beliefs is timed alone
+too), in the same run, alternated, on its own Neo4j (home
+``~/.cache/beliefgraph/neo4j-bench-list``, Bolt 7693, HTTP 7480; its data is wiped first and
+the server stopped at the end).
 
 The store: ``--size`` beliefs written 1,000 at a time (each write's beliefs share one
 creation time, so the cursor breaks ties by id), drawn at random: 55% in ``user:universal``,
@@ -271,11 +272,13 @@ def markdown(report: dict[str, Any], rounds: int) -> str:
     lines += [
         "",
         "How to read it: the old listing read and sorted every belief of the store for every "
-        "page, whatever it listed. The new one reads the store in creation order, at most ten "
-        "beliefs per row of the page, and when those do not fill it (the listed beliefs are "
-        "sparse there, or it is the last page) the beliefs of the namespaces listed: a page "
-        "reads about what it lists where those are dense in time, and what the namespaces hold "
-        "where not. Both end by reading the page's beliefs (`Store.get_many`, the last column).",
+        "page, whatever it listed. The new one reads the store in creation order (for a "
+        "listing that keeps to namespaces, at most ten beliefs per row of the page), and when "
+        "those do not fill it (the listed beliefs are sparse there, or it is the last page) "
+        "the beliefs of the namespaces listed: a page reads about what it lists where those "
+        "are dense in time, and what the namespaces hold where not (so the last page of a "
+        "large namespace, not measured here, reads all of it). Both end by reading the page's "
+        "beliefs (`Store.get_many`, the last column).",
         "",
         f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory']}; Python {m['python']}; "
         f"{m['java']}; Neo4j {m['neo4j']}. The machine's cores are shared with other work.",

@@ -13,7 +13,9 @@
 // DateTime ~130 us slower).
 MATCH (a:AuditEvent)
 USING INDEX a:AuditEvent(at, id)
-WHERE a.at >= coalesce($since, datetime('1970-01-01T00:00:00Z')) AND a.id IS NOT NULL
+WHERE a.at >= coalesce($since, datetime('1970-01-01T00:00:00Z'))
+  // the cursor bounds the index read too: a deep page does not pass over the pages before it
+  AND a.at <= coalesce($before_at, datetime('9999-12-31T23:59:59Z')) AND a.id IS NOT NULL
   AND ($before_at IS NULL OR a.at < $before_at OR (a.at = $before_at AND a.id < $before_id))
 WITH a
 ORDER BY a.at DESC, a.id DESC

@@ -1,13 +1,11 @@
 // name: belief_list
 // One page of belief ids in (created_at, id) order, after a keyset cursor, read in that
 // order from the belief_created_at index, at most $scan beliefs of it (null: no bound).
-// Store.list_beliefs bounds it when namespaces are asked for, and reads belief_list_in when
-// those beliefs did not fill the page: a page reads about what it lists where the listed
-// beliefs are dense in time, and what their namespaces hold where they are not.
+// Store.list_beliefs bounds it when the listing keeps to namespaces, and reads
+// belief_list_in when those beliefs did not fill the page.
 // $scan: int or null, how many beliefs in order to read at most before filtering.
-// $namespace: a namespace the belief must be in, or null.
-// $allowed: the namespaces the caller may read (a belief in any of them is listed), or
-//   null for every namespace.
+// $anchor: the namespaces to list (a belief in any of them), all the caller's to see, or null
+//   for every namespace.
 // $kind, $status: filters, each null for "any".
 // $after_created_at, $after_id: the cursor (both null for the first page).
 // $limit: page size.
@@ -23,10 +21,9 @@ WITH b
 ORDER BY b.created_at, b.id
 LIMIT coalesce($scan, 9223372036854775807)
 WITH b
-WHERE ($namespace IS NULL OR EXISTS { (b)-[:IN]->(:Namespace {name: $namespace}) })
-  AND ($allowed IS NULL OR EXISTS { (b)-[:IN]->(a:Namespace) WHERE a.name IN $allowed })
-  AND ($kind IS NULL OR b.kind = $kind)
+WHERE ($kind IS NULL OR b.kind = $kind)
   AND ($status IS NULL OR b.status = $status)
+  AND ($anchor IS NULL OR EXISTS { (b)-[:IN]->(n:Namespace) WHERE n.name IN $anchor })
 RETURN b.id AS id, toString(b.created_at) AS created_at
 ORDER BY b.created_at, b.id
 LIMIT $limit

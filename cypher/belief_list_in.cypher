@@ -3,7 +3,6 @@
 // are read and sorted, so a page reads what those namespaces hold, not the store. The same
 // rows as belief_list.
 // $anchor: list<string>, namespaces that hold every belief to list (not null).
-// $namespace: a namespace the belief must be in too, or null.
 // $kind, $status, $after_created_at, $after_id, $limit: as belief_list.
 // Returns: id, created_at (text, as belief_list).
 MATCH (n:Namespace)<-[:IN]-(b:Belief)
@@ -19,7 +18,6 @@ WHERE b.created_at >= coalesce($after_created_at, datetime('1970-01-01T00:00:00Z
   AND ($after_created_at IS NULL
        OR b.created_at > $after_created_at
        OR (b.created_at = $after_created_at AND b.id > $after_id))
-  AND ($namespace IS NULL OR EXISTS { (b)-[:IN]->(:Namespace {name: $namespace}) })
 RETURN b.id AS id, toString(b.created_at) AS created_at
 ORDER BY b.created_at, b.id
 LIMIT $limit

@@ -235,12 +235,20 @@ def test_a_keys_audit_pages_alike_either_way(
     store.retract(f"{uid}-1", actor="tester")
     assert audit.chain_for([ns, beyond]) == f"ns:{ns}"
     # 10**6: the first read covers the log, every full page comes from it; 0: none does
-    monkeypatch.setattr(audit, "SCANNED_PER_ROW", scanned)
+    monkeypatch.setattr(store, "scanned_per_row", scanned)
+    read = store.run_read
+    queries: list[str] = []
+
+    def spied(name: str, **params: Any) -> list[Any]:
+        queries.append(name)
+        return read(name, **params)
+
+    monkeypatch.setattr(store, "run_read", spied)
 
     def listed(caller: Caller, **filters: Any) -> list[tuple[str, list[str]]]:
-        """(action, beliefs) of each event, paging by 2 and by 5; both the same."""
+        """(action, beliefs) of each event, paging by 1 and by 5; both the same."""
         by_size = []
-        for limit in (2, 5):
+        for limit in (1, 5):
             events, cursor = [], None
             while True:
                 page = audit.list_events(store, caller, cursor=cursor, limit=limit, **filters)
@@ -262,6 +270,12 @@ def test_a_keys_audit_pages_alike_either_way(
     assert listed(mine, belief=f"{uid}-1") == [("retract", [f"{uid}-1"]), ("add", [f"{uid}-1"])]
     assert listed(mine, action=audit.AuditAction.retract) == [("retract", [f"{uid}-1"])]
     assert listed(Caller("c", Role.curator, frozenset())) == []
+    # the way asked for was taken: full pages from the log's order, or all from the chains
+    if scanned:
+        assert queries.count("audit_list") > queries.count("audit_list_in") > 0
+    else:
+        assert queries.count("audit_list") == queries.count("audit_list_in") > 0
+    assert queries.count("audit_list_touching") > 0  # the belief's history
 
 
 def test_every_event_touches_the_beliefs_it_names(

@@ -34,12 +34,9 @@ def query_calls(callers: Iterable[str] = CALLERS) -> list[tuple[str, set[str], s
             if position is None or len(node.args) <= position:
                 continue
             name = node.args[position]
-            # a call of one of two queries that take the same params: `"a" if x else "b"`
-            names = [name.body, name.orelse] if isinstance(name, ast.IfExp) else [name]
-            for name in names:
-                if isinstance(name, ast.Constant) and isinstance(name.value, str):
-                    kwargs = {k.arg for k in node.keywords if k.arg}
-                    calls.append((name.value, kwargs, f"{path.name}:{node.lineno}"))
+            if isinstance(name, ast.Constant) and isinstance(name.value, str):
+                kwargs = {k.arg for k in node.keywords if k.arg}
+                calls.append((name.value, kwargs, f"{path.name}:{node.lineno}"))
     return calls
 
 
