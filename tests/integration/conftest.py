@@ -12,6 +12,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -98,3 +99,18 @@ def ns() -> str:
 def uid() -> str:
     """A prefix for ids unique to this test."""
     return f"t{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture
+def reads(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the queries the store reads from here on, in order (the reads still go
+    to Neo4j: this only records which way a listing took)."""
+    read = store.run_read
+    names: list[str] = []
+
+    def recorded(name: str, **params: Any) -> list[Any]:
+        names.append(name)
+        return read(name, **params)
+
+    monkeypatch.setattr(store, "run_read", recorded)
+    return names
