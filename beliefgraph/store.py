@@ -811,10 +811,11 @@ class Store:
             )
         after_created_at, after_id = _decode_cursor(cursor) if cursor else (None, None)
         allowed = _allowed(caller)
-        if allowed is not None and (namespace is not None and namespace not in allowed):
-            return BeliefPage(items=[], next_cursor=None)  # a namespace not its to ask about
-        # namespaces that hold every belief to list, all the caller's to see
+        # namespaces that hold every belief to list, all the caller's to see (none: a
+        # namespace outside the grant is not the caller's to ask about)
         anchor = [namespace] if namespace is not None else allowed
+        if allowed is not None and namespace is not None and namespace not in allowed:
+            anchor = []
         if anchor == []:
             return BeliefPage(items=[], next_cursor=None)
         kind_value = kind.value if kind else None
