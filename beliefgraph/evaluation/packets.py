@@ -8,15 +8,17 @@ The **answer key** - ``role``, ``distractor_trap``, ``expected_fired_role``,
 ``must_not_fire_roles``, ``why_tempting``, ``expected_failure_mode``,
 ``discriminating_signal``, ``failure_cost`` - is kept in :class:`AnswerKey` and read only by
 the scorer. :func:`to_beliefs` maps the rest onto :class:`~beliefgraph.models.BeliefCreate`;
-ids are ``<run>-<scenario>-m<index>`` and never say which memory is the target (packets
-that carry their own memory ``id`` - which do encode roles - have it ignored).
+ids are ``<run>-<scenario>-m<index>`` and never say which memory is the target (a memory's
+own ``id`` - some packets' encode roles - only resolves ``superseded_by`` and is never stored).
 
 Mapping: ``memory_type`` → ``kind``; ``status`` → ``status`` (``superseded`` becomes a
-``SUPERSEDES`` edge, see :func:`infer_successor`); ``priority``, ``epistemic_status``,
+``SUPERSEDES`` edge to the memory ``superseded_by`` names, else to the newest active one of
+the same type, else the memory is archived: see :func:`infer_successor`); ``priority``, ``epistemic_status``,
 ``verification_required``; ``allowed_action_hint`` → ``allowed_action``; ``recency_rank`` →
 ``valid_from`` (rank 1 is the most recent); ``retrieval_terms`` → ``about`` (the entities a
 memory is about); ``governs`` → ``governs``. Values the model does not have are read as the
-packets mean them: epistemic ``settled`` is ``confirmed``; a priority that is not a priority
+packets mean them: epistemic ``settled`` is ``confirmed``, ``inferred`` and ``uncertain``
+(AUTHORING.md) are ``unverified``; a priority that is not a priority
 (top5 writes ``active``/``archived`` there) is ``normal``.
 """
 
@@ -61,7 +63,13 @@ ANSWER_KEY_FIELDS = frozenset(
 )
 #: recency ranks count back from this instant, one day per rank
 RECENCY_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
-_EPISTEMIC_SYNONYMS = {"settled": EpistemicStatus.confirmed}
+#: authoring words the model spells otherwise: what AUTHORING.md calls ``inferred`` or
+#: ``uncertain`` has not been verified
+_EPISTEMIC_SYNONYMS = {
+    "settled": EpistemicStatus.confirmed,
+    "inferred": EpistemicStatus.unverified,
+    "uncertain": EpistemicStatus.unverified,
+}
 _STATUSES = {"active", "provisional", "inferred", "exploratory", "archived", "superseded"}
 
 
@@ -81,6 +89,10 @@ class Memory(BaseModel):
     retrieval_terms: list[str] = Field(default_factory=list)
     contradiction_count: int = Field(default=0, ge=0)
     governs: dict[str, Any] | None = None
+    #: the packet's own memory id: only to resolve ``superseded_by``, never stored
+    id: str | None = None
+    #: the ``id`` of the memory that replaced this one, where the packet says
+    superseded_by: str | None = None
     # answer key
     role: str | None = None
     distractor_trap: str | None = None
@@ -175,7 +187,21 @@ def read_packet(path: Path, annotations: Sequence[Path] = ()) -> Packet:
         scenarios = apply_annotations(scenarios, file)
     for s in scenarios:
         to_beliefs(s, run="check", namespace="project:check")  # maps or raises, stores nothing
+        _check_successors(path.name, s)
     return Packet(path.name, tuple(scenarios))
+
+
+def _check_successors(name: str, scenario: Scenario) -> None:
+    ids = [m.id for m in scenario.memory_store]
+    for i, m in enumerate(scenario.memory_store):
+        if m.superseded_by is None:
+            continue
+        where = f"scenario {scenario.id}, memory {i + 1}: superseded_by"
+        if m.superseded_by not in ids or ids.index(m.superseded_by) == i:
+            raise InvalidPacket(
+                f"{name}: {where}: {m.superseded_by!r} names no other memory of the store",
+                field=where,
+            )
 
 
 def _load_json(path: Path) -> Any:
@@ -302,6 +328,8 @@ def to_beliefs(scenario: Scenario, *, run: str, namespace: str) -> list[BeliefCr
             kind = _kind(m.memory_type)
             field = "status"
             status = _status(m.status)
+            if m.status == "superseded" and infer_successor(scenario, i) is None:
+                status = Status.archived  # nothing replaced it: history, as the REST scorer
             field = "epistemic_status"
             epistemic = _epistemic(m.epistemic_status)
             field = "allowed_action_hint"
@@ -341,34 +369,31 @@ def to_beliefs(scenario: Scenario, *, run: str, namespace: str) -> list[BeliefCr
     return beliefs
 
 
-def _overlap(a: Memory, b: Memory) -> int:
-    def bag(m: Memory) -> set[str]:
-        return {entity_key(t) for t in m.retrieval_terms} | set(content_words(m.text))
-
-    return len(bag(a) & bag(b))
-
-
 def infer_successor(scenario: Scenario, index: int) -> int | None:
     """Which memory replaced the superseded memory ``index`` (0-based), or ``None``.
 
-    The packets mark a memory ``superseded`` without naming what replaced it; the store
-    needs a ``SUPERSEDES`` edge. The successor is the current memory that shares most
-    terms and words with it, preferring memories that carry a contradiction
-    (``contradiction_count`` > 0) when the superseded one does; ties go to the more recent.
-    Roles are never read.
+    The memory's ``superseded_by`` where the packet names one; otherwise the newest active
+    memory of the same ``memory_type`` (lowest ``recency_rank``, ties to the later in the
+    packet) - the rule of ``../shared/tools/rest-governance-scorer.py``, so that both
+    evaluations load the same store. ``None`` when there is none: the memory is then
+    stored archived (history that must not steer). Roles are never read.
     """
     old = scenario.memory_store[index]
+    if old.superseded_by is not None:
+        ids = [m.id for m in scenario.memory_store]
+        return ids.index(old.superseded_by) if old.superseded_by in ids else None
     pool = [
         (i, m)
         for i, m in enumerate(scenario.memory_store)
-        if i != index and m.status not in ("superseded", "archived")
+        if i != index and m.status == "active" and m.memory_type == old.memory_type
     ]
-    if old.contradiction_count > 0 and any(m.contradiction_count > 0 for _, m in pool):
-        pool = [(i, m) for i, m in pool if m.contradiction_count > 0]
-    ranked = sorted(pool, key=lambda im: (-_overlap(old, im[1]), im[1].recency_rank or 0, im[0]))
-    if not ranked or _overlap(old, ranked[0][1]) == 0:
+    if not pool:
         return None
-    return ranked[0][0]
+    never = 10**9
+    return min(
+        pool,
+        key=lambda im: (never if im[1].recency_rank is None else im[1].recency_rank, -im[0]),
+    )[0]
 
 
 # -- noise variants --------------------------------------------------------------------------

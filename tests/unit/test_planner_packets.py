@@ -150,9 +150,61 @@ def test_annotations_must_name_real_memories(tmp_path: Path) -> None:
     assert second.governs is None
 
 
-def test_a_superseded_memory_gets_the_closest_contradicting_successor() -> None:
-    wifi = read_packet(V22).scenarios[2]
-    assert infer_successor(wifi, 1) == 0
+def test_a_superseded_memory_gets_the_successor_the_packet_names(tmp_path: Path) -> None:
+    memories = [
+        {"id": "a", "memory_type": "credential", "status": "superseded", "text": "Code 1.",
+         "superseded_by": "c", "recency_rank": 3},
+        {"id": "b", "memory_type": "credential", "text": "Code 2.", "recency_rank": 1},
+        {"id": "c", "memory_type": "fact", "text": "Code 3.", "recency_rank": 2},
+    ]
+    [s] = read_packet(write(tmp_path, {"scenarios": [scenario(memory_store=memories)]})).scenarios
+    assert infer_successor(s, 0) == 2
+
+
+def test_without_superseded_by_the_newest_active_memory_of_its_type_succeeds(
+    tmp_path: Path,
+) -> None:
+    memories = [
+        {"memory_type": "credential", "text": "Old code.", "status": "superseded"},
+        {"memory_type": "credential", "text": "Code B.", "recency_rank": 2},
+        {"memory_type": "credential", "text": "Code C.", "recency_rank": 1},
+        {"memory_type": "fact", "text": "Newest fact.", "recency_rank": 0},
+        {"memory_type": "credential", "text": "Archived.", "status": "archived", "recency_rank": 0},
+    ]
+    [s] = read_packet(write(tmp_path, {"scenarios": [scenario(memory_store=memories)]})).scenarios
+    assert infer_successor(s, 0) == 2
+
+
+def test_a_superseded_memory_nothing_replaced_is_stored_as_history(tmp_path: Path) -> None:
+    memories = [
+        {"memory_type": "policy", "text": "Old rule.", "status": "superseded"},
+        {"memory_type": "fact", "text": "A fact."},
+    ]
+    [s] = read_packet(write(tmp_path, {"scenarios": [scenario(memory_store=memories)]})).scenarios
+    assert infer_successor(s, 0) is None
+    assert to_beliefs(s, run="r", namespace="project:x")[0].status == Status.archived
+
+
+def test_superseded_by_must_name_another_memory_of_the_store(tmp_path: Path) -> None:
+    memories = [
+        {"id": "a", "memory_type": "fact", "text": "x", "status": "superseded",
+         "superseded_by": "zz"},
+        {"id": "b", "memory_type": "fact", "text": "y"},
+    ]
+    path = write(tmp_path, {"scenarios": [scenario(memory_store=memories)]})
+    with pytest.raises(InvalidPacket, match="memory 1: superseded_by"):
+        read_packet(path)
+
+
+def test_every_epistemic_status_the_authoring_rules_allow_reads(tmp_path: Path) -> None:
+    values = ["confirmed", "reported", "inferred", "uncertain"]
+    memories = [
+        {"memory_type": "fact", "text": f"t{i}", "epistemic_status": v}
+        for i, v in enumerate(values)
+    ]
+    [s] = read_packet(write(tmp_path, {"scenarios": [scenario(memory_store=memories)]})).scenarios
+    got = [b.epistemic_status for b in to_beliefs(s, run="r", namespace="project:x")]
+    assert got[2:] == [EpistemicStatus.unverified, EpistemicStatus.unverified]
 
 
 def test_noise_variants_touch_only_what_they_say() -> None:
