@@ -68,6 +68,7 @@ from beliefgraph.scoping import (
     match_governs,
     read_directive,
 )
+from beliefgraph.things import NOTHING, Aboutness, about
 
 #: kinds that speak with authority when they govern (DESIGN §3); ``directive`` is an
 #: instruction by definition, so it joins the kinds of models.AUTHORITY_KINDS here
@@ -89,6 +90,17 @@ PROTECTION = (
     ActionClass.answer_context,
 )
 _PRIORITY_RANK = {Priority.critical: 3, Priority.high: 2, Priority.normal: 1, Priority.low: 0}
+#: how closely a belief is about the request's thing (bigger is closer)
+_ABOUT_RANK = {"same": 2, "class": 1, "mention": 0, "none": -1}
+
+
+def _about_rank(a: Assessment) -> tuple[int, bool]:
+    if a.scope is not None and a.scope.source == "governs" and a.scope.in_scope:
+        # An explicit scope is its writer's word on what the rule is about.
+        return _ABOUT_RANK["same"], False
+    return _ABOUT_RANK[a.about.level], a.about.exact
+
+
 #: lexical overlap counts this much next to cosine similarity in the evidence lane
 LEXICAL_WEIGHT = 0.1
 
@@ -151,6 +163,8 @@ class Assessment:
     relevance: float
     outcome: str = "lost"  # governs / lost / excluded
     why: str = ""
+    #: how the belief meets what the request is about (beliefgraph.things)
+    about: Aboutness = NOTHING
 
     @property
     def strong(self) -> bool:
@@ -213,10 +227,21 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
     lexical = match_derived(request, text=c.text, names=c.names, action_types=(), topics_only=False)
     relevance = (c.similarity or 0.0) + LEXICAL_WEIGHT * lexical.weight
     type_match = scope is None or not scope.action_types or bool(scope.action_types & action_types)
+    aboutness = about(request.text, c.text, c.names)
 
     def result(lane: str, why: str, outcome: str = "lost") -> Assessment:
         return Assessment(
-            c, directive, authority, scope, note, type_match, lane, relevance, outcome, why
+            c,
+            directive,
+            authority,
+            scope,
+            note,
+            type_match,
+            lane,
+            relevance,
+            outcome,
+            why,
+            aboutness,
         )
 
     if c.status in (Status.superseded, Status.retracted) and c.head is None:
@@ -233,6 +258,11 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         else:
             why = "out of scope: the request matches none of its terms"
         return result("none", why, "excluded")
+    if scope.source == "derived" and not aboutness.governs:
+        # Jurisdiction is about the thing (DESIGN §3): sharing a qualifier or a generic word
+        # with a rule ("south", "code") does not put a request under it.
+        shared = ", ".join(scope.matched)
+        return result("none", f"out of scope: shares {shared}, not what it is about", "excluded")
     if not type_match and scope.weight < STRONG:
         kinds = ", ".join(sorted(a.value for a in scope.action_types))
         return result("none", f"weak match, and it governs only {kinds}", "excluded")
@@ -256,6 +286,7 @@ def _rank(a: Assessment, heads: Mapping[str, Candidate]) -> tuple[object, ...]:
     assert a.scope is not None
     return (
         gov.current,
+        _about_rank(a),
         a.strong,
         a.type_match,
         _PRIORITY_RANK[gov.priority],
@@ -390,10 +421,21 @@ def decide(
             for a in assessed.values()
             if a.lane == "evidence" and (a.candidate.current or a.candidate.id in heads)
         ]
+        # Only what is about the request's thing may answer it: the nearest text about
+        # another thing (the dock drone's code for the dock router's) is no answer at all.
+        for a in evidence:
+            if not a.about.governs:
+                assessed[a.candidate.id] = replace(
+                    a, lane="none", outcome="excluded", why="about nothing the request names"
+                )
+        evidence = [a for a in evidence if a.about.governs]
         # Statements answer; a rule without standing (an unverified policy, a floated
         # decision) is no evidence of fact and answers only when nothing else is relevant.
         evidence.sort(key=lambda a: a.candidate.id)
-        evidence.sort(key=lambda a: (not a.authority, a.relevance), reverse=True)
+        evidence.sort(
+            key=lambda a: (not a.authority, _about_rank(a), a.relevance),
+            reverse=True,
+        )
         winner = evidence[0] if evidence else None
         if winner is not None:
             steps.append(
@@ -459,7 +501,15 @@ def _win_reason(a: Assessment, winner: Assessment | None) -> str:
 
 def _loss_reason(a: Assessment, winner: Assessment, heads: Mapping[str, Candidate]) -> str:
     mine, theirs = _rank(a, heads), _rank(winner, heads)
-    labels = ("current", "strong match", "action types match", "priority", "specificity", "trust")
+    labels = (
+        "current",
+        "what it is about",
+        "strong match",
+        "action types match",
+        "priority",
+        "specificity",
+        "trust",
+    )
     for label, x, y in zip(labels, mine, theirs, strict=False):
         if x != y:
             return f"in scope, but {winner.candidate.id} wins on {label}"

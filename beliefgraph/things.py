@@ -1,0 +1,272 @@
+"""What a text is about: its *things*, each a head word with the words that qualify it.
+
+Jurisdiction is about the thing (DESIGN §3): "Can I change the south laptop settings?" is
+about a laptop - in the south, and its settings - not about the south door whose code is
+stored, nor about "settings" or "code" in general. This module reads that from text alone,
+without a parser, so that the planner can tell a rule *about* what is asked from a rule that
+merely shares a word with it:
+
+* a **compound** is a maximal run of content words (no function words, numbers, verbs);
+* its **head** is the last word that is not an *attribute* - a word naming a property of a
+  thing rather than a thing ("code", "settings", "cost", "schedule", "password"); English
+  compounds put the head last ("dock router code": a router's code);
+* the words before the head are its **qualifiers** ("dock"), the attribute words after it
+  say which property is meant;
+* a compound of attributes only ("passwords", "card numbers" has a head) is *generic*: a
+  rule about passwords in general covers every password.
+
+Compounds written apart, together or hyphenated compare equal ("on-call" / "on call" /
+"oncall", "e-mail" / "email"): :func:`about` aligns the two texts' tokens first.
+
+>>> [str(t) for t in things("What is the dock router code?")]
+['dock router (code)']
+>>> about("What is the dock router code?", "The dock drone code is 5080.").level
+'none'
+>>> about("Can I change the annex contract settings?", "Any change to the annex contract "
+...       "must be approved by legal.").level
+'same'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from beliefgraph.scoping import STOPWORDS, _wordset, is_act, words
+
+#: words that name a property of a thing, not a thing: a shared attribute is no shared topic
+ATTRIBUTES = _wordset(
+    """
+    code pin passcode password passphrase combination number numbers digit login credential
+    setting settings config configuration preference option options mode
+    policy rule procedure process protocol guideline requirement instruction instructions
+    change changes update updates access permission permissions approval
+    cost price fee fees amount total balance rate charge charges budget value
+    schedule date deadline hour hours status state location place address whereabouts
+    detail details info information note notes record records entry entries list lists
+    name id version level limit size type model count term terms condition conditions
+    """
+)
+
+#: words that are not things: verbs and adjectives that the act lists do not know, adverbs
+_NOT_THINGS = _wordset(
+    """
+    prefer prefers preferred like likes liked decide decides decided keep keeps kept put puts
+    paste post copy leave open close print call text take bring lock turn switch ask tell
+    double triple first second always often sometimes later soon earlier again still
+    available due okay able ready fine good bad best better own sure true false
+    spent spend spends asking using doe
+    replace replaced serviced happen happens happened go goes going went gone come came
+    make makes made ever whenever yes instead otherwise first
+    """
+)
+
+#: a word after these is a verb ("we decided", "never paste", "please email")
+_VERB_CUES = _wordset(
+    """
+    i we you they he she it never not dont doesnt didnt must should always please can
+    cannot could may might will shall would also just
+    """
+)
+
+#: a word after these is a noun, whatever else it can be ("the email", "any change")
+_DETERMINERS = _wordset(
+    """
+    the a an this that these those my our your his her their its any every each all no some
+    """
+)
+
+
+@dataclass(frozen=True)
+class Thing:
+    """One thing a text names: its head word, qualifiers and attributes (plurals folded)."""
+
+    head: str
+    qualifiers: frozenset[str]
+    attributes: tuple[str, ...]
+    #: the compound names attributes only ("passwords"): a class, not one thing
+    generic: bool
+    #: the compound's words in order
+    words: tuple[str, ...] = ()
+
+    def qualifiers_of(self, word: str) -> frozenset[str]:
+        """The words before ``word`` in the compound (they qualify it)."""
+        return (
+            frozenset(self.words[: self.words.index(word)]) if word in self.words else frozenset()
+        )
+
+    def __str__(self) -> str:
+        words_ = [*sorted(self.qualifiers), self.head]
+        tail = f" ({' '.join(self.attributes)})" if self.attributes else ""
+        return " ".join(words_) + tail
+
+
+def _breaks(tokens: tuple[str, ...], i: int, in_run: bool) -> bool:
+    """Whether token ``i`` cannot be part of a compound (it is no noun)."""
+    token = tokens[i]
+    if token in STOPWORDS or token in _NOT_THINGS or token.isdigit() or len(token) < 2:
+        return True
+    if len(token) > 4 and (token.endswith("ly") or (token.endswith("ed") and token[-3] != "e")):
+        return True  # adverbs and participles ("totaled", "kept") describe, they name nothing
+    if not is_act(token):
+        return False
+    # An act word is a noun after a determiner or inside a compound ("the email",
+    # "wire transfer"), a verb otherwise; its past and -ing forms are never the thing.
+    if token.endswith(("ed", "ing")) or token in ("sent", "paid", "given", "sold", "bought"):
+        return True
+    previous = tokens[i - 1] if i > 0 else ""
+    return not (previous in _DETERMINERS or in_run)
+
+
+def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
+    """The things a token sequence names, in order."""
+    runs: list[list[str]] = []
+    run: list[str] = []
+    for i, token in enumerate(tokens):
+        previous = tokens[i - 1] if i > 0 else ""
+        if _breaks(tokens, i, bool(run)) or (not run and previous in _VERB_CUES and is_act(token)):
+            if run:
+                runs.append(run)
+            run = []
+            continue
+        if not run and previous in _VERB_CUES and previous not in _DETERMINERS:
+            # "we prefer ...", "never paste ...": the first word after a subject or a
+            # modal is the verb, not a thing
+            continue
+        run.append(token)
+    if run:
+        runs.append(run)
+    found: list[Thing] = []
+    for r in runs:
+        heads = [j for j, w in enumerate(r) if w not in ATTRIBUTES]
+        if not heads:
+            found.append(Thing(r[-1], frozenset(r[:-1]), (), generic=True, words=tuple(r)))
+            continue
+        h = heads[-1]
+        found.append(Thing(r[h], frozenset(r[:h]), tuple(r[h + 1 :]), False, tuple(r)))
+    # A text that names things uses its attribute-only compounds as their attributes
+    # ("the price of the dock van"); only a text about attributes alone is about a class.
+    if any(not t.generic for t in found):
+        found = [t for t in found if not t.generic]
+    return tuple(found)
+
+
+#: punctuation that ends a compound ("into chat; send the link")
+_CLAUSE = re.compile(r"[.;:!?,()\[\]\n\"]+(?:\s|$)|[;:!?,()\[\]\n\"]")
+
+
+def clauses(text: str) -> list[tuple[str, ...]]:
+    """The word tuples of ``text``'s clauses (no compound spans punctuation)."""
+    return [w for part in _CLAUSE.split(text) if (w := words(part))]
+
+
+def _compounds_of(pieces: list[tuple[str, ...]], other: tuple[str, ...]) -> tuple[Thing, ...]:
+    return tuple(t for piece in pieces for t in compounds(align(piece, other)))
+
+
+@lru_cache(maxsize=8192)
+def things(text: str) -> tuple[Thing, ...]:
+    """The things ``text`` names (see the module docstring)."""
+    return _compounds_of(clauses(text), ())
+
+
+def align(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    """``a`` with each run of two or three tokens joined where ``b`` writes them as one word.
+
+    >>> align(("on", "call", "rota"), ("oncall", "rota"))
+    ('oncall', 'rota')
+    """
+    single = set(b)
+    out: list[str] = []
+    i = 0
+    while i < len(a):
+        for n in (3, 2):
+            if i + n <= len(a) and "".join(a[i : i + n]) in single:
+                out.append("".join(a[i : i + n]))
+                i += n
+                break
+        else:
+            out.append(a[i])
+            i += 1
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Aboutness:
+    """How a request's things meet a belief's.
+
+    ``level``: ``same`` - a thing of the request is a thing of the belief (the same head,
+    qualifiers that do not name another one); ``class`` - the belief speaks of the request's
+    thing as a class (it names the head unqualified, or only the attribute asked for:
+    "passwords" for "the office wifi password"); ``mention`` - the belief names the request's
+    thing only as a qualifier of something else ("the Riverside invoice" for "Riverside");
+    ``none`` - nothing the request is about. ``matched`` names the heads that met.
+    """
+
+    level: str
+    matched: tuple[str, ...] = ()
+    #: a thing of the belief has exactly the request's qualifiers ("west wing kiosk", not
+    #: "west kiosk")
+    exact: bool = False
+
+    @property
+    def governs(self) -> bool:
+        """Whether this is enough for a rule's jurisdiction."""
+        return self.level in ("same", "class")
+
+
+_LEVELS = ("same", "class", "mention", "none")
+#: a belief about nothing the request names
+NOTHING = Aboutness("none")
+
+
+def _agree(asked: frozenset[str], held: frozenset[str]) -> bool:
+    # Two qualified things with the same head are different things when their qualifiers
+    # share nothing ("dock router" / "north router"); an unqualified side is the class.
+    return not asked or not held or bool(asked & held)
+
+
+def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness:
+    """How ``held`` (a belief's things) meets ``asked`` (a request's)."""
+    best, matched, exact = "none", [], False
+    for a in asked:
+        level = "none"
+        for h in held:
+            if a.head == h.head and _agree(a.qualifiers, h.qualifiers):
+                if a.qualifiers and not h.qualifiers:
+                    level = _better(level, "class")
+                    continue
+                level = "same"
+                exact = exact or a.qualifiers == h.qualifiers
+            elif h.generic and (h.head == a.head or h.head in a.attributes):
+                level = _better(level, "class")
+            elif (
+                a.head in h.qualifiers
+                and not a.generic
+                and _agree(a.qualifiers, h.qualifiers_of(a.head))
+            ):
+                level = _better(level, "mention")
+        if level != "none":
+            matched.append(a.head)
+            best = _better(best, level)
+    return Aboutness(best, tuple(dict.fromkeys(matched)), exact)
+
+
+def _better(x: str, y: str) -> str:
+    return x if _LEVELS.index(x) <= _LEVELS.index(y) else y
+
+
+def about(request: str, belief: str, names: tuple[str, ...] = ()) -> Aboutness:
+    """How a request meets a belief's text and the names of what it is about."""
+    return _about(request, belief, tuple(names))
+
+
+@lru_cache(maxsize=8192)
+def _about(request: str, belief: str, names: tuple[str, ...]) -> Aboutness:
+    req, text = clauses(request), clauses(belief)
+    # Names are things on their own: "riverside" in ``about`` is not a qualifier.
+    text += [words(n) for n in names if words(n)]
+    req_words = tuple(w for piece in req for w in piece)
+    text_words = tuple(w for piece in text for w in piece)
+    return about_things(_compounds_of(req, text_words), _compounds_of(text, req_words))
