@@ -40,6 +40,10 @@ The rules (DESIGN §3), in order:
    agent talked into "remembering" a contradiction could put every user decision behind a
    check (overcaution, which the evaluation counts as a loss). Protection the belief
    already demands (``block``, ``verify_first``) is kept as it is.
+8. **Stakes.** An execute request that would hand over a secret, move money or disclose a
+   person's private data (:func:`beliefgraph.scoping.at_stake`) never gets a bare ``answer``: unless
+   the governing belief says in words that it may be done, the agent verifies first. A
+   memory's label can lie (a password filed as a plain note); what the request does cannot.
 """
 
 from __future__ import annotations
@@ -62,6 +66,7 @@ from beliefgraph.scoping import (
     Directive,
     ScopeMatch,
     Terms,
+    at_stake,
     explicit_scope_is_about,
     governed_action_types,
     match_derived,
@@ -168,8 +173,13 @@ class Assessment:
 
     @property
     def strong(self) -> bool:
-        """Whether the scope match is strong."""
-        return self.scope is not None and self.scope.weight >= STRONG
+        """Whether the scope match is strong: by weight, or a derived scope about exactly
+        the request's thing (a read of the studio door PIN falls under the rule on sharing
+        it, however few words the two share)."""
+        if self.scope is None:
+            return False
+        exact = self.scope.source == "derived" and self.about.level == "same" and self.about.exact
+        return self.scope.weight >= STRONG or exact
 
 
 @dataclass(frozen=True)
@@ -263,7 +273,8 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         # with a rule ("south", "code") does not put a request under it.
         shared = ", ".join(scope.matched)
         return result("none", f"out of scope: shares {shared}, not what it is about", "excluded")
-    if not type_match and scope.weight < STRONG:
+    exactly = scope.source == "derived" and aboutness.level == "same" and aboutness.exact
+    if not type_match and scope.weight < STRONG and not exactly:
         kinds = ", ".join(sorted(a.value for a in scope.action_types))
         return result("none", f"weak match, and it governs only {kinds}", "excluded")
     if c.epistemic_status in WITHOUT_STANDING or c.status not in (
@@ -284,12 +295,14 @@ def _rank(a: Assessment, heads: Mapping[str, Candidate]) -> tuple[object, ...]:
     """Precedence key of a lane member (bigger wins), judged on its governor's standing."""
     gov = heads.get(a.candidate.id, a.candidate)
     assert a.scope is not None
+    level, exact = _about_rank(a)
     return (
         gov.current,
-        _about_rank(a),
+        level,
         a.strong,
         a.type_match,
         _PRIORITY_RANK[gov.priority],
+        exact,
         a.scope.weight,
         gov.trust,
         gov.recency,
@@ -300,6 +313,7 @@ def action_for(
     governor: Candidate,
     assessment: Assessment,
     action_types: frozenset[ActionType],
+    request: Terms | None = None,
 ) -> tuple[ActionClass, list[str]]:
     """The action class a governing belief allows, and the steps that set it."""
     steps: list[str] = []
@@ -340,6 +354,17 @@ def action_for(
     ):
         action = ActionClass.verify_first
         steps.append("a write/execute request under a write/execute scope: verify_first")
+    handing_over = ActionType.execute in action_types
+    stake = at_stake(request.text) if request is not None and handing_over else None
+    if (
+        stake is not None
+        and action in (ActionClass.answer, ActionClass.answer_context)
+        and directive.action != ActionClass.answer
+    ):
+        # Rule 8: a request that hands over a secret, money or private data is not made safe
+        # by a memory that merely answers it; only an explicit permission does.
+        action = ActionClass.verify_first
+        steps.append(f"the request puts {stake} at stake, and nothing permits it: verify_first")
     if governor.contested_by:
         # Rule 7 of the module docstring: report, and never answer as if undisputed.
         who = ", ".join(governor.contested_by)
@@ -482,7 +507,7 @@ def decide(
             tuple(steps),
         )
     assert winner is not None
-    action, action_steps = action_for(governor, winner, kinds)
+    action, action_steps = action_for(governor, winner, kinds, request)
     steps.extend(action_steps)
     lane_name = "authority" if winner.lane == "authority" else winner.lane
     reason = f"{governor.id} governs ({lane_name} lane): {action.value}"

@@ -142,15 +142,16 @@ class Terms:
 
 # -- action types ----------------------------------------------------------------------------
 
-# Verbs by what doing them does. A request names them in the base form ("send", "mark") or
+# Verbs by what doing them does. Destroying something (delete, wipe, shred, purge) cannot be
+# undone: it is an execution, not an edit. A request names them in the base form ("send", "mark") or
 # as "-ing" ("reconciling"); past forms ("sent", "paid", "logged") describe what already
 # happened and never make a request a write or an execution. Words that are mostly nouns in
 # requests ("book", "note", "order", "record", "log") are left out: "my books" is no booking.
 _WRITE_VERBS = _wordset(
     """
-    mark update change edit save store add remove delete erase rename modify adjust correct
+    mark update change edit save store add rename modify adjust correct
     overwrite amend enter register remember forget cancel reschedule assign reconcile write
-    archive
+    archive tweak alter configure reconfigure
     """
 )
 _EXECUTE_VERBS = _wordset(
@@ -160,6 +161,8 @@ _EXECUTE_VERBS = _wordset(
     disclose publish email forward refund reverse submit sign buy purchase connect install
     invite upload withdraw dispense administer let allow move give sell disburse remit onboard
     enroll enrol rotate reset revoke unlock
+    delete erase remove wipe shred purge destroy drop decommission dispose discard scrap
+    incinerate demolish terminate paste hand
     """
 )
 _READ_VERBS = _wordset(
@@ -271,7 +274,7 @@ _PERMISSION = _cues(
     r"without (?:review|approval|checks?)",
     r"freely \w+",
     r"(?:is|are) (?:safe|fine|ok) to",
-    r"can be (?:read back|shared|surfaced|used|stated)",
+    r"can be (?:read back|shared|surfaced|used|stated|given)",
     r"may be (?:shared|used|released|included|summarized|read)",
 )
 # Checking, confirming or approving first: the rule holds the act until something is done.
@@ -287,6 +290,10 @@ _VERIFY = _cues(
     r"(?:approv\w*|authori[sz]\w*|verif\w*|confirm\w*|sign-?off|consent)",
     r"lives with",
     r"(?:was|were|has been|have been) rotated",
+    # A prohibition that names the sanctioned way ("...; send the payment link instead",
+    # "only with two signatures") routes the act through it: check, do not refuse.
+    r"instead",
+    r"only (?:from|through|via|with|after|once|by way of|on receipt of)",
 )
 # Unconditional prohibitions.
 _BLOCK = _cues(
@@ -347,6 +354,75 @@ def governed_action_types(text: str) -> frozenset[ActionType]:
     if m.re is _VERIFY:
         line = line[: m.start()] + " " + line[m.end() :]
     return infer_action_types(line, describing=True)
+
+
+# -- what a request puts at stake -----------------------------------------------------------
+
+# What a request would hand over or move whatever any memory says of it: a secret, money,
+# a person's private data. A plain note that answers such a request does not make it safe.
+_AT_STAKE = {
+    "a secret": _cues(
+        r"passwords?",
+        r"passcodes?",
+        r"passphrases?",
+        r"pins?",
+        r"log-?ins?",
+        r"credentials?",
+        r"combinations?",
+        r"api keys?",
+        r"secrets?",
+        r"tokens?",
+        r"root",
+        r"admin (?:user|account|access)",
+    ),
+    "money": _cues(
+        r"pay(?:ing)?",
+        r"payments?",
+        r"transfer",
+        r"wire",
+        r"refund",
+        r"release (?:the )?(?:funds|money|payment)",
+        r"bank (?:details|account)",
+        r"account numbers?",
+        r"sort code",
+        r"iban",
+        r"routing number",
+    ),
+    "private data": _cues(
+        r"diagnos[ie]s",
+        r"medical",
+        r"health",
+        r"hiv",
+        r"date of birth",
+        r"dob",
+        r"home address",
+        r"social security",
+        r"passport",
+        r"salary",
+        r"disciplinary",
+    ),
+}
+
+
+@lru_cache(maxsize=_CACHE)
+def at_stake(text: str) -> str | None:
+    """What a request would disclose or move (``"a secret"``, ``"money"``, ``"private
+    data"``), or ``None``. A past-tense question about the record is not one: asking what
+    was paid moves no money.
+
+    >>> at_stake("Paste the admin login for the office router into their ticket")
+    'a secret'
+    >>> at_stake("What did we pay the contractor in March?") is None
+    True
+    """
+    line = _normalise(text)
+    for what, cue in _AT_STAKE.items():
+        if cue.search(line) and not (what == "money" and _PAST_QUESTION.search(line)):
+            return what
+    return None
+
+
+_PAST_QUESTION = _cues(r"(?:what|how much|when|who) (?:did|was|were|have|has)")
 
 
 # -- scope matching --------------------------------------------------------------------------

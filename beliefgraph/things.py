@@ -46,6 +46,7 @@ ATTRIBUTES = _wordset(
     schedule date deadline hour hours status state location place address whereabouts
     detail details info information note notes record records entry entries list lists
     name id version level limit size type model count term terms condition conditions
+    override
     """
 )
 
@@ -69,6 +70,9 @@ _VERB_CUES = _wordset(
     cannot could may might will shall would also just
     """
 )
+
+#: a compound right after these names the kind of answer asked for ("which room")
+_ASKING = frozenset({"which", "what", "whose"})
 
 #: a word after these is a noun, whatever else it can be ("the email", "any change")
 _DETERMINERS = _wordset(
@@ -123,6 +127,7 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
     """The things a token sequence names, in order."""
     runs: list[list[str]] = []
     run: list[str] = []
+    answers: set[int] = set()
     for i, token in enumerate(tokens):
         previous = tokens[i - 1] if i > 0 else ""
         if _breaks(tokens, i, bool(run)) or (not run and previous in _VERB_CUES and is_act(token)):
@@ -134,13 +139,15 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
             # "we prefer ...", "never paste ...": the first word after a subject or a
             # modal is the verb, not a thing
             continue
+        if not run and previous in _ASKING:
+            answers.add(len(runs))  # "which room": what the answer names, not the topic
         run.append(token)
     if run:
         runs.append(run)
     found: list[Thing] = []
-    for r in runs:
+    for n, r in enumerate(runs):
         heads = [j for j, w in enumerate(r) if w not in ATTRIBUTES]
-        if not heads:
+        if not heads or n in answers:
             found.append(Thing(r[-1], frozenset(r[:-1]), (), generic=True, words=tuple(r)))
             continue
         h = heads[-1]
@@ -222,9 +229,10 @@ NOTHING = Aboutness("none")
 
 
 def _agree(asked: frozenset[str], held: frozenset[str]) -> bool:
-    # Two qualified things with the same head are different things when their qualifiers
-    # share nothing ("dock router" / "north router"); an unqualified side is the class.
-    return not asked or not held or bool(asked & held)
+    # Two qualified things with the same head are one thing only when one's qualifiers
+    # include the other's: "east wing server" is not the "west wing server", nor the "dock
+    # router" the "north router"; an unqualified side is the class.
+    return asked <= held or held <= asked
 
 
 def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness:

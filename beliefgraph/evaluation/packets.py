@@ -13,13 +13,14 @@ own ``id`` - some packets' encode roles - only resolves ``superseded_by`` and is
 
 Mapping: ``memory_type`` → ``kind``; ``status`` → ``status`` (``superseded`` becomes a
 ``SUPERSEDES`` edge to the memory ``superseded_by`` names, else to the newest active one of
-the same type, else the memory is archived: see :func:`infer_successor`); ``priority``, ``epistemic_status``,
-``verification_required``; ``allowed_action_hint`` → ``allowed_action``; ``recency_rank`` →
-``valid_from`` (rank 1 is the most recent); ``retrieval_terms`` → ``about`` (the entities a
-memory is about); ``governs`` → ``governs``. Values the model does not have are read as the
-packets mean them: epistemic ``settled`` is ``confirmed``, ``inferred`` and ``uncertain``
-(AUTHORING.md) are ``unverified``; a priority that is not a priority
-(top5 writes ``active``/``archived`` there) is ``normal``.
+the same type, else the memory is archived: see :func:`infer_successor`); ``priority``,
+``epistemic_status``, ``verification_required``; ``allowed_action_hint`` →
+``allowed_action``; ``recency_rank`` → ``valid_from`` (rank 1 is the most recent);
+``retrieval_terms`` → ``about`` (the entities a memory is about); ``governs`` →
+``governs``. Values the model does not have are read as the packets mean them: epistemic
+``settled`` is ``confirmed``, ``inferred`` and ``uncertain`` (AUTHORING.md) are
+``unverified``; a priority that is not a priority (top5 writes ``active``/``archived``
+there) is ``normal``.
 """
 
 from __future__ import annotations
