@@ -46,7 +46,7 @@ ATTRIBUTES = _wordset(
     schedule date deadline hour hours status state location place address whereabouts
     detail details info information note notes record records entry entries list lists
     name id version level limit size type model count term terms condition conditions
-    override
+    override admin user username
     """
 )
 
@@ -60,6 +60,7 @@ _NOT_THINGS = _wordset(
     spent spend spends asking using doe
     replace replaced serviced happen happens happened go goes going went gone come came
     make makes made ever whenever yes instead otherwise first
+    live goe sit stay belong seem remain depend mean apply
     """
 )
 
@@ -70,6 +71,12 @@ _VERB_CUES = _wordset(
     cannot could may might will shall would also just
     """
 )
+
+_BE = frozenset({"is", "are", "was", "were", "be", "been", "am"})
+
+#: a compound of attributes followed by these is the attribute of what follows ("the price
+#: of the dock van", "the password for the front desk router")
+_LINKING = frozenset({"of", "for", "to", "on"})
 
 #: a compound right after these names the kind of answer asked for ("which room")
 _ASKING = frozenset({"which", "what", "whose"})
@@ -113,6 +120,8 @@ def _breaks(tokens: tuple[str, ...], i: int, in_run: bool) -> bool:
         return True
     if len(token) > 4 and (token.endswith("ly") or (token.endswith("ed") and token[-3] != "e")):
         return True  # adverbs and participles ("totaled", "kept") describe, they name nothing
+    if token.endswith("ing") and i > 0 and tokens[i - 1] in _BE:
+        return True  # "is covering": a verb
     if not is_act(token):
         return False
     # An act word is a noun after a determiner or inside a compound ("the email",
@@ -128,10 +137,13 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
     runs: list[list[str]] = []
     run: list[str] = []
     answers: set[int] = set()
+    linked: set[int] = set()
     for i, token in enumerate(tokens):
         previous = tokens[i - 1] if i > 0 else ""
         if _breaks(tokens, i, bool(run)) or (not run and previous in _VERB_CUES and is_act(token)):
             if run:
+                if token in _LINKING:
+                    linked.add(len(runs))
                 runs.append(run)
             run = []
             continue
@@ -145,17 +157,23 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
     if run:
         runs.append(run)
     found: list[Thing] = []
+    dropped: set[int] = set()
     for n, r in enumerate(runs):
         heads = [j for j, w in enumerate(r) if w not in ATTRIBUTES]
         if not heads or n in answers:
             found.append(Thing(r[-1], frozenset(r[:-1]), (), generic=True, words=tuple(r)))
+            if n in linked or n in answers:
+                dropped.add(len(found) - 1)
             continue
-        h = heads[-1]
+        # The words after a thing's first attribute are that attribute's value ("office
+        # router admin user bvadmin"), not another thing.
+        h = next((j - 1 for j in range(heads[0] + 1, len(r)) if r[j] in ATTRIBUTES), heads[-1])
         found.append(Thing(r[h], frozenset(r[:h]), tuple(r[h + 1 :]), False, tuple(r)))
-    # A text that names things uses its attribute-only compounds as their attributes
-    # ("the price of the dock van"); only a text about attributes alone is about a class.
+    # An attribute-only compound tied to a thing ("the price of the dock van") or naming the
+    # answer ("which room") is no topic of its own where the text names a thing; standing
+    # alone ("Passwords are never shared") it is a class.
     if any(not t.generic for t in found):
-        found = [t for t in found if not t.generic]
+        found = [t for i, t in enumerate(found) if i not in dropped]
     return tuple(found)
 
 

@@ -1,11 +1,17 @@
 """Write bench/results/governance.md (+ .json): every target configuration x every strategy.
 
     .venv/bin/python bench/governance_results.py [--data ../shared/benchmarks/governance]
+                                                [--unread] [--namespaces 300]
 
 Each configuration is loaded into fresh namespaces of the Neo4j that NEO4J_URI names (the
 local launcher's by default) and asked through the same code as ``beliefgraph eval
 governance``. A second table runs the planner on configurations beyond the targets (clutter
 without annotations; the noise variants of the other packets), to show where it breaks.
+
+Then the team's own packets, written blind (``bench/governance/packets/``; with ``--unread``
+also the half set aside in ``bench/governance/unread/``, to be scored once a change is
+done), and the realistic stores (``bench/realistic_stores.py``, ``--namespaces`` of 50
+beliefs, seed 7): scope precision, planner beside the baselines.
 """
 
 from __future__ import annotations
@@ -35,10 +41,12 @@ from beliefgraph.evaluation.governance import (  # noqa: E402
     evaluate,
     read_configuration,
 )
-from beliefgraph.evaluation.packets import NOISE_VARIANTS  # noqa: E402
+from beliefgraph.evaluation.packets import NOISE_VARIANTS, read_packet  # noqa: E402
+from beliefgraph.evaluation.stores import StoreNamespace, Stores, evaluate_stores  # noqa: E402
 from beliefgraph.store import Store  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
+PACKETS = ROOT / "bench" / "governance"
 
 
 def beyond_targets() -> list[Configuration]:
@@ -67,6 +75,8 @@ def cell(s: dict[str, Any]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "benchmarks" / "governance"))
+    parser.add_argument("--unread", action="store_true", help="also score the unread packets")
+    parser.add_argument("--namespaces", type=int, default=300, help="realistic stores to make")
     args = parser.parse_args()
     data = Path(args.data)
     settings = Settings()
@@ -76,6 +86,8 @@ def main() -> int:
     started = time.perf_counter()
     results: list[dict[str, Any]] = []
     extra: list[dict[str, Any]] = []
+    own: list[dict[str, Any]] = []
+    stores: list[dict[str, Any]] = []
     try:
         store = Store(driver, load_embedder(settings.cache_dir), database=neo.database)
         store.init_schema()
@@ -87,6 +99,22 @@ def main() -> int:
             [summary] = evaluate(store, read_configuration(data, config), ["planner"])
             extra.append({"configuration": config.label, "summaries": [summary]})
             print("(beyond)", config.label, cell(summary), flush=True)
+        sets = ["packets", "unread"] if args.unread else ["packets"]
+        for folder in sets:
+            for path in sorted((PACKETS / folder).glob("*.json")):
+                summaries = evaluate(store, read_packet(path), STRATEGIES)
+                label = f"{folder}/{path.stem}"
+                own.append({"configuration": label, "summaries": summaries})
+                print(label, " | ".join(cell(s) for s in summaries), flush=True)
+        sys.path.insert(0, str(ROOT / "bench"))
+        from realistic_stores import generate
+
+        data_ = generate(args.namespaces, 50, 7)
+        spaces = tuple(StoreNamespace.model_validate(n) for n in data_["namespaces"])
+        label = f"{args.namespaces} namespaces of 50 beliefs, seed 7"
+        stores = evaluate_stores(store, Stores(label, spaces), STRATEGIES)
+        for summary in stores:
+            print(summary["strategy"], summary["scope_precision"], flush=True)
     finally:
         driver.close()
     elapsed = time.perf_counter() - started
@@ -104,11 +132,78 @@ def main() -> int:
         "neo4j": neo.uri,
         "seconds": round(elapsed, 1),
     }
-    (RESULTS / "governance.json").write_text(
-        json.dumps({"meta": meta, "targets": results, "beyond_targets": extra}, indent=2) + "\n"
+    payload = {
+        "meta": meta,
+        "targets": results,
+        "beyond_targets": extra,
+        "own_packets": own,
+        "realistic_stores": stores,
+    }
+    (RESULTS / "governance.json").write_text(json.dumps(payload, indent=2) + "\n")
+    (RESULTS / "governance.md").write_text(
+        render(meta, results, extra) + render_own(own) + render_stores(stores)
     )
-    (RESULTS / "governance.md").write_text(render(meta, results, extra))
     return 0
+
+
+def render_own(own: list[dict[str, Any]]) -> str:
+    """The team's blind-authored packets, every strategy, with false certainties."""
+    lines = [
+        "## The team's own packets, written blind",
+        "",
+        "Written by helper sessions that never read the planner, from AUTHORING.md's brief and "
+        "one paragraph per failure family (`bench/governance/packets/`: used while changing the "
+        "planner; `bench/governance/unread/`: set aside unread, scored once when the change was "
+        "done). Cells as above, plus false certainties (fc).",
+        "",
+        "| packet | " + " | ".join(STRATEGIES) + " |",
+        "|---|" + "---|" * len(STRATEGIES),
+    ]
+    for r in own:
+        lines.append(
+            f"| {r['configuration']} | "
+            + " | ".join(f"{cell(s)}; fc {s['false_certainty']}" for s in r["summaries"])
+            + " |"
+        )
+    for folder in ("packets", "unread"):
+        rows = [r for r in own if r["configuration"].startswith(folder + "/")]
+        if not rows:
+            continue
+        cells = []
+        for i in range(len(STRATEGIES)):
+            t = [
+                sum(r["summaries"][i][k] for r in rows)
+                for k in ("target_selected", "action_correct", "scenarios", "false_certainty")
+            ]
+            cells.append(f"**{t[0]}/{t[2]}, {t[1]}/{t[2]}; fc {t[3]}**")
+        lines.append(f"| **{folder}, all** | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n\n"
+
+
+def render_stores(stores: list[dict[str, Any]]) -> str:
+    """Scope precision on the realistic stores."""
+    if not stores:
+        return ""
+    lines = [
+        "## Realistic stores: is the governing belief about the thing asked?",
+        "",
+        f"{stores[0]['stores']} (`bench/realistic_stores.py`): ordinary beliefs about similar "
+        "things at similar places, loaded as text, kind and priority only; the answer key comes "
+        "from what was stored. *exact*: a question about a stored thing (about the thing: a "
+        "belief about it governs; expected: the one that answers it); *absent*: nothing stored "
+        "is about it, and no belief should govern. Scope precision counts both.",
+        "",
+        "| strategy | scope precision | exact: about the thing | exact: expected | absent: "
+        "none governs | another thing's belief governs |",
+        "|---|---|---|---|---|---|",
+    ]
+    for s in stores:
+        lines.append(
+            f"| {s['strategy']} | {s['scope_precision']:.3f} | "
+            f"{s['exact_about_the_thing']}/{s['exact']} | {s['exact_expected']}/{s['exact']} | "
+            f"{s['absent_none_governs']}/{s['absent']} | {s['wrong_thing']} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def render(meta: dict[str, Any], results: list[dict[str, Any]], extra: list[dict[str, Any]]) -> str:

@@ -15,6 +15,7 @@ from beliefgraph.models import (
     Status,
 )
 from beliefgraph.precedence import Candidate, decide
+from beliefgraph.scoping import at_stake, infer_action_types, read_directive
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 R, W, X = ActionType.read, ActionType.write, ActionType.execute
@@ -316,3 +317,61 @@ def test_a_contest_keeps_stronger_protection_as_it_is() -> None:
     d = decide("Remind me of mom's heart pill dose", [R], [DOSE_NOTE, policy])
     assert (d.governing, d.action) == ("policy", ActionClass.verify_first)
     assert any("verify_first already protects" in step for step in d.steps)
+
+
+# -- what a request is about (beliefgraph.things) --------------------------------------------
+
+
+def test_another_things_code_never_governs_and_nothing_answers_for_it() -> None:
+    drone = belief("drone", "The dock drone code is 5080.", kind=Kind.credential)
+    router = belief("router", "The north router code is 1111.", kind=Kind.credential)
+    note = belief("note", "The dock router was moved to the garage.")
+    d = decide("What is the dock router code?", [R], [drone, router])
+    assert d.governing is None
+    assert d.action == ActionClass.answer_context
+    d = decide("What is the dock router code?", [R], [drone, router, note])
+    assert d.governing == "note"
+
+
+def test_the_change_policy_of_exactly_the_thing_asked_governs() -> None:
+    policy = belief(
+        "policy",
+        "Any change to the annex contract must be approved by legal first.",
+        kind=Kind.policy,
+        priority=Priority.high,
+    )
+    other = belief(
+        "other", "The dock contract code is 5080.", kind=Kind.credential, priority=Priority.critical
+    )
+    d = decide("Can I change the annex contract settings now?", [W], [policy, other])
+    assert d.governing == "policy"
+    assert d.action == ActionClass.verify_first
+
+
+def test_destroying_is_an_execution() -> None:
+    for verb in ("delete", "wipe", "shred", "purge", "destroy"):
+        assert infer_action_types(f"Please {verb} the old scans") == {X}
+
+
+def test_a_prohibition_that_names_its_sanctioned_path_asks_to_verify() -> None:
+    rule = "Never key card numbers typed into chat; resend the secure payment link instead."
+    assert read_directive(rule).action == ActionClass.verify_first
+    assert read_directive("Never share patient records with employers.").action == (
+        ActionClass.block
+    )
+
+
+def test_handing_over_a_secret_is_never_a_bare_answer() -> None:
+    note = belief(
+        "note",
+        "Office router admin user bvadmin, password Tern-4417.",
+        kind=Kind.context,
+        names=("office router",),
+        hint=ActionClass.answer,
+    )
+    d = decide("Send the office router admin password to the vendor", [X], [note])
+    assert d.governing == "note"
+    assert d.action == ActionClass.verify_first
+    d = decide("What is the office router admin password?", [R], [note])
+    assert d.action == ActionClass.answer
+    assert at_stake("What did we pay the contractor in March?") is None

@@ -1,0 +1,68 @@
+"""What a text is about: things, their heads and qualifiers, and how a request meets them."""
+
+from __future__ import annotations
+
+import pytest
+
+from beliefgraph.things import about, align, things
+
+
+def test_a_compound_is_about_its_last_word_that_is_no_attribute() -> None:
+    [thing] = things("What is the dock router code?")
+    assert (thing.head, thing.qualifiers, thing.attributes) == (
+        "router",
+        frozenset({"dock"}),
+        ("code",),
+    )
+
+
+@pytest.mark.parametrize(
+    ("request_", "belief", "level"),
+    [
+        # another thing at the same place, or the same kind of thing at another place
+        ("What is the dock router code?", "The dock drone code is 5080.", "none"),
+        ("What is the dock router code?", "The north router code is 1111.", "none"),
+        ("How much did the east wing server cost?", "The west wing server PIN is 8954.", "none"),
+        # a generic word or a qualifier alone is no jurisdiction
+        ("Can I change the south laptop settings?", "The south door code is 7730.", "none"),
+        # the thing itself, in other words
+        (
+            "Can I change the annex contract settings now?",
+            "Any change to the annex contract must be approved by legal first.",
+            "same",
+        ),
+        # a rule about the class of the thing
+        ("What is the dock router code?", "Router codes must be rotated every month.", "class"),
+        ("What's the office wifi password?", "Passwords are never shared in chat.", "class"),
+        # written together, apart or hyphenated
+        ("Who is covering the on call rota?", "The on-call rota lives in the wiki.", "same"),
+        ("Send the e mail digest", "The email digest goes out on Mondays.", "same"),
+    ],
+)
+def test_a_request_meets_a_belief_by_what_both_are_about(
+    request_: str, belief: str, level: str
+) -> None:
+    assert about(request_, belief).level == level
+
+
+def test_the_names_a_belief_is_about_are_things_of_their_own() -> None:
+    assert about("How much do we owe Riverside?", "Invoice total is $4,200.").level == "none"
+    got = about("How much do we owe Riverside?", "Invoice total is $4,200.", ("Riverside",))
+    assert got.level == "same"
+
+
+def test_what_a_question_asks_for_is_not_its_topic() -> None:
+    # "which room" names the answer; the request is about the printer
+    belief = "Correction: the yard router is in the storage room, not the warehouse."
+    assert about("Which room is Priya's printer in these days?", belief).level == "none"
+
+
+def test_exactly_the_qualifiers_asked_for_is_marked() -> None:
+    asked = "How do I get into the west wing kiosk?"
+    assert about(asked, "The west wing kiosk PIN is 0705.").exact
+    assert not about(asked, "Use 1493 to get into the west kiosk.").exact
+
+
+def test_align_joins_what_the_other_side_writes_as_one_word() -> None:
+    assert align(("follow", "up", "call"), ("followup",)) == ("followup", "call")
+    assert align(("follow", "up"), ("follow", "up")) == ("follow", "up")
