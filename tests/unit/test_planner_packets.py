@@ -152,8 +152,14 @@ def test_annotations_must_name_real_memories(tmp_path: Path) -> None:
 
 def test_a_superseded_memory_gets_the_successor_the_packet_names(tmp_path: Path) -> None:
     memories = [
-        {"id": "a", "memory_type": "credential", "status": "superseded", "text": "Code 1.",
-         "superseded_by": "c", "recency_rank": 3},
+        {
+            "id": "a",
+            "memory_type": "credential",
+            "status": "superseded",
+            "text": "Code 1.",
+            "superseded_by": "c",
+            "recency_rank": 3,
+        },
         {"id": "b", "memory_type": "credential", "text": "Code 2.", "recency_rank": 1},
         {"id": "c", "memory_type": "fact", "text": "Code 3.", "recency_rank": 2},
     ]
@@ -187,8 +193,13 @@ def test_a_superseded_memory_nothing_replaced_is_stored_as_history(tmp_path: Pat
 
 def test_superseded_by_must_name_another_memory_of_the_store(tmp_path: Path) -> None:
     memories = [
-        {"id": "a", "memory_type": "fact", "text": "x", "status": "superseded",
-         "superseded_by": "zz"},
+        {
+            "id": "a",
+            "memory_type": "fact",
+            "text": "x",
+            "status": "superseded",
+            "superseded_by": "zz",
+        },
         {"id": "b", "memory_type": "fact", "text": "y"},
     ]
     path = write(tmp_path, {"scenarios": [scenario(memory_store=memories)]})
