@@ -99,6 +99,12 @@ _PRIORITY_RANK = {Priority.critical: 3, Priority.high: 2, Priority.normal: 1, Pr
 _ABOUT_RANK = {"same": 2, "class": 1, "mention": 0, "none": -1}
 
 
+def _exactly_its_thing(scope: ScopeMatch, about: Aboutness) -> bool:
+    """Whether a derived scope is about exactly the request's thing (as strong as a match
+    on many words)."""
+    return scope.source == "derived" and about.level == "same" and about.exact
+
+
 def _about_rank(a: Assessment) -> tuple[int, bool]:
     if a.scope is not None and a.scope.source == "governs" and a.scope.in_scope:
         # An explicit scope is its writer's word on what the rule is about.
@@ -178,8 +184,7 @@ class Assessment:
         it, however few words the two share)."""
         if self.scope is None:
             return False
-        exact = self.scope.source == "derived" and self.about.level == "same" and self.about.exact
-        return self.scope.weight >= STRONG or exact
+        return self.scope.weight >= STRONG or _exactly_its_thing(self.scope, self.about)
 
 
 @dataclass(frozen=True)
@@ -273,8 +278,7 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         # with a rule ("south", "code") does not put a request under it.
         shared = ", ".join(scope.matched)
         return result("none", f"out of scope: shares {shared}, not what it is about", "excluded")
-    exactly = scope.source == "derived" and aboutness.level == "same" and aboutness.exact
-    if not type_match and scope.weight < STRONG and not exactly:
+    if not type_match and scope.weight < STRONG and not _exactly_its_thing(scope, aboutness):
         kinds = ", ".join(sorted(a.value for a in scope.action_types))
         return result("none", f"weak match, and it governs only {kinds}", "excluded")
     if c.epistemic_status in WITHOUT_STANDING or c.status not in (
@@ -532,6 +536,7 @@ def _loss_reason(a: Assessment, winner: Assessment, heads: Mapping[str, Candidat
         "strong match",
         "action types match",
         "priority",
+        "exactly its thing",
         "specificity",
         "trust",
     )

@@ -403,6 +403,9 @@ _AT_STAKE = {
     ),
 }
 
+#: a question about what was done ("what did we pay...?") reads the record, it moves nothing
+_PAST_QUESTION = _cues(r"(?:what|how much|when|who) (?:did|was|were|have|has)")
+
 
 @lru_cache(maxsize=_CACHE)
 def at_stake(text: str) -> str | None:
@@ -420,9 +423,6 @@ def at_stake(text: str) -> str | None:
         if cue.search(line) and not (what == "money" and _PAST_QUESTION.search(line)):
             return what
     return None
-
-
-_PAST_QUESTION = _cues(r"(?:what|how much|when|who) (?:did|was|were|have|has)")
 
 
 # -- scope matching --------------------------------------------------------------------------

@@ -140,14 +140,14 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
     linked: set[int] = set()
     for i, token in enumerate(tokens):
         previous = tokens[i - 1] if i > 0 else ""
-        if _breaks(tokens, i, bool(run)) or (not run and previous in _VERB_CUES and is_act(token)):
+        if _breaks(tokens, i, bool(run)):
             if run:
                 if token in _LINKING:
                     linked.add(len(runs))
                 runs.append(run)
             run = []
             continue
-        if not run and previous in _VERB_CUES and previous not in _DETERMINERS:
+        if not run and previous in _VERB_CUES:
             # "we prefer ...", "never paste ...": the first word after a subject or a
             # modal is the verb, not a thing
             continue
@@ -181,12 +181,13 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
 _CLAUSE = re.compile(r"[.;:!?,()\[\]\n\"]+(?:\s|$)|[;:!?,()\[\]\n\"]")
 
 
-def clauses(text: str) -> list[tuple[str, ...]]:
+@lru_cache(maxsize=8192)
+def clauses(text: str) -> tuple[tuple[str, ...], ...]:
     """The word tuples of ``text``'s clauses (no compound spans punctuation)."""
-    return [w for part in _CLAUSE.split(text) if (w := words(part))]
+    return tuple(w for part in _CLAUSE.split(text) if (w := words(part)))
 
 
-def _compounds_of(pieces: list[tuple[str, ...]], other: tuple[str, ...]) -> tuple[Thing, ...]:
+def _compounds_of(pieces: tuple[tuple[str, ...], ...], other: tuple[str, ...]) -> tuple[Thing, ...]:
     return tuple(t for piece in pieces for t in compounds(align(piece, other)))
 
 
@@ -290,9 +291,9 @@ def about(request: str, belief: str, names: tuple[str, ...] = ()) -> Aboutness:
 
 @lru_cache(maxsize=8192)
 def _about(request: str, belief: str, names: tuple[str, ...]) -> Aboutness:
-    req, text = clauses(request), clauses(belief)
+    req = clauses(request)
     # Names are things on their own: "riverside" in ``about`` is not a qualifier.
-    text += [words(n) for n in names if words(n)]
+    text = clauses(belief) + tuple(words(n) for n in names if words(n))
     req_words = tuple(w for piece in req for w in piece)
     text_words = tuple(w for piece in text for w in piece)
     return about_things(_compounds_of(req, text_words), _compounds_of(text, req_words))
