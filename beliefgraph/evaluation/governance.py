@@ -42,7 +42,7 @@ from beliefgraph.evaluation.packets import (
     read_packet,
     to_beliefs,
 )
-from beliefgraph.models import ActionClass, SupersedeRequest, WritePath
+from beliefgraph.models import ActionClass, BeliefCreate, SupersedeRequest, WritePath
 from beliefgraph.planner import Planner
 from beliefgraph.planner_models import QueryRequest
 from beliefgraph.store import Store
@@ -174,6 +174,30 @@ class Loaded:
     ids: tuple[str, ...]
 
 
+def store_verbatim(store: Store, beliefs: Sequence[BeliefCreate]) -> None:
+    """Write evaluation beliefs as given, in one transaction, around the curation gate."""
+    rows = store.prepare(beliefs, write_path=WritePath.import_, actor="eval")
+
+    def work(tx: ManagedTransaction) -> None:
+        store.check_ids_free(tx, [row["props"]["id"] for row in rows])
+        store.create_rows(tx, rows)
+
+    store.write(work)
+
+
+def check_strategies(strategies: Sequence[str]) -> None:
+    """Refuse an unknown strategy, before anything is loaded.
+
+    Raises:
+        InvalidInput: names the first unknown strategy.
+    """
+    unknown = [s for s in strategies if s not in STRATEGIES]
+    if unknown:
+        raise InvalidInput(
+            f"unknown strategy {unknown[0]!r}; one of {', '.join(STRATEGIES)}", field="strategy"
+        )
+
+
 def load_scenario(store: Store, scenario: Scenario, *, run: str, index: int) -> Loaded:
     """Store a scenario's memories in a fresh namespace; superseded ones get their edge.
 
@@ -185,13 +209,7 @@ def load_scenario(store: Store, scenario: Scenario, *, run: str, index: int) -> 
     # A packet is a store state to replay verbatim, so it bypasses the curation gate: the
     # gate would (rightly, for live writes) merge or supersede memories the scenario needs
     # side by side, e.g. the paid and the unpaid Riverside invoice.
-    rows = store.prepare(beliefs, write_path=WritePath.import_, actor="eval")
-
-    def work(tx: ManagedTransaction) -> None:
-        store.check_ids_free(tx, [row["props"]["id"] for row in rows])
-        store.create_rows(tx, rows)
-
-    store.write(work)
+    store_verbatim(store, beliefs)
     for i, memory in enumerate(scenario.memory_store):
         if memory.status != "superseded":
             continue
@@ -228,14 +246,18 @@ def stored_beliefs(store: Store, namespace: str, embedding: list[float]) -> list
     ]
 
 
-def ask(store: Store, strategy: str, loaded: Loaded, planner: Planner) -> Choice:
-    """Ask a loaded scenario's query through one strategy."""
-    query = loaded.scenario.query
+def choose(store: Store, strategy: str, planner: Planner, namespace: str, query: str) -> Choice:
+    """Ask ``query`` of one namespace through one strategy."""
     if strategy == "planner":
-        result = planner.query(QueryRequest(query=query, namespaces=[loaded.namespace]))
+        result = planner.query(QueryRequest(query=query, namespaces=[namespace]))
         return Choice(result.governing.id if result.governing else None, result.action)
     [embedding] = store.embedder.embed([query])
-    return baseline(strategy, query, stored_beliefs(store, loaded.namespace, embedding))
+    return baseline(strategy, query, stored_beliefs(store, namespace, embedding))
+
+
+def ask(store: Store, strategy: str, loaded: Loaded, planner: Planner) -> Choice:
+    """Ask a loaded scenario's query through one strategy."""
+    return choose(store, strategy, planner, loaded.namespace, loaded.scenario.query)
 
 
 def score(loaded: Loaded, choice: Choice) -> dict[str, Any]:
@@ -295,11 +317,7 @@ def evaluate(
     Raises:
         InvalidInput: an unknown strategy (before anything is loaded).
     """
-    unknown = [s for s in strategies if s not in STRATEGIES]
-    if unknown:
-        raise InvalidInput(
-            f"unknown strategy {unknown[0]!r}; one of {', '.join(STRATEGIES)}", field="strategy"
-        )
+    check_strategies(strategies)
     run = run or uuid.uuid4().hex[:8]
     planner = Planner(store)
     loaded = [

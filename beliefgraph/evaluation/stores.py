@@ -29,14 +29,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from neo4j import ManagedTransaction
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from beliefgraph.errors import InvalidInput, InvalidPacket
-from beliefgraph.evaluation.governance import STRATEGIES, baseline, stored_beliefs
-from beliefgraph.models import BeliefCreate, Kind, Priority, WritePath
+from beliefgraph.errors import InvalidPacket
+from beliefgraph.evaluation.governance import check_strategies, choose, store_verbatim
+from beliefgraph.models import BeliefCreate, Kind, Priority
 from beliefgraph.planner import Planner
-from beliefgraph.planner_models import QueryRequest
 from beliefgraph.store import Store
 
 
@@ -125,23 +123,8 @@ def load_namespace(store: Store, ns: StoreNamespace, *, run: str, index: int) ->
     ]
     # Loaded verbatim, as the packets are: the gate would rightly fold or supersede some of
     # these near-identical statements about different things, and the key counts them all.
-    rows = store.prepare(beliefs, write_path=WritePath.import_, actor="eval")
-
-    def work(tx: ManagedTransaction) -> None:
-        store.check_ids_free(tx, [row["props"]["id"] for row in rows])
-        store.create_rows(tx, rows)
-
-    store.write(work)
+    store_verbatim(store, beliefs)
     return LoadedNamespace(ns, namespace, ids)
-
-
-def ask(store: Store, strategy: str, planner: Planner, namespace: str, query: str) -> str | None:
-    """The id of the belief that governs ``query`` under ``strategy``, or ``None``."""
-    if strategy == "planner":
-        result = planner.query(QueryRequest(query=query, namespaces=[namespace]))
-        return result.governing.id if result.governing else None
-    [embedding] = store.embedder.embed([query])
-    return baseline(strategy, query, stored_beliefs(store, namespace, embedding)).belief_id
 
 
 def score(loaded: LoadedNamespace, question: Question, governing: str | None) -> dict[str, Any]:
@@ -198,11 +181,7 @@ def evaluate_stores(
     Raises:
         InvalidInput: an unknown strategy (before anything is loaded).
     """
-    unknown = [s for s in strategies if s not in STRATEGIES]
-    if unknown:
-        raise InvalidInput(
-            f"unknown strategy {unknown[0]!r}; one of {', '.join(STRATEGIES)}", field="strategy"
-        )
+    check_strategies(strategies)
     run = run or uuid.uuid4().hex[:8]
     planner = Planner(store)
     loaded = [load_namespace(store, ns, run=run, index=i) for i, ns in enumerate(stores.namespaces)]
@@ -211,8 +190,8 @@ def evaluate_stores(
         rows = []
         for item in loaded:
             for q in item.source.questions:
-                governing = ask(store, strategy, planner, item.namespace, q.query)
-                rows.append(score(item, q, governing))
+                choice = choose(store, strategy, planner, item.namespace, q.query)
+                rows.append(score(item, q, choice.belief_id))
             if progress:
                 progress(f"{strategy}: {item.source.name}")
         summaries.append(summarize(stores.name, strategy, rows))
