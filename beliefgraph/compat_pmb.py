@@ -18,11 +18,15 @@ PrecisionMemBench's public harness scores a memory provider through five calls: 
   metadata field is kept in ``attributes``. ``add`` with a stored ``beliefId`` replaces that
   belief (an upsert); ``update`` of an unknown one is :class:`~beliefgraph.errors.NotFound`.
   New beliefs pass the curation gate like every write.
-- **search** answers with what ``POST /v1/context`` would inject for that message — pinned
-  facts, then the relevant beliefs of :func:`beliefgraph.search.find` (the code of
-  ``/v1/search``), then open questions, then the persona's universal preferences — at most
-  ``limit`` (which is also the context budget), best first. That is the context a
-  beliefgraph agent gets, so that is what the harness should score.
+- **search** answers with the beliefs the query names: :func:`beliefgraph.search.find` (the
+  code of ``POST /v1/search``) over the user's namespace of that scope, open questions
+  excepted, at most ``limit``, best first. The harness lists pinned facts, pinned open
+  questions and the persona itself, from its own copy of the seed, and counts anything else
+  ``/search`` returns as a claim of relevance: nothing comes back for being pinned, a
+  preference or a question. The router answers a search after the writes of its user that
+  arrived before it (the harness does not always wait for an update before searching).
+- **update** without an ``aliases`` field (the harness's session adapter sends new aliases
+  only inside the text) reads them from between the canonical name and the stored text.
 - **reset** deletes the beliefs whose every namespace is a compat namespace: the one
   physical delete in beliefgraph, because the harness needs an empty store between suites.
 """
@@ -49,8 +53,7 @@ from pydantic import (
 )
 
 from beliefgraph.access import Caller, Role, as_written_by, write_refusal
-from beliefgraph.context import assemble
-from beliefgraph.context_models import MAX_MESSAGE_LENGTH, ContextRequest
+from beliefgraph.context_models import MAX_MESSAGE_LENGTH
 from beliefgraph.errors import Forbidden, InvalidInput, NotFound
 from beliefgraph.models import (
     BELIEF_ID_PATTERN,
@@ -62,10 +65,12 @@ from beliefgraph.models import (
     Status,
     WritePath,
 )
-from beliefgraph.text import entity_key
+from beliefgraph.search import STOPWORDS, analyze, find, kinds_except
+from beliefgraph.text import entity_key, tokenize
 
 _SLUG = re.compile(r"[^a-z0-9]+")
 _SNAKE = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*$")
+_EDGE = re.compile(r"^[^\w@]+|[^\w]+$")
 #: metadata fields that map onto belief fields; the rest are kept in ``attributes``
 _MAPPED = {
     "beliefId",
@@ -251,14 +256,23 @@ class Compat:
 
     # -- writes -----------------------------------------------------------------------------
 
-    def to_belief(self, body: AddRequest) -> tuple[BeliefCreate, str | None]:
+    def to_belief(
+        self, body: AddRequest, stored: StoredNames | None = None
+    ) -> tuple[BeliefCreate, str | None]:
         """The belief an ``add`` body describes, and the harness id it is superseded by.
+
+        ``stored`` is what the belief with this ``beliefId`` holds now, if any: a body that
+        sends no ``aliases`` field has its aliases read from between the canonical name and
+        the stored text (:func:`_names_inside`).
 
         Raises:
             InvalidInput: what the body describes is no belief (say, a text of spaces).
         """
         meta = body.metadata
         canonical, text = _split_text(body.text, body.aliases)
+        aliases = [a.strip() for a in body.aliases if a.strip()][:100]
+        if not body.aliases and stored is not None:
+            canonical, text, aliases = _names_inside(canonical, text, stored)
         kind = (
             Kind(meta.type)
             if meta.type is not None and meta.type in Kind.__members__
@@ -270,7 +284,6 @@ class Compat:
         attributes["memory"] = body.text
         if meta.type is not None and kind.value != meta.type:
             attributes["type"] = meta.type
-        aliases = [a.strip() for a in body.aliases if a.strip()][:100]
         superseded = meta.superseded_by
         try:
             belief = BeliefCreate(
@@ -313,7 +326,15 @@ class Compat:
                 policy, a user edit: see :func:`beliefgraph.access.write_refusal`).
         """
         started = time.perf_counter()
-        belief, superseded_by = self.to_belief(body)
+        stored = None
+        if not body.aliases:
+            found = self.store.run_read(
+                "compat_pmb_names",
+                id=self.belief_id(body.user_id, body.metadata.beliefId),
+                prefix=self.prefix,
+            )
+            stored = StoredNames(**found[0]) if found else None
+        belief, superseded_by = self.to_belief(body, stored)
         assert belief.id is not None  # to_belief always names it
         store = self.store
         caller = self.caller(belief.namespaces)
@@ -384,50 +405,50 @@ class Compat:
     # -- reads ------------------------------------------------------------------------------
 
     def search(self, body: SearchRequest) -> SearchResponse:
-        """What ``/v1/context`` would inject for this message, flattened, best first."""
-        persona = self.persona_namespaces(body.user_id)
-        own = [
-            r["name"]
-            for r in self.store.run_read(
-                "compat_pmb_namespaces", home=self.home(body.user_id) + "."
-            )
-        ]
+        """The beliefs the query names, best first: the code of ``POST /v1/search``.
+
+        The harness builds the other layers of its context itself from its own copy of the
+        seed (pinned facts, pinned open questions, the persona), so ``/search`` answers only
+        for the relevant layer: what precision-first search admits for the query in the
+        turn's scope, never a belief because it is pinned, a preference or a question.
+        """
         if body.scope is None:
-            namespaces = [ns for ns in own if ns not in persona]
+            persona = set(self.persona_namespaces(body.user_id))
+            namespaces = [
+                r["name"]
+                for r in self.store.run_read(
+                    "compat_pmb_namespaces", home=self.home(body.user_id) + "."
+                )
+                if r["name"] not in persona
+            ]
         else:
             scopes = [body.scope] if isinstance(body.scope, str) else body.scope
             namespaces = [self.namespace(body.user_id, s) for s in scopes if _slug(s)]
-        if not namespaces:
-            namespaces = [self.namespace(body.user_id, "default")]
         namespaces = namespaces[:_MAX_SCOPES]
-        # all of this user's compat namespaces: what the user confirmed follows them
-        caller = self.caller([*own, *namespaces, *persona])
-        context = assemble(
+        if not namespaces:
+            return SearchResponse(results=[])
+        settings = self.store.settings
+        caller = self.caller(namespaces)
+        hits = find(
             self.store,
-            ContextRequest(
-                user=self.user(body.user_id),
-                namespaces=namespaces,
-                message=body.query,
-                budget=body.limit,
-                persona_namespaces=persona,
-            ),
-            caller=caller,
+            analyze(body.query),
+            namespaces,
+            user=self.user(body.user_id),
+            limit=body.limit,
+            kinds=kinds_except(Kind.open_question),
+            candidate_budget=settings.search_candidate_budget,
+            fetch=settings.search_fetch,
+            visible=caller.namespaces,
         )
-        items = [
-            *context.pinned_facts,
-            *context.relevant_beliefs,
-            *context.open_questions,
-            *(context.persona_prelude.beliefs if context.persona_prelude else []),
-        ][: body.limit]
         prefix = f"{self.user(body.user_id)}."
         return SearchResponse(
             results=[
                 SearchResult(
-                    id=item.belief.id.removeprefix(prefix),
-                    memory=item.belief.text,
-                    score=round((len(items) - rank) / len(items), 4),
+                    id=hit.belief.id.removeprefix(prefix),
+                    memory=hit.belief.text,
+                    score=round(hit.score, 4),
                 )
-                for rank, item in enumerate(items)
+                for hit in hits
             ]
         )
 
@@ -465,6 +486,48 @@ def _split_text(text: str, aliases: Sequence[str]) -> tuple[str | None, str]:
     if joined and rest.startswith(joined + " "):
         rest = rest[len(joined) + 1 :]
     return canonical, rest.strip() or text
+
+
+@dataclass(frozen=True)
+class StoredNames:
+    """A stored compat belief's names and text (``cypher/compat_pmb_names.cypher``)."""
+
+    canonical_name: str | None
+    aliases: list[str]
+    text: str
+
+
+def _names_inside(
+    canonical: str | None, rest: str, stored: StoredNames
+) -> tuple[str | None, str, list[str]]:
+    """The canonical name, text and aliases of a body that sends its aliases only inside its
+    text, as the harness's session adapter does when it adds aliases to a stored belief:
+    ``canonical name, aliases..., content and why-it-matters``, joined by spaces.
+
+    When the text is the stored canonical name, then words, then the stored text, those words
+    are the aliases: the stored aliases first (kept whole, when they lead), then the new ones.
+    Where one new alias ends and the next begins is not in the text, so each new word that is
+    not a function word becomes an alias of its own ("eviction policy" is found by
+    "eviction"). Any other text is taken as it came, with no aliases.
+
+    >>> _names_inside("redis_cache", "Redis allkeys-lru eviction policy Used as a cache.",
+    ...               StoredNames("redis_cache", ["Redis"], "Used as a cache."))
+    ('redis_cache', 'Used as a cache.', ['Redis', 'allkeys-lru', 'eviction', 'policy'])
+    """
+    if canonical != stored.canonical_name or not rest.endswith(stored.text):
+        return canonical, rest, []
+    inside = rest[: len(rest) - len(stored.text)].split()
+    joined = " ".join(stored.aliases).split()
+    kept: list[str] = []
+    if joined and inside[: len(joined)] == joined:
+        kept, inside = list(stored.aliases), inside[len(joined) :]
+    known = {a.casefold() for a in kept}
+    for word in inside:
+        name = _EDGE.sub("", word)
+        if name and name.casefold() not in known and not set(tokenize(name)) <= STOPWORDS:
+            known.add(name.casefold())
+            kept.append(name)
+    return canonical, stored.text, kept[:100]
 
 
 def _attribute(value: Any) -> AttributeValue:

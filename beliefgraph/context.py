@@ -10,13 +10,15 @@ Given a user, the turn's namespaces and the message, :func:`assemble` returns
   follows them), most recently reinforced first;
 - **relevant beliefs**: what precision-first search (:mod:`beliefgraph.search`) admits for
   the message, minus what is already above, each kind within its own read budget so a
-  frequent writer (daily observations) cannot push out what the user said;
+  frequent writer (daily observations) cannot push out what the user said; then, for each
+  ``relation`` among them, the beliefs it links (``RELATES``, one hop, in the turn's scope);
 - **open questions**: pinned open questions of the scope, then those the message names.
 
 Every item carries ``why_it_matters``. Superseded, retracted, archived, resolved and expired
 (``valid_to`` passed) beliefs never appear; another user's beliefs are never read. An unknown
 user gets empty layers, not an error. ``budget`` caps pinned facts plus relevant beliefs
-(pinned first).
+(pinned first); a budget of 0 leaves both empty and searches nothing, as PrecisionMemBench's
+harness reads a zero budget (the prelude and pinned open questions are not counted).
 
 >>> assemble(store, ContextRequest(user="me", namespaces=["domain:code"],   # doctest: +SKIP
 ...                                message="what are we using Redis for?"),
@@ -82,7 +84,7 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
     # The search and the layers are independent reads: run them side by side.
     query = analyze(request.message)
     searching: Future[list[SearchHit]] | None = None
-    if not query.empty and namespaces:
+    if not query.empty and namespaces and request.budget != 0:
         # Search embeds the query only to break ties of lexical evidence: beside its read
         # where ties have been the rule lately, after the read shows one otherwise
         # (search.TieForecast). Embedding beside the reads on every request kept the two
@@ -149,6 +151,19 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
                     questions.append(hit.belief)
             elif len(relevant) < relevant_slots:
                 relevant.append(ContextItem(belief=hit.belief, score=hit.score))
+    relations = [i.belief.id for i in relevant if i.belief.kind == Kind.relation]
+    if relations and len(relevant) < relevant_slots:
+        for belief, belief_namespaces in store.read_rows(
+            "context_participants",
+            ids=relations,
+            user=request.user,
+            namespaces=namespaces,
+            statuses=list(SURFACING_STATUSES),
+        ):
+            brief = brief_from_map(belief, belief_namespaces, caller.namespaces)
+            if brief.id not in seen and len(relevant) < relevant_slots:
+                seen.add(brief.id)
+                relevant.append(ContextItem(belief=brief))
 
     prelude = (
         PersonaPrelude(

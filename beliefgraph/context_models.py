@@ -46,10 +46,12 @@ class ContextRequest(_Strict):
     message: Message = ""
     budget: int | None = Field(
         default=None,
-        gt=0,
+        ge=0,
         le=1000,
         description="Most beliefs in pinned facts and relevant beliefs together "
-        "(pinned facts first); default: the server's layer limits.",
+        "(pinned facts first); 0: neither layer, the message is not searched (the persona "
+        "prelude and pinned open questions are not counted); default: the server's layer "
+        "limits.",
     )
     persona_namespaces: list[NamespaceName] | None = Field(
         default=None,

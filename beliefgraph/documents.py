@@ -17,6 +17,8 @@ How it maps onto the graph:
 - ``epistemic_status``: ``active`` / ``exploratory`` (and the other creatable statuses) →
   ``status``; ``superseded`` → a ``SUPERSEDES`` edge from ``superseded_by``, written in the
   same transaction, which marks the old belief superseded;
+- ``participants`` (of a ``relation``) → a ``RELATES`` edge from the relation to each belief
+  it links, which context follows one hop (:mod:`beliefgraph.context`);
 - ``user_edited: true`` → ``epistemic_status: confirmed`` (the user said it themselves);
   an exploratory belief is ``floated``; everything else ``reported``;
 - ``confidence``, ``pinned``, ``why_it_matters``, ``resolved_at``, ``last_reinforced_at`` →
@@ -81,6 +83,7 @@ _MAPPED = {
     "resolved_at",
     "last_reinforced_at",
     "user_edited",
+    "participants",
 }
 
 
@@ -104,6 +107,8 @@ class BeliefDocument(BaseModel):
     resolved_at: datetime | None = None
     last_reinforced_at: datetime | None = None
     user_edited: bool = False
+    #: what a ``relation`` links: ids of beliefs in the document or stored
+    participants: list[BeliefId] = Field(default_factory=list, max_length=100)
 
     @field_validator("epistemic_status")
     @classmethod
@@ -158,6 +163,8 @@ class ImportReport:
     supersessions: int
     #: entries the curation gate found already said by a stored belief (reinforced instead)
     merged: int = 0
+    #: links from relations to their participants now in place (RELATES)
+    relations: int = 0
 
 
 def load_documents(path: Path) -> list[BeliefDocument]:
@@ -347,18 +354,33 @@ def import_documents(
         if old_id in present and new_id in present:
             continue  # both stored by an earlier import, with their edge
         links.append({"old_id": old_id, "new_id": new_id, "reason": "superseded_by (import)"})
+    relates = []
+    for d in docs:
+        for participant in d.participants:
+            participant_id = isolation.belief_id(participant)
+            if participant_id not in known:
+                raise MalformedDocument(
+                    f"belief {d.id!r}: field 'participants': {participant!r} is neither in "
+                    "the document nor stored"
+                )
+            relates.append(
+                {"relation_id": isolation.belief_id(d.id), "participant_id": participant_id}
+            )
     fresh = [b for b in beliefs if b.id not in present]
     rows = store.prepare(fresh, write_path=WritePath.import_, actor=actor) if fresh else []
 
-    def work(tx: ManagedTransaction) -> tuple[int, int]:
-        merged = 0
+    def work(tx: ManagedTransaction) -> tuple[int, int, int]:
+        merged = related = 0
         if rows:
             # Every write passes the curation gate: a near-duplicate of a stored belief is
             # not created, the stored one is reinforced instead (verdict noop/subsumed).
             decisions = store.create_in(tx, rows, actor=actor) or []
             merged = sum(1 for d in decisions if str(d.verdict) in _NOT_STORED)
+        if relates:
+            written = store.tx_run(tx, "documents_relate", rows=relates)
+            related = int(written[0]["written"]) if written else 0
         if not links:
-            return merged, 0
+            return merged, 0, related
         done = store.tx_run(tx, "documents_supersede", rows=links, by=actor, now=clock())
         # an explicit change, audited like any other supersession (in this transaction)
         audit.append(
@@ -380,14 +402,15 @@ def import_documents(
                 for r in done
             ],
         )
-        return merged, len(done)
+        return merged, len(done), related
 
-    merged, linked = store.write(work)
+    merged, linked, related = store.write(work)
     return ImportReport(
         created=len(fresh) - merged,
         already_present=len(present),
         supersessions=linked,
         merged=merged,
+        relations=related,
     )
 
 

@@ -10,10 +10,13 @@ the server logs both when it starts. What each call does: :mod:`beliefgraph.comp
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import Annotated, cast
+from collections.abc import Callable
+from typing import Annotated, TypeVar, cast
 
 from fastapi import Depends, FastAPI, Request
+from starlette.concurrency import run_in_threadpool
 
 from api import problems
 from beliefgraph.access import Role
@@ -29,6 +32,10 @@ from beliefgraph.config import Settings
 from beliefgraph.store import Store
 
 PREFIX = "/compat/precisionmembench"
+#: the longest a search waits for the writes of its user that arrived before it
+SETTLE_SECONDS = 10.0
+
+T = TypeVar("T")
 
 log = logging.getLogger("beliefgraph.api")
 
@@ -46,6 +53,40 @@ def _compat(request: Request) -> Compat:
 CompatDep = Annotated[Compat, Depends(_compat)]
 
 
+class ArrivalOrder:
+    """Reads of a harness user see that user's writes that arrived before them.
+
+    The harness does not always wait for a write before its next search (its session suite
+    sends an alias update and, without awaiting it, the next turn's search). Each write is
+    registered when its request arrives; a search first waits, at most ``SETTLE_SECONDS``,
+    for the writes of its user registered before it, so what was sent first is answered
+    first, as a client that sends in order expects. Everything here runs on the event loop.
+    """
+
+    def __init__(self) -> None:
+        self._pending: dict[str, set[asyncio.Future[None]]] = {}
+
+    async def write(self, user_id: str, work: Callable[[], T]) -> T:
+        """Run ``work`` (a blocking write) in the thread pool, registered for ``user_id``."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        pending = self._pending.setdefault(user_id, set())
+        pending.add(done)
+        try:
+            return await run_in_threadpool(work)
+        finally:
+            done.set_result(None)
+            pending.discard(done)
+            if not pending:
+                self._pending.pop(user_id, None)
+
+    async def read(self, user_id: str, work: Callable[[], T]) -> T:
+        """Run ``work`` (a blocking read) once the writes of ``user_id`` before it are done."""
+        earlier = set(self._pending.get(user_id, ()))
+        if earlier:
+            await asyncio.wait(earlier, timeout=SETTLE_SECONDS)
+        return await run_in_threadpool(work)
+
+
 def build(parent: FastAPI) -> FastAPI:
     """The compat application; it reads the store and settings of ``parent``."""
     app = FastAPI(
@@ -61,22 +102,26 @@ def build(parent: FastAPI) -> FastAPI:
         compat.reset()
         return Ok()
 
+    order = ArrivalOrder()
+
     @app.post("/add", summary="Store one belief of one harness user (upsert on beliefId)")
-    def add(body: AddRequest, compat: CompatDep) -> Ok:
+    async def add(body: AddRequest, compat: CompatDep) -> Ok:
         """`metadata.beliefId` is the id search returns; a stored one is replaced."""
-        return compat.add(body)
+        return await order.write(body.user_id, lambda: compat.add(body))
 
     @app.put("/update", summary="Replace a stored belief's text, aliases and metadata")
-    def update(body: UpdateRequest, compat: CompatDep) -> Ok:
+    async def update(body: UpdateRequest, compat: CompatDep) -> Ok:
         """404 when no belief has that `beliefId`."""
         merged = body.metadata.model_copy(update={"beliefId": body.beliefId})
-        return compat.add(body.model_copy(update={"metadata": merged}), replace_only=True)
+        replacing = body.model_copy(update={"metadata": merged})
+        return await order.write(body.user_id, lambda: compat.add(replacing, replace_only=True))
 
-    @app.post("/search", summary="What /v1/context would inject for this message, flattened")
-    def search(body: SearchRequest, compat: CompatDep) -> SearchResponse:
-        """Pinned facts, relevant beliefs, open questions, universal preferences; at most
-        `limit`, best first; only that user's active beliefs."""
-        return compat.search(body)
+    @app.post("/search", summary="The beliefs a query names, best first")
+    async def search(body: SearchRequest, compat: CompatDep) -> SearchResponse:
+        """What `/v1/search` admits for the query in that scope (never a belief for being
+        pinned, a preference or an open question), at most `limit`; only that user's active
+        beliefs; after that user's writes sent before it."""
+        return await order.read(body.user_id, lambda: compat.search(body))
 
     @app.post("/wait", summary="Return when every index is online")
     def wait(compat: CompatDep) -> Ok:

@@ -31,10 +31,12 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
 
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller
 from beliefgraph.context import assemble
@@ -152,15 +154,22 @@ def run(
 
 def _ask(
     store: Any, case: Mapping[str, Any], message: str, isolation: Isolation, caller: Caller
-) -> ContextResponse:
+) -> ContextResponse | str:
+    """The context of one case or turn, or why the context request refuses it (one case the
+    request cannot take is scored as failed; it never hides the others)."""
     budget = (case.get("budget") or {}).get("maxBeliefs")
-    request = ContextRequest(
-        user=isolation.user(case.get("userId") or DEFAULT_USER),
-        namespaces=[isolation.namespace(ns) for ns in case["scope"]],
-        message=message,
-        budget=budget,
-        persona_namespaces=[isolation.namespace(ns) for ns in PERSONA_NAMESPACES],
-    )
+    try:
+        request = ContextRequest(
+            user=isolation.user(case.get("userId") or DEFAULT_USER),
+            namespaces=[isolation.namespace(ns) for ns in case.get("scope") or []],
+            message=message,
+            budget=budget,
+            persona_namespaces=[isolation.namespace(ns) for ns in PERSONA_NAMESPACES],
+        )
+    except ValidationError as e:
+        error = e.errors()[0]
+        where = ".".join(str(part) for part in error["loc"])
+        return f"the context request refuses the case: {where}: {error['msg']}"
     return assemble(store, request, caller=caller)
 
 
@@ -269,15 +278,15 @@ def _score(
     case_id: str,
     suite: str,
     expect: Mapping[str, Any],
-    response: ContextResponse,
+    response: ContextResponse | str,
     isolation: Isolation,
 ) -> CaseResult:
-    return _score_layers(case_id, suite, expect, surfaced_layers(response, isolation))
-
-
-def _score_layers(
-    case_id: str, suite: str, expect: Mapping[str, Any], surfaced: dict[str, Any]
-) -> CaseResult:
+    if isinstance(response, str):
+        empty: dict[str, Any] = {
+            layer: None if layer == "personaPrelude" else [] for layer in LAYERS
+        }
+        return CaseResult(case_id, suite, False, [response], None, None, 0.0, empty)
+    surfaced = surfaced_layers(response, isolation)
     failures = check(expect, surfaced)
     relevant, pinned = set(surfaced["relevantBeliefs"]), set(surfaced["pinnedFacts"])
     wanted = _expected_relevant(expect)
@@ -315,101 +324,3 @@ def render(summary: Mapping[str, Any]) -> str:
         if not case["passed"]:
             lines.append(f"FAIL {case['id']}: {'; '.join(case['failures'])}")
     return "\n".join(lines)
-
-
-# -- the same suite through the PrecisionMemBench-compatible HTTP contract ---------------------
-
-#: ``call(method, path, body)`` -> the decoded JSON answer (raises on a non-2xx status)
-HttpCall = Callable[[str, str, Mapping[str, Any] | None], Any]
-#: what the harness asks for when a case sets no budget
-HARNESS_LIMIT = 20
-
-
-def harness_add_body(entry: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``/add`` body the harness sends for one seed entry: the text is the canonical
-    name, the aliases, the content and why-it-matters joined by spaces."""
-    parts = [entry.get("canonical_name") or "", *entry.get("aliases", [])]
-    parts += [entry.get("content") or "", entry.get("why_it_matters") or ""]
-    named = {"_id", "user_id", "canonical_name", "aliases", "content", "why_it_matters", "scope"}
-    metadata = {k: v for k, v in entry.items() if k not in named}
-    scope = list(entry.get("scope") or [])
-    metadata.update(beliefId=entry["_id"], scope=scope[0] if len(scope) == 1 else scope)
-    return {
-        "text": " ".join(p for p in parts if p),
-        "user_id": entry["user_id"],
-        "metadata": metadata,
-        "aliases": list(entry.get("aliases", [])),
-    }
-
-
-def layer_results(
-    results: Sequence[Mapping[str, Any]], seed: Mapping[str, Mapping[str, Any]]
-) -> dict[str, Any]:
-    """Sort a flat result list into the suite's layers by the seed's own metadata (what a
-    harness holding the seed can do): universal scope → persona prelude (its texts), open
-    questions, pinned facts, the rest relevant."""
-    layers: dict[str, Any] = {"pinnedFacts": [], "relevantBeliefs": [], "openQuestions": []}
-    persona: list[str] = []
-    for r in results:
-        entry = seed.get(r["id"], {})
-        if "user:universal" in (entry.get("scope") or []):
-            persona.append(r["memory"])
-        elif entry.get("type") == "open_question":
-            layers["openQuestions"].append(r["id"])
-        elif entry.get("pinned"):
-            layers["pinnedFacts"].append(r["id"])
-        else:
-            layers["relevantBeliefs"].append(r["id"])
-    layers["personaPrelude"] = "\n".join(persona) if persona else None
-    return layers
-
-
-def run_compat(
-    call: HttpCall, seed: Path, cases: Path, sessions: Path | None = None
-) -> PrecisionReport:
-    """Drive the suite through the compat contract as the harness does — reset, wait, add
-    every belief, search every case, add/update beliefs between session turns — and score
-    the answers with the suite's rules (:func:`check`) after :func:`layer_results`.
-
-    Returns:
-        The report, with ids as the harness gave them.
-    """
-    entries = {e["_id"]: e for e in _read_json(seed)}
-    call("DELETE", "/reset", None)
-    call("POST", "/wait", None)
-    for entry in entries.values():
-        call("POST", "/add", harness_add_body(entry))
-    report = PrecisionReport(run_id="compat")
-
-    def ask(case: Mapping[str, Any], message: str) -> dict[str, Any]:
-        scope = list(case["scope"])
-        body = {
-            "query": message,
-            "user_id": case.get("userId") or DEFAULT_USER,
-            "limit": (case.get("budget") or {}).get("maxBeliefs") or HARNESS_LIMIT,
-            "scope": scope[0] if len(scope) == 1 else scope,
-        }
-        return layer_results(call("POST", "/search", body)["results"], entries)
-
-    for case in _read_json(cases):
-        surfaced = ask(case, case.get("query", ""))
-        report.cases.append(_score_layers(case["caseId"], "static", case["expect"], surfaced))
-    for session in _read_json(sessions) if sessions is not None else []:
-        for turn in session["turns"]:
-            surfaced = ask(turn, turn.get("userMessage", ""))
-            result = _score_layers(
-                f"{session['caseId']}#{turn['turnIndex']}", "session", turn["expect"], surfaced
-            )
-            result.session, result.turn = session["caseId"], turn["turnIndex"]
-            report.cases.append(result)
-            created = turn.get("createBeliefAtTurn")
-            if created:
-                entries[created["_id"]] = created
-                call("POST", "/add", harness_add_body(created))
-            update = turn.get("updateBeliefAtTurn")
-            if update:
-                entry = dict(entries[update["beliefId"]])
-                entry["aliases"] = [*entry.get("aliases", []), *update.get("addAliases", [])]
-                entries[entry["_id"]] = entry
-                call("PUT", "/update", {**harness_add_body(entry), "beliefId": entry["_id"]})
-    return report

@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller, Role
 from beliefgraph.context import assemble
 from beliefgraph.context_models import ContextRequest, ContextResponse
-from beliefgraph.documents import Isolation, import_documents, load_documents
+from beliefgraph.documents import Isolation, import_documents, load_documents, parse_documents
 from beliefgraph.embeddings import PACKED
 from beliefgraph.errors import MalformedDocument
 from beliefgraph.models import BeliefCreate, Kind
@@ -189,6 +189,14 @@ class TestBudgets:
         c = ctx(store, seeded, message, budget=3)
         assert len(c.pinned_facts) == 3
         assert c.relevant_beliefs == []
+
+    def test_a_budget_of_zero_gives_no_beliefs_but_the_prelude_and_questions(
+        self, store: Store, seeded: Isolation
+    ) -> None:
+        c = ctx(store, seeded, "How should I handle errors in my repository layer?", budget=0)
+        assert (c.pinned_facts, c.relevant_beliefs) == ([], [])
+        assert c.persona_prelude is not None
+        assert ids(seeded, c.open_questions) == ["b-auth-open-q"]
 
     def test_a_preference_survives_forty_newer_observations(
         self, store: Store, ns: str, uid: str
@@ -367,13 +375,10 @@ class TestApi:
             "open_questions",
         }
 
-    @pytest.mark.parametrize("budget", [0, -3])
-    def test_a_budget_of_zero_or_less_is_a_422(
-        self, client: TestClient, seeded: Isolation, budget: int
-    ) -> None:
+    def test_a_negative_budget_is_a_422(self, client: TestClient, seeded: Isolation) -> None:
         r = client.post(
             "/v1/context",
-            json={"user": "u", "namespaces": ["domain:code"], "message": "x", "budget": budget},
+            json={"user": "u", "namespaces": ["domain:code"], "message": "x", "budget": -3},
         )
         assert r.status_code == 422
         assert r.headers["content-type"] == "application/problem+json"
@@ -498,3 +503,51 @@ class TestImportCommand:
         path.write_text(json.dumps(doc))
         assert main(["import", "beliefs", str(path)]) == 1
         assert f"belief '{uid}-new': field 'type'" in capsys.readouterr().err
+
+
+def test_a_relation_brings_the_beliefs_it_links(store: Store, uid: str) -> None:
+    user, scope = f"{uid}-user", f"domain:{uid}"
+    seed = [
+        {
+            "_id": f"{uid}-api",
+            "user_id": user,
+            "type": "entity",
+            "canonical_name": "billing_api",
+            "content": "The billing API is written in Go.",
+            "scope": [scope],
+        },
+        {
+            "_id": f"{uid}-team",
+            "user_id": user,
+            "type": "entity",
+            "canonical_name": "payments_team",
+            "content": "The payments team is four people in Lisbon.",
+            "scope": [scope],
+        },
+        {
+            "_id": f"{uid}-elsewhere",
+            "user_id": user,
+            "type": "entity",
+            "canonical_name": "payments_office",
+            "content": "Rented desks.",
+            "scope": [f"{scope}x"],
+        },
+        {
+            "_id": f"{uid}-owns",
+            "user_id": user,
+            "type": "relation",
+            "canonical_name": "ownership_of_billing",
+            "aliases": ["owns billing"],
+            "content": "The payments team owns the billing API.",
+            "scope": [scope],
+            "participants": [f"{uid}-team", f"{uid}-api", f"{uid}-elsewhere"],
+        },
+    ]
+    report = import_documents(store, parse_documents(seed))
+    assert report.relations == 3
+    request = ContextRequest(user=user, namespaces=[scope], message="who owns billing?")
+    c = assemble(store, request, caller=DEVELOPMENT_CALLER)
+    # the relation, then what it links in the turn's scope (not the belief outside it)
+    assert [i.belief.id for i in c.relevant_beliefs] == [f"{uid}-owns", f"{uid}-api", f"{uid}-team"]
+    again = import_documents(store, parse_documents(seed))
+    assert (again.created, again.relations) == (0, 3)  # MERGE: no second edge

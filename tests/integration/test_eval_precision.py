@@ -58,3 +58,20 @@ def test_a_broken_case_fails_loudly_instead_of_passing() -> None:
     assert check({"relevantBeliefs": {"pinnedFacts": {"mustInclude": ["x"]}}}, surfaced) != []
     assert check({"somethingNew": {}}, surfaced) == ["unknown expectation 'somethingNew'"]
     assert check({"relevantBeliefs": {"_note": "ignored"}}, surfaced) == []
+
+
+def test_a_case_the_request_refuses_fails_alone(store: Store, tmp_path: Path) -> None:
+    cases = json.loads((PRECISION / "retrieval.cases.json").read_text())[:3]
+    cases[1] = {**cases[1], "budget": {"maxBeliefs": -1}}
+    cases[2] = {**cases[2], "budget": {"maxBeliefs": 0}}
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps(cases))
+    from beliefgraph.evaluation.precision import run
+
+    report = run(store, PRECISION / "beliefs.seed.json", path).summary()
+    assert [c["id"] for c in report["cases"]] == [c["caseId"] for c in cases]
+    assert [c["passed"] for c in report["cases"][:2]] == [True, False]
+    assert "budget" in report["cases"][1]["failures"][0]
+    # a zero budget is an answer: no pinned facts, no relevant beliefs
+    assert report["cases"][2]["surfaced"]["pinnedFacts"] == []
+    assert report["cases"][2]["surfaced"]["relevantBeliefs"] == []
