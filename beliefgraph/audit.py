@@ -30,8 +30,6 @@ they prove the log unchanged since its head was last seen, so keep a copy of the
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import json
 import uuid
@@ -44,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from neo4j import ManagedTransaction
 from pydantic import BaseModel, Field
 
+from beliefgraph import cursors
 from beliefgraph.access import Caller, Role
 from beliefgraph.errors import InvalidInput
 from beliefgraph.records import native_datetime
@@ -447,7 +446,7 @@ def list_events(
         raise InvalidInput(
             f"limit must be between 1 and {store.settings.max_page_size}", field="limit"
         )
-    before_at, before_id = _decode_cursor(cursor) if cursor else (None, None)
+    before_at, before_id = cursors.decode(cursor) if cursor else (None, None)
     allowed = None if caller.namespaces is None else sorted(caller.namespaces)
     # key changes name every tenant's grants: for admins over every namespace only
     system = caller.role is Role.admin and caller.namespaces is None
@@ -466,8 +465,7 @@ def list_events(
     next_cursor = None
     if len(records) > limit:
         last = items[-1]
-        raw = json.dumps([_iso(last.at), last.id]).encode()
-        next_cursor = base64.urlsafe_b64encode(raw).decode().rstrip("=")
+        next_cursor = cursors.encode(last.at, last.id)
     return AuditPage(items=items, next_cursor=next_cursor)
 
 
@@ -534,12 +532,3 @@ def _page_events(
             limit=limit,
         )
     return [r["event"] for r in records]
-
-
-def _decode_cursor(cursor: str) -> tuple[datetime, str]:
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        at, event_id = json.loads(raw)
-        return datetime.fromisoformat(at), str(event_id)
-    except (binascii.Error, ValueError, TypeError) as e:
-        raise InvalidInput("cursor is not one this service returned", field="cursor") from e

@@ -61,6 +61,7 @@ from beliefgraph.models import (
     BeliefCreate,
     EntityRef,
     EpistemicStatus,
+    Instant,
     Kind,
     Status,
     WritePath,
@@ -112,10 +113,10 @@ class Metadata(BaseModel):
     type: str | None = None
     pinned: bool = False
     superseded_by: str | None = None
-    resolved_at: datetime | None = None
+    resolved_at: Instant | None = None
     user_edited: bool = False
     confidence: float = Field(default=0.8, ge=0.0, le=1.0)
-    last_reinforced_at: datetime | None = None
+    last_reinforced_at: Instant | None = None
 
     @field_validator("scope")
     @classmethod

@@ -77,7 +77,13 @@ from beliefgraph.access import Caller
 from beliefgraph.embeddings import Remembering
 from beliefgraph.errors import BeliefGraphError, InvalidInput, MalformedRecord, UnknownFormat
 from beliefgraph.extract import Extractor, RuleExtractor, Statement
-from beliefgraph.models import NAMESPACE_PATTERN, BeliefCreate, GateDecision, WritePath
+from beliefgraph.models import (
+    NAMESPACE_PATTERN,
+    BeliefCreate,
+    GateDecision,
+    WritePath,
+    storable,
+)
 from beliefgraph.store import Store
 
 log = logging.getLogger(__name__)
@@ -305,7 +311,10 @@ def _parse_ts(value: Any, where: str) -> datetime | None:
             parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError:
             raise ValueError(f"{where} is not an ISO 8601 time: {value!r}") from None
-        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+        try:
+            return storable(parsed)
+        except ValueError as e:
+            raise ValueError(f"{where}: {e}: {value!r}") from None
     raise ValueError(f"{where} is not a time")
 
 

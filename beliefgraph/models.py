@@ -7,7 +7,7 @@ The fields follow DESIGN §2.
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Annotated, Any, Self
 
@@ -47,14 +47,32 @@ Term = Annotated[
 ]
 
 
-def _zoned(value: datetime) -> datetime:
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+#: the widest UTC offset Neo4j keeps (Python allows up to 24 hours)
+MAX_OFFSET = timedelta(hours=18)
+
+
+def storable(value: datetime) -> datetime:
+    """``value``, zoned (UTC when it has no zone), when Neo4j can keep it.
+
+    Raises:
+        ValueError: its UTC offset is beyond ±18:00, or in UTC it leaves years 1-9999.
+    """
+    value = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    offset = value.utcoffset()
+    if offset is not None and abs(offset) > MAX_OFFSET:
+        raise ValueError("the UTC offset must be within ±18:00")
+    try:
+        value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("the time must fall within years 1 to 9999 in UTC") from None
+    return value
 
 
 #: A point in time; one given without a time zone is read as UTC. Every time the store keeps
 #: is zoned, and Neo4j compares a zoned time with a local one as null (a filter then drops
-#: everything), nor can Python order the two.
-Instant = Annotated[datetime, AfterValidator(_zoned)]
+#: everything), nor can Python order the two. Neo4j refuses offsets beyond ±18:00 and times
+#: outside years 1-9999 once in UTC: those are refused here, naming the field.
+Instant = Annotated[datetime, AfterValidator(storable)]
 
 
 class Kind(StrEnum):

@@ -12,8 +12,6 @@ remains.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import json
 import random
@@ -42,7 +40,7 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from beliefgraph import audit
+from beliefgraph import audit, cursors
 from beliefgraph.access import (
     DEVELOPMENT_CALLER,
     Caller,
@@ -809,7 +807,7 @@ class Store:
             raise InvalidInput(
                 f"limit must be between 1 and {self.settings.max_page_size}", field="limit"
             )
-        after_created_at, after_id = _decode_cursor(cursor) if cursor else (None, None)
+        after_created_at, after_id = cursors.decode(cursor) if cursor else (None, None)
         allowed = _allowed(caller)
         # namespaces that hold every belief to list, all the caller's to see (none: a
         # namespace outside the grant is not the caller's to ask about)
@@ -844,7 +842,7 @@ class Store:
         next_cursor = None
         if len(records) > limit:
             last = page[-1]
-            next_cursor = _encode_cursor(native_datetime(last["created_at"]), last["id"])
+            next_cursor = cursors.encode(native_datetime(last["created_at"]), last["id"])
         items = self.get_many([r["id"] for r in page], caller=caller)
         return BeliefPage(items=items, next_cursor=next_cursor)
 
@@ -1190,17 +1188,3 @@ def _hoisted(row: dict[str, Any], now: datetime) -> dict[str, Any]:
         if not (k in ("created_at", "updated_at") and v == now)
     }
     return row | {"props": props}
-
-
-def _encode_cursor(created_at: datetime | None, belief_id: str) -> str:
-    raw = json.dumps([created_at.isoformat() if created_at else None, belief_id])
-    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
-
-
-def _decode_cursor(cursor: str) -> tuple[datetime, str]:
-    try:
-        padded = cursor + "=" * (-len(cursor) % 4)
-        created_at, belief_id = json.loads(base64.urlsafe_b64decode(padded))
-        return datetime.fromisoformat(created_at), str(belief_id)
-    except (binascii.Error, ValueError, TypeError) as e:
-        raise InvalidInput("cursor is not one this service returned", field="cursor") from e

@@ -207,6 +207,12 @@ def test_edge_inputs_read_as_nothing_or_a_clear_reject() -> None:
     [reject] = read(b'{"conversation_id": "c", "role": "user", "content": "x", "ts": 1e400}')
     assert isinstance(reject, Reject)
     assert reject.reason.startswith("ts is not a time")
+    line = (
+        b'{"conversation_id": "c", "role": "user", "content": "x", "ts": "2026-01-01T00:00+23:00"}'
+    )
+    [reject] = read(line)
+    assert isinstance(reject, Reject)
+    assert reject.reason.startswith("ts: the UTC offset must be within")
 
 
 @pytest.mark.parametrize("fmt", [LogFormat.jsonl, LogFormat.openai, LogFormat.chatgpt])

@@ -1,9 +1,16 @@
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from beliefgraph.models import BeliefBatch, BeliefCreate, BeliefWrite, Governs, SupersedeRequest
+from beliefgraph.models import (
+    BeliefBatch,
+    BeliefCreate,
+    BeliefWrite,
+    Governs,
+    SupersedeRequest,
+    storable,
+)
 from beliefgraph.store import scope_key
 
 WRITE: TypeAdapter[BeliefCreate | BeliefBatch] = TypeAdapter(BeliefWrite)
@@ -102,3 +109,13 @@ def test_attributes_refuse_numbers_json_cannot_carry_back() -> None:
         with pytest.raises(ValidationError, match="cannot be stored; give a finite number"):
             BeliefCreate(text="x", namespaces=["user:me"], attributes={"dose": value})
     assert BeliefCreate(text="x", namespaces=["user:me"], attributes={"dose": 2.5}).attributes
+
+
+def test_a_time_neo4j_cannot_keep_is_refused() -> None:
+    assert storable(datetime(2026, 1, 1)).tzinfo is UTC
+    east = datetime(2026, 1, 1, tzinfo=timezone(timedelta(hours=18)))
+    assert storable(east) == east
+    with pytest.raises(ValueError, match="offset"):
+        storable(datetime(2026, 1, 1, tzinfo=timezone(timedelta(hours=18, minutes=1))))
+    with pytest.raises(ValueError, match="years"):
+        storable(datetime(9999, 12, 31, 23, tzinfo=timezone(timedelta(hours=-5))))
