@@ -31,6 +31,12 @@ class Neo4jSettings(BaseModel):
     user: str = "neo4j"
     password: SecretStr = SecretStr("")
     database: str = "neo4j"
+    #: seconds to open a connection: TCP and the Bolt handshake
+    connect_timeout: float = 2.0
+    #: seconds to get a connection from the pool, opening one included
+    acquire_timeout: float = 3.0
+    #: seconds a transaction is retried on transient errors (a lost connection, a deadlock)
+    retry_seconds: float = 3.0
 
 
 class Settings(BaseSettings):
@@ -58,6 +64,12 @@ class Settings(BaseSettings):
         default="neo4j",
         validation_alias=AliasChoices("NEO4J_DATABASE", "BELIEFGRAPH_NEO4J_DATABASE"),
     )
+    #: every wait on Neo4j is bounded: a connection, one from the pool, a transaction's retries
+    neo4j_connect_timeout: float = Field(default=2.0, gt=0, le=120)
+    neo4j_acquire_timeout: float = Field(default=3.0, gt=0, le=120)
+    neo4j_retry_seconds: float = Field(default=3.0, ge=0, le=300)
+    #: longest a write waits for other writes of this process to the same namespaces
+    write_queue_timeout: float = Field(default=30.0, gt=0, le=600)
 
     cache_dir: Path = Field(default_factory=default_cache_dir)
 
@@ -150,6 +162,9 @@ class Settings(BaseSettings):
             user=self.neo4j_user or "neo4j",
             password=self.neo4j_password or SecretStr(""),
             database=self.neo4j_database,
+            connect_timeout=self.neo4j_connect_timeout,
+            acquire_timeout=self.neo4j_acquire_timeout,
+            retry_seconds=self.neo4j_retry_seconds,
         )
 
     @model_validator(mode="after")

@@ -121,6 +121,12 @@ server.memory.pagecache.size=256m
 db.tx_log.rotation.retention_policy=1 files
 dbms.usage_report.enabled=false
 client.allow_telemetry=false
+# a request in progress gets a keep-alive every second, and the server tells the driver to
+# give up on a connection silent for three (connection.recv_timeout_seconds): a Neo4j that
+# stops answering mid-request costs seconds, not the default two minutes
+server.bolt.connection_keep_alive=1s
+server.bolt.connection_keep_alive_probes=3
+server.bolt.connection_keep_alive_streaming_scheduling_interval=500ms
 """
 
 _BOLT_LISTEN_RE = re.compile(r"^server\.bolt\.listen_address=.*:(\d+)\s*$", re.MULTILINE)

@@ -18,16 +18,18 @@ class Health(BaseModel):
 
 
 class Ready(BaseModel):
-    """Whether the service can do its work: Neo4j answers, indexes online."""
+    """Whether the service can do its work: Neo4j answers, indexes online. Where Neo4j is,
+    its version and the index names are not told (unauthenticated); the log has them."""
 
     ready: bool
-    neo4j: str
-    indexes: dict[str, str]
+    reason: str | None = None
 
 
 @router.get("/healthz", summary="Liveness: the process answers")
-def healthz() -> Health:
-    """Always `ok` while the process serves requests."""
+async def healthz() -> Health:
+    """Always `ok` while the process serves requests. Answered on the event loop, without
+    the database or the worker threads, so a Neo4j that hangs every request cannot make an
+    orchestrator restart a server that would recover once Neo4j is back."""
     return Health(status="ok")
 
 
@@ -37,7 +39,16 @@ def healthz() -> Health:
     responses={503: {"model": Ready, "description": "Not ready"}},
 )
 def readyz(store: StoreDep) -> JSONResponse:
-    """200 when ready, 503 (with what is missing) when not."""
+    """200 when ready, 503 with the reason when not; within the Neo4j timeouts
+    (`BELIEFGRAPH_NEO4J_ACQUIRE_TIMEOUT`)."""
     r = store.readiness()
-    body = Ready(ready=r.ready, neo4j=r.neo4j, indexes=r.indexes)
+    offline = sum(1 for state in r.indexes.values() if state != "ONLINE")
+    reason = (
+        None
+        if r.ready
+        else "Neo4j is unreachable"
+        if not r.indexes
+        else f"{offline} of {len(r.indexes)} required indexes are not online"
+    )
+    body = Ready(ready=r.ready, reason=reason)
     return JSONResponse(body.model_dump(), status_code=200 if r.ready else 503)

@@ -358,9 +358,8 @@ def test_health_readiness_and_docs(client: TestClient) -> None:
     assert client.get("/healthz").json() == {"status": "ok"}
     ready = client.get("/readyz")
     assert ready.status_code == 200, ready.text
-    assert ready.json()["ready"] is True
-    assert ready.json()["neo4j"].startswith("Neo4j/5.26")
-    assert set(ready.json()["indexes"]) >= {"belief_embedding", "belief_text"}
+    # ready, and nothing about where Neo4j is, its version or the index names (no key needed)
+    assert ready.json() == {"ready": True, "reason": None}
     assert client.get("/docs").status_code == 200
     paths = client.get("/openapi.json").json()["paths"]
     assert {
