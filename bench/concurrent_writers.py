@@ -185,7 +185,7 @@ def render(summary: dict[str, Any]) -> str:
         "(`beliefgraph/store.py`, `NamespaceQueue`), so Neo4j has no deadlock to break; the "
         "price is queueing: with 20 writers at once the last waits for the 19 before it.",
         "",
-        "Before the queue (the issue's measurement, 2026-12-01: 20 threads, 200 writes): 115 "
+        "Before the queue (as issue #28 measured it: 20 threads, 200 writes): 115 "
         "deadlocks in one burst, p50 571 ms, p99 17.3 s, max 34.6 s; one writer at a time p50 "
         "47 ms.",
     ]
