@@ -53,6 +53,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from beliefgraph import frames
 from beliefgraph.config import Settings
 from beliefgraph.models import Verdict
 from beliefgraph.text import CORRECTION_OPENING, tokenize
@@ -306,12 +307,15 @@ class DefaultClassifier:
         )
         if structural:
             return self.floor
-        return min(
+        own = min(
             s.gate_noop_similarity,
             s.gate_polarity_similarity,
             s.gate_subsume_similarity,
             s.gate_compatible_similarity,
         )
+        if frames.read(new.text).telling:
+            return min(own, s.gate_correction_similarity)
+        return own
 
     def judge_one(self, pair: Pair) -> Judgement:
         """The verdict on one pair."""
@@ -357,6 +361,10 @@ class DefaultClassifier:
             judged = self._by_slot(new, old, subject, cos, replaces=replaces)
             if judged is not None:
                 return judged
+        if unnamed and sim >= s.gate_correction_similarity:
+            judged = self._by_frame(new, old, cos)
+            if judged is not None:
+                return judged
 
         if same_kind and sim >= s.gate_subsume_similarity:
             if old_words < new_words:
@@ -366,6 +374,28 @@ class DefaultClassifier:
         if sim >= s.gate_compatible_similarity:
             return Judgement(Verdict.compatible, f"close to {old.id} without conflict ({cos})")
         return Judgement(Verdict.add, f"nothing close enough to merge or replace ({cos})")
+
+    @staticmethod
+    def _by_frame(new: BeliefView, old: BeliefView, cos: str) -> Judgement | None:
+        """Judge plain text that names no subject by what it says (:mod:`beliefgraph.frames`):
+        a correction of the same thing replaces it, the same values in other words are the
+        same statement; ``None`` when the texts alone cannot tell."""
+        if new.kind != old.kind and new.kind not in CORRECTION_KINDS:
+            return None
+        found = frames.relation(old.text, new.text)
+        if found == "corrects":
+            return Judgement(
+                Verdict.contradicts,
+                f"says what {old.id} said has changed: the same subject, a change announced "
+                f"({cos})",
+            )
+        if found == "restates":
+            shown = ", ".join(sorted(frames.read(new.text).values))
+            return Judgement(
+                Verdict.noop,
+                f"{old.id} in other words: the same subject and values ({shown}; {cos})",
+            )
+        return None
 
     @staticmethod
     def _by_slot(

@@ -128,6 +128,9 @@ class Settings(BaseSettings):
     gate_polarity_similarity: float = Field(default=0.85, ge=0.0, le=1.0)
     #: same subject and attribute, different value -> ``contradicts`` from this cosine up
     gate_structure_similarity: float = Field(default=0.30, ge=0.0, le=1.0)
+    #: plain text naming no subject: a correction of the same thing, or the same values said
+    #: in other words (beliefgraph/frames.py), from this cosine up
+    gate_correction_similarity: float = Field(default=0.45, ge=0.0, le=1.0)
     #: a write whose trust is below this share of the old belief's cannot supersede it
     gate_trust_ratio: float = Field(default=0.8, ge=0.0, le=1.0)
     #: ``compatible``: the older belief's importance is multiplied by (1 - penalty)

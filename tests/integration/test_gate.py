@@ -676,3 +676,39 @@ def test_unknown_query_parameters_do_not_write(client: TestClient, ns: str) -> N
         "/v1/beliefs", params={"dry_run": "maybe"}, json={"text": "x", "namespaces": [ns]}
     )
     assert_problem(r, 422, field="dry_run")
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        ("The office Wi-Fi password is tulip-42.", "The office Wi-Fi password is maple-77."),
+        (
+            "We use Postgres for the events service.",
+            "The events service now uses ClickHouse instead of Postgres.",
+        ),
+        ("I prefer tabs for indentation.", "I prefer spaces for indentation."),
+        ("The standup is at 9am.", "The standup moved to 10am."),
+    ],
+)
+def test_a_plain_text_correction_supersedes_what_it_corrects(
+    client: TestClient, ns: str, first: str, later: str
+) -> None:
+    # plain text, no `about`: the gate reads subject, change and value from the words
+    for text in (first, later):
+        r = client.post("/v1/beliefs", json={"text": text, "namespaces": [ns]})
+        assert r.status_code == 201, r.text
+    assert r.headers["gate-verdict"] == "contradicts", r.json()
+    active = client.get("/v1/beliefs", params={"namespace": ns, "status": "active"}).json()
+    assert [b["text"] for b in active["items"]] == [later]
+    chain = client.get(f"/v1/beliefs/{r.json()['id']}/chain").json()
+    assert [b["text"] for b in chain["beliefs"]] == [first, later]
+
+
+def test_a_restatement_in_other_words_reinforces(client: TestClient, ns: str) -> None:
+    client.post(
+        "/v1/beliefs", json={"text": "Our fiscal year ends on June 30.", "namespaces": [ns]}
+    )
+    r = client.post("/v1/beliefs", json={"text": "FY ends 30 June.", "namespaces": [ns]})
+    assert r.headers["gate-verdict"] == "noop", r.json()
+    listed = client.get("/v1/beliefs", params={"namespace": ns}).json()
+    assert [b["text"] for b in listed["items"]] == ["Our fiscal year ends on June 30."]

@@ -125,12 +125,20 @@ def test_the_same_value_again_is_noop_and_more_of_it_subsumes() -> None:
     assert judge(more, old, 0.8)[0] is Verdict.subsumes
 
 
-def test_structure_needs_a_shared_subject() -> None:
-    # no entity, no canonical name: free text never infers a contradiction
+def test_free_text_reads_a_new_value_of_a_one_value_attribute() -> None:
+    # no entity, no canonical name: the text's own subject and attribute (frames.py)
     old = view("The office Wi-Fi password is tulip-42.")
     new = view("the office wifi password is maple-77")
-    assert judge(new, old, 0.85)[0] is Verdict.compatible
-    assert judge(new, old, 0.6)[0] is Verdict.add
+    assert judge(new, old, 0.85)[0] is Verdict.contradicts
+    assert judge(new, old, 0.6)[0] is Verdict.contradicts
+    assert judge(new, old, 0.4)[0] is Verdict.add  # below gate_correction_similarity
+    # another thing of the same sort, or a property that holds many values: no replacement
+    router = view("The dock router code is 5080.")
+    assert judge(view("The dock drone code is 1234."), router, 0.7)[0] is Verdict.add
+    assert judge(view("Ana speaks Portuguese."), view("Ana speaks French."), 0.81)[0] in {
+        Verdict.compatible,
+        Verdict.add,
+    }
 
 
 def test_a_correction_needs_no_entity_when_its_attribute_is_the_same() -> None:
@@ -148,7 +156,8 @@ def test_a_correction_needs_no_entity_when_its_attribute_is_the_same() -> None:
     # another attribute, or a plain fact without an entity: not a replacement
     office = view("Actually, the office Wi-Fi password changed to x.", kind="correction")
     assert judge(office, old, 0.63)[0] is Verdict.add
-    assert judge(view("my Wi-Fi password changed to x"), old, 0.63)[0] is Verdict.add
+    # a plain fact that says the same thing changed replaces it too (frames.py)
+    assert judge(view("my Wi-Fi password changed to x"), old, 0.63)[0] is Verdict.contradicts
     # one names its subject and the other does not: not the same thing, as far as words go
     named = view(
         "The Wi-Fi password changed; IT has the current one.", kind="correction", about=WIFI

@@ -1,0 +1,338 @@
+"""What a plain-text statement says changed, what it is about, and the values it names.
+
+The curation gate compares a new belief with stored ones. When neither names its subject
+(no ``about``, no canonical name), the text alone has to say whether the new one corrects
+the old. :func:`read` gives, for one text:
+
+- **change**: the words that say a value changed or stopped — change verbs ("moved",
+  "switched", "raised", "dropped", "ripped out"), "no longer", "not ... anymore",
+  "instead of", "from now on", "going forward", a correction's opening ("Actually, ...") and a
+  standing "now" — unless the statement only adds ("also", "too", "as well") or carves out an
+  exception ("except", "unless");
+- **subject**: the content words before its copula ("the office Wi-Fi **password** is ..."),
+  when it has one;
+- **topic**: its content words without the change words and without the values;
+- **values**: the numbers, times, dates, amounts and percentages it names, in one spelling
+  ("4:00 pm" and "16:00" are ``16:00``; "Oct 10" and "10 October" are ``10-10``; "six
+  percent" and "6%" are ``6%``; "48.5k" and "48,500" are ``48500``).
+
+:func:`relation` reads two texts together: the new one *corrects* the old when it announces a
+change and they share a subject; it *restates* the old when it announces none, they share a
+subject and they name the same values. A one-value attribute ("password", "deadline", "rent")
+of the same subject given a second value, and a preference for the same purpose turned to
+another choice, are corrections too. The new subject is the old one when its words are the
+old one's or fewer (a qualifier may be dropped: "Noah's school pickup" / "Noah's pickup"),
+never when the new one adds a word ("dock router code" / "dock drone code", "my Wi-Fi
+password" / "the office Wi-Fi password").
+
+>>> relation("The standup is at 9am.", "The standup moved to 10am.")
+'corrects'
+>>> relation("Q3 books close on October 10.", "We close the Q3 books 10 Oct.")
+'restates'
+>>> relation("The dock router code is 5080.", "The dock drone code changed to 1234.") is None
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+from beliefgraph.text import CORRECTION_OPENING, fold, normalize, tokenize
+
+
+def _words(text: str) -> frozenset[str]:
+    """The whitespace-separated words of ``text`` (keeps long word lists readable)."""
+    return frozenset(text.split())
+
+
+#: function words: never a topic (negations are change words, below)
+_FUNCTION = _words(
+    """
+    a an the this that these those of to in on at for from by with as and or but if then so
+    it its is are was were be been being am do does did has have had having i me my mine we
+    us our you your he him his she her they them their there here what which who whom whose
+    when where why how all any both each more most other some such own same than too very can
+    will just should would could may might must shall also about into over under again
+    further once up out off s t im ive id weve were youre theyre thats its lets now
+    """
+)
+#: verbs that say a value changed, moved or stopped (past tense and -ing mostly: "an oil
+#: change", "a bus stop", "password changes" are nouns)
+_CHANGE_VERBS = _words(
+    """
+    moved moves moving switched switches switching changed changing migrated migrating
+    replaced replacing swapped dropped stopped quit ditched ripped raised lowered increased
+    decreased reduced bumped tightened loosened extended shortened upgraded downgraded
+    amended renamed relocated rescheduled rebooked reassigned postponed cancelled canceled
+    retired rotated transferred sold
+    """
+)
+#: after an intransitive change verb ("the pickup moved to 2:45") the words before it are
+#: the subject; after a transitive one ("the landlord raised the rent") they are who acted
+_INTRANSITIVE = re.compile(r"^\s*(?:to|from|back|in|into|over|up|down|again)\b", re.IGNORECASE)
+#: phrases that say what held before holds no more, or what holds from now on
+_CHANGE_PHRASES = re.compile(
+    rf"\b(?:no longer|any ?more|instead|rather than|from now on|going forward|as of|"
+    rf"change of plans?|"
+    rf"these days|starting (?:on |in |from )?\w+|effective \w+|not any ?more|off the|"
+    rf"{CORRECTION_OPENING})\b",
+    re.IGNORECASE,
+)
+#: "now" as a standing state ("is Friday mornings now", "is now the second Tuesday")
+_NOW = re.compile(r"\bnow\b", re.IGNORECASE)
+#: a statement that only adds to, or carves an exception out of, what was said
+_MONTH_NAMES = sorted(
+    _words("january february march april may june july august september october november december")
+)
+_ADDITIVE = re.compile(
+    r"\b(?:also|too|as well|in addition|additionally|another|except|unless|exception|"
+    r"besides|during|from (?:" + "|".join(_MONTH_NAMES) + r") (?:to|through|until|till))\b",
+    re.IGNORECASE,
+)
+_OPENING = re.compile(
+    rf"^\s*(?:{CORRECTION_OPENING}|change of plans?|heads up|update)[\s,:;-]*", re.IGNORECASE
+)
+#: a copula or the like: the words before it are the statement's subject
+_COPULA = re.compile(
+    r"\s(?:is|are|was|were|equals|costs?|runs?|opens?|closes?|starts?|ends?|meets?|"
+    r"lives?|goes|go|holds?|takes?)\s|:",
+    re.IGNORECASE,
+)
+
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ]
+    )
+    for m in names
+}
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_NUMBER_WORDS = {
+    w: str(i)
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ]
+    )
+}
+_DATE_MD = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}))?")
+_DATE_DM = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})\b\.?(?:,?\s+(\d{{4}}))?")
+_DATE_ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_DATE_SLASH = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
+_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?(?=\W|$)", re.IGNORECASE)
+_PERCENT = re.compile(r"\b(\d+(?:\.\d+)?|[a-z]+)\s*(?:%|percent\b|per cent\b)", re.IGNORECASE)
+_AMOUNT = re.compile(r"(?<![\w:/.-])\$?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(k\b)?", re.IGNORECASE)
+
+
+#: the last word of a subject that holds one value at a time: a second value replaces the
+#: first ("the office Wi-Fi **password** is ...", "the **deadline** is ...")
+SINGLE_VALUED = _words(
+    """
+    password passcode passphrase pin code combination address number phone email url username
+    login id time date day deadline hour price cost fee rent budget salary wage rate total
+    balance limit cap quota size capacity owner manager lead head contact doctor dentist vet
+    lawyer counsel provider vendor supplier host server database db version default status
+    plan venue room location place office schedule frequency dose dosage temperature setting
+    speed name color colour
+    """
+)
+#: "I prefer X for Y" / "X over Y": what is preferred, and for what
+_PREFER = re.compile(
+    r"\bprefers?\b\s+(?P<value>.+?)(?:\s+(?:for|when|in|on)\s+(?P<purpose>[^.,;]+)|"
+    r"\s+(?:over|to|than)\s+[^.,;]+|[.,;]|$)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One statement as :func:`relation` compares it."""
+
+    change: bool
+    subject: frozenset[str] | None
+    topic: frozenset[str]
+    values: frozenset[str]
+    #: the last word of the subject, and the content words after the copula
+    head: str | None = None
+    said: frozenset[str] = frozenset()
+    #: "I prefer X for Y": X's words and Y's
+    preferred: frozenset[str] = frozenset()
+    purpose: frozenset[str] = frozenset()
+
+    @property
+    def telling(self) -> bool:
+        """Whether :func:`relation` may find something in it: a change, values, a one-value
+        attribute or a preference for a purpose (the gate compares such a text with more
+        distant neighbours)."""
+        return self.change or bool(self.values) or self.head in SINGLE_VALUED or bool(self.purpose)
+
+
+def _content(text: str) -> frozenset[str]:
+    return frozenset(
+        normalize(t)
+        for t in tokenize(text)
+        if t not in _FUNCTION and t not in _CHANGE_VERBS and not any(c.isdigit() for c in t)
+    )
+
+
+def values(text: str) -> frozenset[str]:
+    """The times, dates, percentages and amounts ``text`` names, each in one spelling."""
+    text = fold(text)
+    found: set[str] = set()
+    spans: list[tuple[int, int]] = []
+
+    def taken(m: re.Match[str]) -> bool:
+        return any(a < m.end() and m.start() < b for a, b in spans)
+
+    def keep(m: re.Match[str], value: str) -> None:
+        found.add(value)
+        spans.append((m.start(), m.end()))
+
+    for m in _DATE_ISO.finditer(text):
+        keep(m, f"{int(m.group(2)):02d}-{int(m.group(3)):02d}")
+    for m in _DATE_MD.finditer(text):
+        if not taken(m):
+            keep(m, f"{_MONTHS[m.group(1)]:02d}-{int(m.group(2)):02d}")
+    for m in _DATE_DM.finditer(text):
+        if not taken(m):
+            keep(m, f"{_MONTHS[m.group(2)]:02d}-{int(m.group(1)):02d}")
+    for m in _DATE_SLASH.finditer(text):
+        if not taken(m):
+            first, second = int(m.group(1)), int(m.group(2))
+            month, day = (second, first) if first > 12 else (first, second)
+            keep(m, f"{month:02d}-{day:02d}")
+    for m in _PERCENT.finditer(text):
+        if not taken(m):
+            share = _NUMBER_WORDS.get(m.group(1), m.group(1))
+            keep(m, f"{share}%")
+    for m in _TIME.finditer(text):
+        if taken(m) or (m.group(2) is None and m.group(3) is None):
+            continue
+        hour, minute = int(m.group(1)), int(m.group(2) or 0)
+        meridiem = (m.group(3) or "").replace(".", "").lower()
+        if meridiem == "pm" and hour < 12:
+            hour += 12
+        if meridiem == "am" and hour == 12:
+            hour = 0
+        keep(m, f"{hour:02d}:{minute:02d}")
+    for m in _AMOUNT.finditer(text):
+        if taken(m):
+            continue
+        amount = Decimal(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
+        keep(m, f"{amount.normalize():f}")
+    return frozenset(found)
+
+
+@functools.lru_cache(maxsize=8192)
+def read(text: str) -> Frame:
+    """The frame of one statement (see the module docstring)."""
+    additive = bool(_ADDITIVE.search(text))
+    tokens = set(tokenize(text))
+    change = not additive and (
+        bool(tokens & _CHANGE_VERBS)
+        or bool(_CHANGE_PHRASES.search(text))
+        or bool(_NOW.search(text) and not re.search(r"\bright now\b", text, re.IGNORECASE))
+        or (bool(tokens & {"dont", "doesnt", "isnt", "arent"}) and "anymore" in tokens)
+    )
+    subject = None
+    body = _OPENING.sub("", text)
+    pivot = _COPULA.search(body)
+    change_verb = re.search(rf"\b(?:{'|'.join(sorted(_CHANGE_VERBS))})\b", body, re.IGNORECASE)
+    if change_verb is not None and (pivot is None or change_verb.start() < pivot.start()):
+        pivot = change_verb
+        if not _INTRANSITIVE.match(body[change_verb.end() :]):
+            pivot = None  # who changed it, not what changed
+    head, said = None, frozenset[str]()
+    if pivot is not None:
+        subject = _content(body[: pivot.start()]) or None
+        words = [normalize(t) for t in tokenize(body[: pivot.start()]) if t not in _FUNCTION]
+        head = words[-1] if words else None
+        said = frozenset(normalize(t) for t in tokenize(body[pivot.end() :]) if t not in _FUNCTION)
+    preferred = purpose = frozenset[str]()
+    liked = _PREFER.search(body)
+    if liked is not None:
+        preferred = _content(liked.group("value"))
+        purpose = _content(liked.group("purpose") or "")
+    return Frame(
+        change=change,
+        subject=subject,
+        topic=_content(text),
+        values=values(text),
+        head=head,
+        said=said,
+        preferred=preferred,
+        purpose=purpose,
+    )
+
+
+def _same_subject(new: Frame, old: Frame) -> bool | None:
+    """Whether a new statement speaks of the old one's subject: its words are the old
+    subject's or fewer (a qualifier dropped: "Noah's pickup" for "Noah's school pickup"; one
+    added may name another thing: "the office Wi-Fi password" is not "my Wi-Fi password");
+    ``None`` when either names none before its verb."""
+    if new.subject is None or old.subject is None:
+        return None
+    return new.subject <= old.subject
+
+
+def relation(old_text: str, new_text: str) -> str | None:
+    """``"corrects"``, ``"restates"`` or ``None`` (nothing the texts alone can tell)."""
+    old, new = read(old_text), read(new_text)
+    shared = new.topic & old.topic
+    if not shared:
+        return None
+    same = _same_subject(new, old)
+    if new.change:
+        return "corrects" if same is not False else None
+    one_value = bool(new.subject) and new.subject == old.subject and new.head in SINGLE_VALUED
+    if one_value and new.said - old.said and old.said - new.said:
+        return "corrects"  # a second value of a one-value attribute of the same thing
+    turned = bool(new.preferred and old.preferred) and not new.preferred & old.preferred
+    if new.purpose and new.purpose == old.purpose and turned:
+        return "corrects"  # "I prefer tabs for indentation" / "... spaces for ..."
+    if not new.values or new.values != old.values or old.change or _ADDITIVE.search(new_text):
+        return None
+    # the same values, said of the same thing in other words ("dental" / "dentist"): unless
+    # the words that differ are names ("Ana's locker code" / "Ben's locker code")
+    if same is False:
+        differ = (new.subject or frozenset()) ^ (old.subject or frozenset())
+        if _names(old_text, new_text) & differ or (len(shared) < 2 and len(new.values) < 2):
+            return None
+    return "restates"
+
+
+def _names(*texts: str) -> frozenset[str]:
+    """Words written with a capital letter inside a sentence: names of people and things."""
+    found: set[str] = set()
+    for text in texts:
+        for m in re.finditer(r"(?<=[a-z,;]\s)([A-Z][\w'-]*)", text):
+            found.update(normalize(t) for t in tokenize(m.group(1)))
+    return frozenset(found)
