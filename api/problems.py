@@ -111,6 +111,16 @@ async def _on_http(request: Request, exc: Exception) -> JSONResponse:
     title = {404: "Not found", 405: "Method not allowed", 413: "Payload too large"}.get(
         exc.status_code, "HTTP error"
     )
+    cause = exc.__cause__
+    if exc.status_code == 400 and isinstance(cause, UnicodeDecodeError | RecursionError):
+        # FastAPI's "There was an error parsing the body" names neither the field nor why
+        why = (
+            f"the body is not UTF-8: byte {cause.object[cause.start : cause.start + 1]!r} at "
+            f"position {cause.start}"
+            if isinstance(cause, UnicodeDecodeError)
+            else "the body's JSON is nested deeper than this service reads"
+        )
+        return problem(request, 400, "Unreadable body", why, slug="unreadable-body", field="body")
     response = problem(request, exc.status_code, title, str(exc.detail), slug=slug)
     if exc.headers:  # a 405's Allow, which RFC 9110 requires
         response.headers.update(exc.headers)

@@ -1,4 +1,4 @@
-"""Query parameters a route does not take are refused, not ignored.
+"""Query parameters a route does not take, or given twice, are refused, not ignored.
 
 A misspelt flag would otherwise pass silently and the request do what it was not asked:
 ``POST /v1/beliefs?dryrun=true`` (for ``dry_run``) would write, ``GET
@@ -48,4 +48,14 @@ async def known_query_only(request: Request) -> None:
         takes = ", ".join(sorted(known)) if known else "no query parameters"
         raise InvalidInput(
             f"unknown query parameter {unknown[0]!r}; this route takes {takes}", field=unknown[0]
+        )
+    # every parameter a route takes holds one value: "?dry_run=true&dry_run=false" would
+    # otherwise be read as one of the two, silently
+    repeated = sorted(
+        k for k in set(request.query_params) if len(request.query_params.getlist(k)) > 1
+    )
+    if repeated:
+        raise InvalidInput(
+            f"query parameter {repeated[0]!r} is given more than once; give it once",
+            field=repeated[0],
         )

@@ -54,3 +54,28 @@ def test_the_connection_stays_usable_after_a_refusal(client: TestClient, ns: str
     assert bad.status_code == 422
     good = client.get("/v1/beliefs", params={"namespace": ns})
     assert good.status_code == 200
+
+
+def test_a_repeated_query_parameter_is_a_422_and_writes_nothing(
+    client: TestClient, driver: Driver, ns: str
+) -> None:
+    r = client.post(
+        "/v1/beliefs?dry_run=true&dry_run=false", json={"text": "twice", "namespaces": [ns]}
+    )
+    assert_problem(r, 422, "dry_run")
+    assert count_in(driver, ns) == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ('{"text": "caf\xe9", "namespaces": ["user:x"]}'.encode("latin-1"), "not UTF-8"),
+        (b'{"text": "x", "a": ' + b"[" * 10_000 + b"]" * 10_000 + b"}", "nested"),
+    ],
+)
+def test_an_unreadable_body_is_a_400_naming_the_body(
+    client: TestClient, body: bytes, says: str
+) -> None:
+    r = client.post("/v1/beliefs", content=body, headers={"content-type": "application/json"})
+    problem = assert_problem(r, 400, "body")
+    assert says in problem["detail"]
