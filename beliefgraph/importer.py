@@ -63,7 +63,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -263,33 +263,51 @@ def detect_format(head: bytes, name: str) -> LogFormat:
     Raises:
         UnknownFormat: nothing in the first record says which format it is.
     """
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or head[:256].count(b"\x00") > 8:
+        raise UnknownFormat(
+            f"{name}: the log is UTF-16, not UTF-8: convert it first "
+            "(iconv -f UTF-16 -t UTF-8 in > out)",
+            field="format",
+        )
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
     if not text:
         return LogFormat.jsonl
     first_line = text.split("\n", 1)[0].strip()
     if text.startswith("["):
-        if '"mapping"' in text or text[1:].lstrip(" \t\r\n").startswith("]"):
+        exported = '"mapping"' in text or '"chat_messages"' in text
+        if exported or text[1:].lstrip(" \t\r\n").startswith("]"):
             return LogFormat.chatgpt  # an export, maybe of no conversation at all
     elif text.startswith("{"):
         try:
             first = json.loads(first_line)
         except (ValueError, RecursionError):  # broken, or past the parser's limits
             first = None
+        if first is None and _pretty_printed(head):
+            try:
+                first = json.JSONDecoder().raw_decode(text)[0]
+            except (ValueError, RecursionError):  # cut off by the head: look at the keys
+                first = None
         if isinstance(first, dict):
-            if "messages" in first:
-                return LogFormat.openai
-            if "mapping" in first:
+            if "mapping" in first or "chat_messages" in first:
                 return LogFormat.chatgpt
-            if "role" in first and "content" in first:
+            if any(isinstance(first.get(f), list) for f in _MESSAGE_LISTS):
+                return LogFormat.openai
+            if any(f in first for f in _ROLE_FIELDS) and any(f in first for f in _TEXT_FIELDS):
                 return LogFormat.jsonl
-        elif '"mapping"' in text:
+        elif '"mapping"' in text or '"chat_messages"' in text:
             return LogFormat.chatgpt  # one pretty-printed conversation
         elif first_line != "{":
             # a broken record on a line of its own: its reader says what is wrong with it
-            return LogFormat.openai if '"messages"' in first_line else LogFormat.jsonl
+            listed = any(f'"{f}"' in first_line for f in _MESSAGE_LISTS)
+            return LogFormat.openai if listed else LogFormat.jsonl
     raise UnknownFormat(
         f"{name}: cannot tell the format from its first record; the formats are "
-        f"{', '.join(FORMATS)} (choose one: --format on the command line, format= over HTTP)",
+        f"{', '.join(FORMATS)}. jsonl: one message per line "
+        f"with a speaker ({', '.join(_ROLE_FIELDS)}), its text ({', '.join(_TEXT_FIELDS)}) "
+        f"and a conversation ({', '.join(_CONVERSATION_FIELDS)}); openai: one conversation "
+        f"per line, an object with a list of messages ({', '.join(_MESSAGE_LISTS)}); chatgpt: "
+        "a JSON array of exported conversations (ChatGPT's mapping, Claude.ai's "
+        "chat_messages). Choose one with --format on the command line, format= over HTTP",
         field="format",
     )
 
@@ -300,8 +318,11 @@ def _parse_ts(value: Any, where: str) -> datetime | None:
     if isinstance(value, bool):
         raise ValueError(f"{where} is not a time")
     if isinstance(value, int | float):
+        seconds = float(value)
+        if abs(seconds) >= 1e11:  # milliseconds since 1970, as most exporters write them
+            seconds /= 1000
         try:
-            return datetime.fromtimestamp(float(value), UTC)
+            return datetime.fromtimestamp(seconds, UTC)
         except (OverflowError, OSError, ValueError):
             raise ValueError(
                 f"{where} is not a time: {value!r} read as seconds since 1970 is out of range"
@@ -326,26 +347,126 @@ def _unicode(value: str, where: str) -> str:
     return value
 
 
+def _part_text(part: Any) -> str | None:
+    """The text of one content part: a string, ``{"type": "text", "text": ...}`` (OpenAI,
+    Anthropic, the Responses API's ``input_text``/``output_text``), ``{"text": {"value":
+    ...}}`` (an Assistants thread), ``{"text": ...}`` (a Gemini part); ``None`` for a part that
+    holds no text (an image, a tool call or its result)."""
+    if isinstance(part, str):
+        return part
+    if not isinstance(part, dict):
+        return None
+    if part.get("type") not in (None, "text", "input_text", "output_text"):
+        return None
+    text = part.get("text")
+    if isinstance(text, dict):
+        text = text.get("value")
+    return text if isinstance(text, str) else None
+
+
 def _text(content: Any, where: str) -> str:
-    """A message's text: a string, or the text parts of an OpenAI content list."""
+    """A message's text: a string, or the text parts of a list of parts."""
     if isinstance(content, str):
         return _unicode(content, where)
     if content is None:
         return ""
     if isinstance(content, list):
-        parts = [
-            p if isinstance(p, str) else p.get("text", "")
-            for p in content
-            if isinstance(p, str) or (isinstance(p, dict) and isinstance(p.get("text"), str))
-        ]
+        parts = [t for t in (_part_text(p) for p in content) if t is not None]
         return _unicode("\n".join(parts), where)
+    if isinstance(content, dict) and _part_text(content) is not None:
+        return _unicode(_part_text(content) or "", where)
     raise ValueError(f"{where} is neither text nor a list of parts")
 
 
-def _role(value: Any, where: str) -> str:
-    if not isinstance(value, str) or value.lower() not in MESSAGE_ROLES:
-        raise ValueError(f"{where} must be one of {', '.join(sorted(MESSAGE_ROLES))}")
-    return value.lower()
+#: what exporters call the speaker (ShareGPT's gpt, LangChain's human and ai, Gemini's
+#: model), read as the roles every turn is stored with
+_ROLE_NAMES = {
+    "human": "user",
+    "gpt": "assistant",
+    "ai": "assistant",
+    "model": "assistant",
+    "bot": "assistant",
+    "chatbot": "assistant",
+}
+#: where a message keeps its speaker and its text, in the order they are looked for
+_ROLE_FIELDS = ("role", "from", "sender", "type")
+_TEXT_FIELDS = ("content", "text", "message", "value", "parts")
+#: items of a message list that are not messages: tool calls, their outputs, reasoning
+_NOT_MESSAGES = frozenset(
+    {
+        "function_call",
+        "function_call_output",
+        "tool_call",
+        "tool_result",
+        "reasoning",
+        "computer_call",
+        "computer_call_output",
+        "web_search_call",
+        "file_search_call",
+    }
+)
+
+
+def _message(message: Any, where: str) -> tuple[str, str] | None:
+    """``(role, text)`` of one message of any common shape — OpenAI and Anthropic
+    (``role``, ``content``), ShareGPT (``from``, ``value``), Claude.ai (``sender``, ``text``),
+    LangChain (``type``, ``content`` or ``data.content``), Gemini (``role``, ``parts``),
+    Assistants threads, lines that say ``text`` or ``message`` — or ``None`` for an item
+    that is no message (a tool call, its output, reasoning).
+
+    Raises:
+        ValueError: a message whose speaker or text cannot be found (never an empty turn).
+    """
+    if not isinstance(message, dict):
+        raise ValueError(f"{where} is not an object")
+    if message.get("type") in _NOT_MESSAGES:
+        return None
+    data: dict[str, Any] = message["data"] if isinstance(message.get("data"), dict) else {}
+    author: dict[str, Any] = message["author"] if isinstance(message.get("author"), dict) else {}
+
+    def at(field: str) -> str:
+        return f"{where}.{field}" if where else field
+
+    said_by = next(
+        (
+            f
+            for f in _ROLE_FIELDS
+            if isinstance(message.get(f), str) and message[f].lower() != "message"
+        ),
+        None,
+    )
+    spoken = message[said_by] if said_by else author.get("role") or data.get("type")
+    if not isinstance(spoken, str) or not spoken:
+        raise ValueError(f"{where or 'the record'} names no speaker (role, from, sender or type)")
+    role = _ROLE_NAMES.get(spoken.lower(), spoken.lower())
+    if role not in MESSAGE_ROLES:
+        raise ValueError(
+            f"{at(said_by or 'role')} must be one of {', '.join(sorted(MESSAGE_ROLES))}"
+        )
+    if role in ("tool", "function"):
+        return None
+    field = next((f for f in _TEXT_FIELDS if message.get(f) is not None), None)
+    raw = message[field] if field is not None else data.get("content")
+    if raw is None:
+        if message.get("tool_calls") or message.get("function_call"):
+            return None  # an assistant turn that only calls a tool
+        raise ValueError(
+            f"{where or 'the record'} has no text (content, text, message, value, parts or "
+            "data.content)"
+        )
+    if isinstance(raw, list) and raw and all(_part_text(p) is None for p in raw):
+        return None  # only images, files or tool blocks: nothing to read
+    return role, _text(raw, at(field or "data.content"))
+
+
+#: where a record keeps its conversation's id, and its messages
+_CONVERSATION_FIELDS = ("conversation_id", "thread_id", "session_id", "chat_id")
+_MESSAGE_LISTS = ("messages", "conversations", "contents", "chat_messages", "input")
+_TIME_FIELDS = ("ts", "timestamp", "created_at", "create_time", "time")
+
+
+def _first(obj: dict[str, Any], fields: Sequence[str]) -> Any:
+    return next((obj[f] for f in fields if obj.get(f) is not None), None)
 
 
 def _ident(value: Any, where: str) -> str:
@@ -354,8 +475,30 @@ def _ident(value: Any, where: str) -> str:
     return _unicode(str(value), where)
 
 
+def _pretty_printed(head: bytes) -> bool:
+    """Whether a log of JSON objects spreads each over several lines (pretty-printed), so
+    that its records are told apart by where each object ends, not by line breaks."""
+    text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
+    if not text.startswith("{"):
+        return False
+    first = text.split("\n", 1)[0].strip()
+    try:
+        json.loads(first)
+    except (ValueError, RecursionError):
+        return first == "{" or first.endswith(("{", "[", ","))
+    return False
+
+
 def _lines(log: LogInput) -> Iterator[tuple[int, str | None, str]]:
-    """``(line number, decoded line or None, raw text)`` for every non-blank line."""
+    """``(line number, decoded line or None, raw text)`` for every non-blank line — or, in a
+    pretty-printed log, for every object, with the line it starts on."""
+    if _pretty_printed(log.head):
+        for item in _json_values(log):
+            if isinstance(item, Reject):
+                yield item.line, None, item.reason
+                return
+            yield item[0], json.dumps(item[1]), ""
+        return
     for number, raw in enumerate(log.stream, start=1):
         try:
             line = raw.decode("utf-8").lstrip("\ufeff")
@@ -395,10 +538,16 @@ def read_jsonl(log: LogInput) -> Iterator[Record | Reject]:
             obj = _json_line(line)
             if not isinstance(obj, dict):
                 raise ValueError("a record must be a JSON object")
-            conversation = _ident(obj.get("conversation_id"), "conversation_id")
-            role = _role(obj.get("role"), "role")
-            content = _text(obj.get("content"), "content")
-            ts = _parse_ts(obj.get("ts"), "ts")
+            named = next((f for f in _CONVERSATION_FIELDS if obj.get(f) is not None), None)
+            conversation = _ident(
+                obj.get(named or "conversation_id"),
+                named or "conversation_id (or thread_id, session_id, chat_id)",
+            )
+            message = _message(obj, "")
+            if message is None:
+                continue  # a tool call or its output: no text to remember
+            role, content = message
+            ts = _parse_ts(_first(obj, _TIME_FIELDS), "ts")
             turn_id = None if obj.get("turn_id") is None else _ident(obj["turn_id"], "turn_id")
             if turn_id is not None and (conversation, turn_id) in ids:
                 raise ValueError(
@@ -432,9 +581,20 @@ def read_openai(log: LogInput) -> Iterator[Record | Reject]:
             continue
         try:
             obj = _json_line(line)
-            if not isinstance(obj, dict) or not isinstance(obj.get("messages"), list):
-                raise ValueError('a record must be an object with a "messages" list')
-            given = obj.get("conversation_id", obj.get("id"))
+            listed = next(
+                (
+                    f
+                    for f in _MESSAGE_LISTS
+                    if isinstance(obj, dict) and isinstance(obj.get(f), list)
+                ),
+                None,
+            )
+            if listed is None:
+                raise ValueError(
+                    f"a record must be an object with a list of messages "
+                    f"({' or '.join(_MESSAGE_LISTS)})"
+                )
+            given = _first(obj, (*_CONVERSATION_FIELDS, "id"))
             conversation = (
                 _ident(given, "conversation_id")
                 if given is not None
@@ -442,25 +602,26 @@ def read_openai(log: LogInput) -> Iterator[Record | Reject]:
             )
             turns: list[Turn] = []
             ids: set[str] = set()
-            for i, message in enumerate(obj["messages"]):
-                where = f"messages[{i}]"
-                if not isinstance(message, dict):
-                    raise ValueError(f"{where} is not an object")
-                given_id = None if message.get("id") is None else str(message["id"])
+            for i, message in enumerate(obj[listed]):
+                where = f"{listed}[{i}]"
+                read = _message(message, where)
+                if read is None:
+                    continue  # a tool call, its output, reasoning: not a turn
+                given_id = _first(message, ("id", "uuid"))
+                given_id = None if given_id is None else str(given_id)
                 if given_id is not None:
                     if given_id in ids:
                         raise ValueError(f"{where}.id {given_id!r} repeats an earlier message's")
                     ids.add(given_id)
-                ts = message.get("ts", message.get("timestamp", message.get("created_at")))
                 turns.append(
                     Turn(
                         conversation,
-                        i,
-                        _role(message.get("role"), f"{where}.role"),
-                        _text(message.get("content"), f"{where}.content"),
+                        len(turns),
+                        read[0],
+                        read[1],
                         number,
                         turn_id=given_id,
-                        ts=_parse_ts(ts, f"{where}.ts"),
+                        ts=_parse_ts(_first(message, _TIME_FIELDS), f"{where}.ts"),
                     )
                 )
         except ValueError as e:
@@ -556,9 +717,37 @@ def _current_branch(mapping: dict[str, Any], current: Any) -> list[dict[str, Any
 _CHATGPT_TEXT_TYPES = frozenset({"text", "multimodal_text"})
 
 
+def _claude_record(line: int, obj: dict[str, Any]) -> Record:
+    """A conversation of a Claude.ai export: ``{uuid, name, chat_messages: [{uuid, sender,
+    text, content, created_at}]}``."""
+    conversation = _ident(obj.get("uuid", obj.get("id")), "uuid")
+    title = _unicode(obj["name"], "name") if isinstance(obj.get("name"), str) else None
+    turns: list[Turn] = []
+    for i, message in enumerate(obj["chat_messages"]):
+        where = f"chat_messages[{i}]"
+        read = _message(message, where)
+        if read is None or not read[1].strip():
+            continue
+        turns.append(
+            Turn(
+                conversation,
+                len(turns),
+                read[0],
+                read[1],
+                line,
+                turn_id=_ident(_first(message, ("uuid", "id")) or f"#{i}", f"{where}.uuid"),
+                ts=_parse_ts(_first(message, _TIME_FIELDS), f"{where}.created_at"),
+                title=title,
+            )
+        )
+    return Record(line, turns)
+
+
 def _chatgpt_record(line: int, obj: Any) -> Record:
     if not isinstance(obj, dict):
         raise ValueError("a conversation must be a JSON object")
+    if isinstance(obj.get("chat_messages"), list):
+        return _claude_record(line, obj)
     mapping = obj.get("mapping")
     if not isinstance(mapping, dict) or not all(isinstance(n, dict) for n in mapping.values()):
         raise ValueError('a conversation needs a "mapping" object of message nodes')

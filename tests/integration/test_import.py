@@ -192,6 +192,15 @@ def cli(*args: str) -> list[str]:
         ("chat.jsonl", "jsonl", 2),
         ("openai.jsonl", "openai", 2),
         ("conversations.json", "chatgpt", 2),
+        # the other shapes people export, read by the same three readers
+        ("assistants-thread.jsonl", "jsonl", 1),
+        ("gemini.jsonl", "openai", 1),
+        ("text-and-message-fields.jsonl", "jsonl", 2),
+        ("responses-api.jsonl", "openai", 1),
+        ("sharegpt.jsonl", "openai", 1),
+        ("langchain.jsonl", "openai", 1),
+        ("claude-export.json", "chatgpt", 1),
+        ("pretty-printed.jsonl", "jsonl", 1),
     ],
 )
 def test_each_format_round_trips_its_sample(

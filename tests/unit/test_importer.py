@@ -130,9 +130,12 @@ def test_empty_input_reads_nothing() -> None:
 
 def test_unknown_format_lists_the_formats() -> None:
     log = open_log(io.BytesIO(b"hello, this is not a log\n"), name="notes.txt")
-    with pytest.raises(UnknownFormat, match="jsonl, openai, chatgpt") as e:
+    with pytest.raises(UnknownFormat) as e:
         detect_format(log.head, log.name)
     assert "notes.txt" in e.value.detail
+    # it names each format and the fields that make a record one of it
+    for said in ("jsonl:", "openai:", "chatgpt:", "conversation_id", "messages", "mapping"):
+        assert said in e.value.detail
     with pytest.raises(UnknownFormat):
         detect_format(b'{"speaker": "me", "said": "hi"}\n', "x")
 
@@ -320,3 +323,115 @@ def test_the_timeline_keeps_the_latest_statements_of_a_conversation() -> None:
         said_at(timeline, 12, f"s{i}")
     # said before every statement kept: the earliest kept follows it, and it follows none
     assert said_at(timeline, 9, "early") == [(None, "s5")]
+
+
+# Every shape of log people export, one small sample each (tests/data/logs/), and what it
+# must give: its format, and each turn's conversation, speaker, text and time.
+SHAPES = [
+    (
+        "assistants-thread.jsonl",
+        LogFormat.jsonl,
+        [
+            ("thread_trip", "user", "I always want an aisle seat on long flights.", 1717000000),
+            ("thread_trip", "assistant", "Noted: aisle seats on long flights.", 1717000005),
+        ],
+    ),
+    (
+        "gemini.jsonl",
+        LogFormat.openai,
+        [
+            (
+                "g-garden",
+                "user",
+                "We decided to plant tomatoes along the south fence this year.",
+                None,
+            ),
+            ("g-garden", "assistant", "Good choice; they will get the most sun there.", None),
+        ],
+    ),
+    (
+        "text-and-message-fields.jsonl",
+        LogFormat.jsonl,
+        [
+            ("c-text", "user", "My dentist is Dr. Alvarez on Pine Street.", None),
+            ("s-msg", "user", "I prefer morning appointments.", 1717000000),  # ms since 1970
+        ],
+    ),
+    (
+        "responses-api.jsonl",
+        LogFormat.openai,
+        [  # the tool call and its output are not turns; the conversation is kept whole
+            ("resp_db", "user", "We decided to use Postgres for the billing service.", None),
+            ("resp_db", "assistant", "Postgres it is for billing.", None),
+        ],
+    ),
+    (
+        "sharegpt.jsonl",
+        LogFormat.openai,
+        [
+            ("sg-1", "user", "I prefer window seats on trains.", None),
+            ("sg-1", "assistant", "I'll keep that in mind.", None),
+        ],
+    ),
+    (
+        "langchain.jsonl",
+        LogFormat.openai,
+        [
+            ("lc-1", "user", "Our team standup is at 9:30 every weekday.", None),
+            ("lc-1", "assistant", "Got it.", None),
+            ("lc-1", "user", "I prefer tea over coffee.", None),
+        ],
+    ),
+    (
+        "claude-export.json",
+        LogFormat.chatgpt,
+        [
+            (
+                "c0ffee00-0000-4000-8000-000000000001",
+                "user",
+                "We chose oak for the kitchen floor.",
+                1714557600,
+            ),
+            (
+                "c0ffee00-0000-4000-8000-000000000001",
+                "assistant",
+                "Oak is durable; good pick.",
+                1714557605,
+            ),
+        ],
+    ),
+    (
+        "pretty-printed.jsonl",
+        LogFormat.jsonl,
+        [
+            ("c-pretty", "user", "I prefer the 7:40 train to work.", None),
+            ("c-pretty", "assistant", "Noted.", None),
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "fmt", "expected"), SHAPES, ids=[s[0] for s in SHAPES])
+def test_each_shape_of_log_gives_its_turns(
+    name: str, fmt: LogFormat, expected: list[tuple[str, str, str, int | None]]
+) -> None:
+    with open_log(LOGS / name) as log:
+        assert detect_format(log.head, log.name) is fmt
+    items = read(LOGS / name)
+    assert [r for r in items if isinstance(r, Reject)] == []
+    got = [
+        (t.conversation_id, t.role, t.content, int(t.ts.timestamp()) if t.ts else None)
+        for t in turns(items)
+    ]
+    assert got == expected
+
+
+def test_a_utf16_log_is_named_as_an_encoding_problem() -> None:
+    with open_log(LOGS / "utf16.jsonl") as log, pytest.raises(UnknownFormat, match="UTF-16"):
+        detect_format(log.head, log.name)
+
+
+def test_a_message_whose_text_cannot_be_found_is_a_reject_not_an_empty_turn() -> None:
+    [reject] = read(b'{"conversation_id": "c", "role": "user", "body": "x"}\n', LogFormat.jsonl)
+    assert isinstance(reject, Reject)
+    assert "has no text" in reject.reason
