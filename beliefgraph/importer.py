@@ -489,24 +489,27 @@ def _pretty_printed(head: bytes) -> bool:
     return False
 
 
-def _lines(log: LogInput) -> Iterator[tuple[int, str | None, str]]:
-    """``(line number, decoded line or None, raw text)`` for every non-blank line — or, in a
-    pretty-printed log, for every object, with the line it starts on."""
+def _lines(log: LogInput) -> Iterator[tuple[int, str | None, str, str]]:
+    """``(line number, decoded line or None, what is wrong with it, its raw text)`` for every
+    non-blank line — or, in a pretty-printed log, for every object, with the line it starts
+    on. An undecodable line keeps its bytes, escaped, so that it can be mended."""
     if _pretty_printed(log.head):
         for item in _json_values(log):
             if isinstance(item, Reject):
-                yield item.line, None, item.reason
+                yield item.line, None, item.reason, item.raw
                 return
-            yield item[0], json.dumps(item[1]), ""
+            yield item[0], json.dumps(item[1]), "", ""
         return
     for number, raw in enumerate(log.stream, start=1):
         try:
             line = raw.decode("utf-8").lstrip("\ufeff")
         except UnicodeDecodeError as e:
-            yield number, None, f"not UTF-8 ({e.reason} at byte {e.start})"
+            # the raw bytes stay in the reject, escaped, so the line can be mended
+            escaped = raw.decode("utf-8", errors="backslashreplace")[:10_000]
+            yield number, None, f"not UTF-8 ({e.reason} at byte {e.start})", escaped
             continue
         if line.strip():
-            yield number, line, ""
+            yield number, line, "", ""
 
 
 def _json_line(line: str) -> Any:
@@ -530,9 +533,9 @@ def read_jsonl(log: LogInput) -> Iterator[Record | Reject]:
     counts: dict[str, int] = {}
     said: dict[tuple[str, str], int] = {}  # (conversation, anchor digest) -> times so far
     ids: dict[tuple[str, str], int] = {}  # (conversation, turn_id) -> its line
-    for number, line, problem in _lines(log):
+    for number, line, problem, raw in _lines(log):
         if line is None:
-            yield Reject(number, problem, "")
+            yield Reject(number, problem, raw)
             continue
         try:
             obj = _json_line(line)
@@ -575,9 +578,9 @@ def read_jsonl(log: LogInput) -> Iterator[Record | Reject]:
 
 def read_openai(log: LogInput) -> Iterator[Record | Reject]:
     """One :class:`Record` per ``{"messages": [...]}`` line of an ``openai`` log."""
-    for number, line, problem in _lines(log):
+    for number, line, problem, raw in _lines(log):
         if line is None:
-            yield Reject(number, problem, "")
+            yield Reject(number, problem, raw)
             continue
         try:
             obj = _json_line(line)
@@ -760,12 +763,20 @@ def _chatgpt_record(line: int, obj: Any) -> Record:
             continue  # the root and other structural nodes carry no message
         content = message.get("content") or {}
         metadata = message.get("metadata") or {}
-        if content.get("content_type") not in _CHATGPT_TEXT_TYPES or metadata.get(
+        role = ((message.get("author") or {}).get("role")) or ""
+        if content.get("content_type") == "user_editable_context":
+            # the user's custom instructions: their standing rules, said by the user (the
+            # export hides them from the conversation view, not from what the user said)
+            said = (content.get(k) for k in ("user_profile", "user_instructions"))
+            text = "\n".join(s.strip() for s in said if isinstance(s, str) and s.strip())
+            role = "user"
+        elif content.get("content_type") not in _CHATGPT_TEXT_TYPES or metadata.get(
             "is_visually_hidden_from_conversation"
         ):
             continue
-        role = ((message.get("author") or {}).get("role")) or ""
-        text = "\n".join(p for p in content.get("parts") or [] if isinstance(p, str)).strip()
+        else:
+            text = "\n".join(p for p in content.get("parts") or [] if isinstance(p, str))
+        text = text.strip()
         text = _unicode(text, "content.parts")
         if not text or role.lower() not in MESSAGE_ROLES:
             continue
@@ -954,6 +965,9 @@ class _Planned:
     follows_key: str | None
     #: a statement read before this one but said after it (the log is out of time order)
     followed_by: str | None = None
+    #: when it was said: its turn's time, else the time of the turn before it (a null
+    #: ``create_time`` must not make a belief the newest)
+    said_at: datetime | None = None
 
 
 class _Timeline:
@@ -1051,6 +1065,7 @@ class Importer:
         self.extractor = extractor or RuleExtractor()
         self.progress = progress
         self.on_reject = on_reject
+        self._reading = ""  # the log being read, as rejects name it
         self.cancel = cancel
         self.caller = caller
         #: whom the audit names as writing: the API key's name, or the command line's import
@@ -1112,6 +1127,7 @@ class Importer:
         batch = _Batch()
         ordinal = 0
         skipped: int | None = None
+        self._reading = log.name
         for item in READERS[fmt](log):
             ordinal += 1
             if isinstance(item, Reject):
@@ -1173,11 +1189,26 @@ class Importer:
         for order, (statement, key) in enumerate(zip(statements, keys, strict=True)):
             summary.statements += 1
             if len(statement.text) > self.limit:
+                # not stored, and not lost without a word: the rejects file has it, with
+                # its line (the import goes on: the turn's other statements are fine)
                 summary.too_long += 1
+                if self.on_reject is not None:
+                    reason = (
+                        f"a statement of {len(statement.text)} characters is over the "
+                        f"limit of {self.limit} (BELIEFGRAPH_MAX_TEXT_LENGTH); not stored"
+                    )
+                    self.on_reject(
+                        self._reading, Reject(turn.line, reason, statement.text[:10_000])
+                    )
                 continue
             caused = keys[statement.caused] if statement.caused is not None else None
             before, after = timeline.place(turn.conversation_id, when, key)
-            out.append(_Planned(key, turn, statement, order, caused, before, after))
+            said_at = turn.ts or (
+                datetime.fromtimestamp(when, UTC) if math.isfinite(when) else None
+            )
+            out.append(
+                _Planned(key, turn, statement, order, caused, before, after, said_at=said_at)
+            )
         return out
 
     def _recall(
@@ -1410,7 +1441,7 @@ def _belief(p: _Planned, options: ImportOptions) -> BeliefCreate:
         confidence=s.confidence,
         pinned=s.pinned,
         why_it_matters=s.why_it_matters,
-        valid_from=p.turn.ts,
+        valid_from=p.said_at,
         author=s.speaker,
         user=options.user,
         namespaces=[options.namespace],

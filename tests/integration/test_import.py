@@ -22,6 +22,8 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
+from beliefgraph.config import Settings
+from beliefgraph.embeddings import OnnxEmbedder
 from beliefgraph.errors import MalformedRecord, UnknownFormat
 from beliefgraph.extract import ASSISTANT_PREFIX, RuleExtractor, Statement
 from beliefgraph.importer import (
@@ -30,6 +32,7 @@ from beliefgraph.importer import (
     ImportOptions,
     ImportSummary,
     LogFormat,
+    Reject,
     RejectFile,
     import_logs,
 )
@@ -649,3 +652,60 @@ def test_cli_import_errors_name_file_and_line(ns: str, tmp_path: Path) -> None:
     assert skipped.returncode == 0, skipped.stderr
     assert json.loads(skipped.stdout)["rejects"] == 1
     assert (tmp_path / "chat.jsonl.rejects.jsonl").is_file()
+
+
+def test_a_turn_without_a_time_is_dated_by_the_turn_before_it(
+    store: Store, driver: Driver, ns: str, tmp_path: Path
+) -> None:
+    # a null create_time must not make its belief the newest: it was said after the turn
+    # before it, not now
+    log = tmp_path / "null-time.jsonl"
+    log.write_text(
+        "\n".join(
+            json.dumps(line)
+            for line in [
+                {
+                    "conversation_id": "c",
+                    "role": "user",
+                    "content": "I prefer tea.",
+                    "ts": 1717000000,
+                },
+                {
+                    "conversation_id": "c",
+                    "role": "user",
+                    "content": "I prefer window seats.",
+                    "ts": None,
+                },
+            ]
+        )
+    )
+    import_logs(store, log, ImportOptions(namespace=ns))
+    dated = {b["text"]: b["valid_from"].to_native().timestamp() for b in beliefs_in(driver, ns)}
+    assert dated == {"I prefer tea.": 1717000000, "I prefer window seats.": 1717000000}
+
+
+def test_a_statement_over_the_limit_is_a_reject_with_its_line(
+    driver: Driver, embedder: OnnxEmbedder, ns: str, tmp_path: Path
+) -> None:
+    store = Store(driver, embedder, database="neo4j", settings=Settings(max_text_length=70))
+    log = tmp_path / "long.jsonl"
+    log.write_text(
+        json.dumps({"conversation_id": "c", "role": "user", "content": "I prefer tea."})
+        + "\n"
+        + json.dumps(
+            {
+                "conversation_id": "c",
+                "role": "user",
+                "content": "I prefer " + "very " * 20 + "long talks.",
+            }
+        )
+        + "\n"
+    )
+    rejected: list[Reject] = []
+    summary = import_logs(
+        store, log, ImportOptions(namespace=ns), on_reject=lambda _, r: rejected.append(r)
+    )
+    assert (summary.added, summary.too_long) == (1, 1)
+    [reject] = rejected
+    assert reject.line == 2
+    assert "over the limit of 70" in reject.reason

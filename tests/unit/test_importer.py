@@ -435,3 +435,36 @@ def test_a_message_whose_text_cannot_be_found_is_a_reject_not_an_empty_turn() ->
     [reject] = read(b'{"conversation_id": "c", "role": "user", "body": "x"}\n', LogFormat.jsonl)
     assert isinstance(reject, Reject)
     assert "has no text" in reject.reason
+
+
+def test_chatgpt_custom_instructions_are_what_the_user_said() -> None:
+    hidden = {
+        "id": "ci",
+        "author": {"role": "user"},
+        "content": {
+            "content_type": "user_editable_context",
+            "user_profile": "I'm a nurse on night shifts.",
+            "user_instructions": "Always answer in metric units.",
+        },
+        "metadata": {"is_visually_hidden_from_conversation": True},
+    }
+    mapping = {
+        "ci": {"id": "ci", "parent": None, "children": ["m"], "message": hidden},
+        "m": {"id": "m", "parent": "ci", "message": _msg("m", "hello")},
+    }
+    export = [{"id": "c", "current_node": "m", "mapping": mapping}]
+    first, second = turns(read(json.dumps(export).encode(), LogFormat.chatgpt))
+    assert (first.role, first.content) == (
+        "user",
+        "I'm a nurse on night shifts.\nAlways answer in metric units.",
+    )
+    assert second.content == "hello"
+
+
+def test_a_line_that_is_not_utf8_keeps_its_bytes_escaped() -> None:
+    [reject] = read(
+        b'{"conversation_id": "c", "role": "user", "content": "caf\xe9"}\n', LogFormat.jsonl
+    )
+    assert isinstance(reject, Reject)
+    assert "UTF-8" in reject.reason
+    assert "caf\\xe9" in reject.raw  # enough to mend the line by hand
