@@ -685,7 +685,13 @@ def _json_values(log: LogInput) -> Iterator[tuple[int, Any] | Reject]:
                     more()
                     continue
                 where = line + buf.count("\n", pos, e.pos)
-                yield Reject(where, f"broken JSON: {e.msg}", buf[pos : pos + 200], fatal=True)
+                reason = (
+                    "the file is cut short: it ends inside a record (an export that did not "
+                    "finish downloading?)"
+                    if eof and (not buf[e.pos :].strip() or e.msg.startswith("Unterminated"))
+                    else f"broken JSON: {e.msg}"
+                )
+                yield Reject(where, reason, buf[pos : pos + 200], fatal=True)
                 return
             except (ValueError, RecursionError) as e:  # past the parser's limits
                 reason = _TOO_DEEP if isinstance(e, RecursionError) else f"unreadable JSON: {e}"
@@ -934,7 +940,8 @@ class TerminalProgress:
             done = min(bytes_read / total_bytes, 1.0)
             eta = elapsed * (1 - done) / done if done > 0 else 0.0
             bar = "#" * int(done * 20)
-            line = f"[{bar:<20}] {done:4.0%}  " + line + f"  ETA {_clock(eta)}"
+            where = f"{bytes_read / 1e6:,.1f}/{total_bytes / 1e6:,.1f} MB"
+            line = f"[{bar:<20}] {done:4.0%} {where}  " + line + f"  ETA {_clock(eta)}"
         self._width = max(self._width, len(line))
         self.stream.write("\r" + line.ljust(self._width))
         self.stream.flush()

@@ -468,3 +468,24 @@ def test_a_line_that_is_not_utf8_keeps_its_bytes_escaped() -> None:
     assert isinstance(reject, Reject)
     assert "UTF-8" in reject.reason
     assert "caf\\xe9" in reject.raw  # enough to mend the line by hand
+
+
+def test_an_export_cut_short_says_so() -> None:
+    node = {"id": "m", "parent": None, "message": _msg("m", "I prefer tea.")}
+    whole = json.dumps([{"id": "c", "current_node": "m", "mapping": {"m": node}}])
+    items = read(whole[: len(whole) - 30].encode(), LogFormat.chatgpt)
+    assert isinstance(items[-1], Reject)
+    assert items[-1].fatal
+    assert "cut short" in items[-1].reason
+
+
+def test_the_progress_bar_shows_turns_per_second_and_where_in_the_file() -> None:
+    from beliefgraph.importer import ImportSummary, TerminalProgress
+
+    out = io.StringIO()
+    bar = TerminalProgress(out, every=0.0)
+    summary = ImportSummary(source="x", namespace="user:x", format="jsonl", turns=500, added=40)
+    bar.update(summary, 2_500_000, 10_000_000)
+    shown = out.getvalue()
+    for said in ("25%", "2.5/10.0 MB", "500 turns", "turns/s", "ETA"):
+        assert said in shown
