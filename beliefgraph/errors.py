@@ -158,3 +158,10 @@ class StoreUnavailable(BeliefGraphError):
     """Raised when Neo4j cannot be reached or fails for reasons outside the request."""
 
     slug = "store-unavailable"
+
+
+class WriteOutcomeUnknown(StoreUnavailable):
+    """Raised when Neo4j went away while a write committed: it may or may not be stored.
+    Sending the same write again, with the same ids, is safe (a replay answers 200)."""
+
+    slug = "write-outcome-unknown"

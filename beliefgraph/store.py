@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import random
 import threading
 import time
@@ -66,6 +67,7 @@ from beliefgraph.errors import (
     SupersessionCycle,
     TextTooLong,
     TrustGuarded,
+    WriteOutcomeUnknown,
 )
 from beliefgraph.gate import (
     Gate,
@@ -98,6 +100,10 @@ from beliefgraph.text import entity_key
 WRITE_ATTEMPTS = 5
 
 
+#: how long after a write found Neo4j away the writers queued behind it fail without trying
+FAIL_FAST_SECONDS = 2.0
+
+
 class NamespaceQueue:
     """Writers of one process to the same namespaces take turns before their transaction.
 
@@ -107,12 +113,17 @@ class NamespaceQueue:
     deadlocks by failing all but one (115 in a burst of 200 writes from 20 threads; the
     retries made p99 17 s). Queued here, they reach Neo4j one namespace-set at a time and
     none has to be retried. Locks are taken in sorted order, each wait bounded.
+
+    While Neo4j is away, the writer in turn finds out within the driver's timeouts; those
+    queued behind it within :data:`FAIL_FAST_SECONDS` of its failure do not wait their turn
+    to find out again: they fail at once (503), so no queued write waits for many timeouts.
     """
 
     def __init__(self, timeout: float) -> None:
         self.timeout = timeout
         self._guard = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
+        self._failed_at = -math.inf
 
     @contextmanager
     def turn(self, namespaces: Iterable[str]) -> Iterator[None]:
@@ -129,7 +140,13 @@ class NamespaceQueue:
                 if not lock.acquire(timeout=self.timeout):
                     raise StoreUnavailable("the namespace is busy with other writes; try again")
                 held.append(lock)
-            yield
+            if time.monotonic() - self._failed_at < FAIL_FAST_SECONDS:
+                raise StoreUnavailable("Neo4j is unreachable; try again shortly")
+            try:
+                yield
+            except StoreUnavailable:
+                self._failed_at = time.monotonic()
+                raise
         finally:
             for lock in reversed(held):
                 lock.release()
@@ -284,15 +301,31 @@ class Store:
         retry (neo4j 6.4: seen with eight writers creating one namespace at once). Those are
         tried again here, up to :data:`WRITE_ATTEMPTS` times, after a short random pause.
         """
+        finished = False  # the work ran to its end: only the commit was left
+
+        def whole(tx: ManagedTransaction) -> Any:
+            nonlocal finished
+            finished = False
+            done = work(tx)
+            finished = True
+            return done
+
         for attempt in range(1, WRITE_ATTEMPTS + 1):
             try:
                 with self.driver.session(database=self.database) as session:
-                    return session.execute_write(work)
+                    return session.execute_write(whole)
             except ResultFailedError as e:
                 transient = isinstance(e.__cause__, Neo4jError) and e.__cause__.is_retryable()
                 if not transient or attempt == WRITE_ATTEMPTS:
                     raise
             except (ServiceUnavailable, SessionExpired) as e:
+                if finished:  # lost while committing (IncompleteCommit, or the connection)
+                    log.warning("Neo4j went away during a commit: %s", e)
+                    raise WriteOutcomeUnknown(
+                        "Neo4j went away while the write committed: it may or may not be "
+                        "stored. Send the same write again, with the same ids: if it was "
+                        "stored, the answer is 200 with it"
+                    ) from e
                 raise unreachable(e) from e
             except TransientError as e:  # still failing when the driver's retries ran out
                 log.warning("a write failed transiently after retries: %s", e)
@@ -833,6 +866,23 @@ class Store:
         if not found or not _visible(caller, found[0].namespaces):
             raise NotFound(f"no belief with id {belief_id!r}")
         return found[0]
+
+    def replayed(
+        self, beliefs: Sequence[BeliefCreate], *, caller: Caller | None = None
+    ) -> list[BeliefPublic] | None:
+        """The stored beliefs when every one of ``beliefs`` names an id that is stored with
+        the same text, kind and namespaces (a write sent again); ``None`` otherwise."""
+        ids = [b.id for b in beliefs]
+        if any(i is None for i in ids):
+            return None
+        stored = self.get_many([i for i in ids if i is not None], caller=caller)
+        if len(stored) != len(beliefs):
+            return None
+        for sent, kept in zip(beliefs, stored, strict=True):
+            same = (sent.text.strip(), sent.kind, sorted(sent.namespaces))
+            if same != (kept.text.strip(), kept.kind, sorted(kept.namespaces)):
+                return None
+        return stored
 
     def get_many(self, ids: Sequence[str], *, caller: Caller | None = None) -> list[BeliefPublic]:
         """Return the beliefs with these ids, in the order given; unknown ids are left out.

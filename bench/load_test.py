@@ -14,7 +14,9 @@ at two thirds it is frozen (``SIGSTOP``: it holds its connections and answers no
 Reports throughput, p50/p99 per route, responses by status, the longest answer while Neo4j
 was away, how long after each fault requests succeeded again, and the writes: every id
 acknowledged (200/201) must be stored, and no id answered otherwise may be — nothing written
-that was not acknowledged, nothing acknowledged that was not written. Writes
+that was not acknowledged, nothing acknowledged that was not written. A write that gets no
+answer or a 503 is sent again with the same id until it gets a definite one, as a client that
+wants its write does (a replay of a write that was stored answers 200). Writes
 ``bench/results/load_test.md`` and ``.json``.
 """
 
@@ -118,6 +120,15 @@ def worker(port: int, log: Log, stop: threading.Event, role: str, seed: int) -> 
         started = time.perf_counter()
         status, _ = call(conn, "POST", path, body)
         log.record(path, status, (time.perf_counter() - started) * 1000, time.monotonic())
+        # a write whose answer did not come, or was a 503, is sent again with the same id
+        # until it gets a definite one (what any client that wants its write does: a replay
+        # of a stored write answers 200), for at most two minutes
+        deadline = time.monotonic() + 120
+        while role == "writer" and (status == 0 or status >= 500) and time.monotonic() < deadline:
+            time.sleep(0.5)
+            started = time.perf_counter()
+            status, _ = call(conn, "POST", path, body)
+            log.record(path, status, (time.perf_counter() - started) * 1000, time.monotonic())
         if role == "writer":
             with log.lock:
                 log.writes[body["id"]] = status
@@ -295,6 +306,7 @@ def summarize(
         fault["longest_answer_during_ms"] = round(max(during), 1) if during else None
         fault["first_success_after_s"] = round(after[0] - fault["to"], 2) if after else None
         fault["from"], fault["to"] = round(fault["from"] - began, 1), round(fault["to"] - began, 1)
+    slowest = sorted(log.requests, key=lambda r: -r[2])[:10]
     acknowledged = {i for i, s in log.writes.items() if s in (200, 201)}
     refused = {i for i, s in log.writes.items() if s not in (200, 201)}
     return {
@@ -304,6 +316,10 @@ def summarize(
         "statuses": dict(sorted(Counter(str(s) for _, s, _, _ in log.requests).items())),
         "routes": routes,
         "faults": faults,
+        "slowest": [
+            {"route": route, "status": status, "ms": round(ms, 1), "at_s": round(at - began, 1)}
+            for route, status, ms, at in slowest
+        ],
         "writes": {
             "sent": len(log.writes),
             "acknowledged": len(acknowledged),

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Path, Query, Response, status
 
 from api.deps import CallerDep, StoreDep
+from beliefgraph.errors import DuplicateId
 from beliefgraph.models import (
     BELIEF_ID_PATTERN,
     NAMESPACE_PATTERN,
@@ -55,10 +56,27 @@ def create_beliefs(
 
     Every belief passes the curation gate; the `Gate-Verdict` header (single) or
     `decisions` (batch) says what it decided. A `noop` or `subsumed` belief is not stored:
-    the answer is the existing belief, reinforced, with status 200.
+    the answer is the existing belief, reinforced, with status 200. A write sent again with
+    the same ids and the same text, kind and namespaces (say, after a 503
+    `write-outcome-unknown`) answers 200 with what is stored and `Idempotent-Replay: true`;
+    the same id with other content is a 409.
     """
     beliefs = body.beliefs if isinstance(body, BeliefBatch) else [body]
-    decisions = store.curate(beliefs, caller=caller, dry_run=dry_run)
+    try:
+        decisions = store.curate(beliefs, caller=caller, dry_run=dry_run)
+    except DuplicateId:
+        # the same write sent again (its first answer lost to a network or a Neo4j that went
+        # away while it committed): the stored beliefs, as a replay, not a conflict
+        stored = None if dry_run else store.replayed(beliefs, caller=caller)
+        if stored is None:
+            raise
+        response.status_code = status.HTTP_200_OK
+        response.headers["Idempotent-Replay"] = "true"
+        return (
+            BeliefsCreated(beliefs=stored, decisions=[])
+            if isinstance(body, BeliefBatch)
+            else stored[0]
+        )
     if dry_run:
         response.status_code = status.HTTP_200_OK
         return GatePreview(decisions=decisions)

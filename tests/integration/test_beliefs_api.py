@@ -521,3 +521,22 @@ def test_a_property_no_belief_has_yet_logs_no_warning(
     finally:
         plain.close()
         ours.close()
+
+
+def test_a_write_sent_again_is_a_replay_not_a_conflict(
+    client: TestClient, driver: Driver, ns: str, uid: str
+) -> None:
+    # after a 503 write-outcome-unknown a client sends the same write again, same id
+    sent = {"id": f"{uid}-again", "text": "The gate code is 4821.", "namespaces": [ns]}
+    assert client.post("/v1/beliefs", json=sent).status_code == 201
+    again = client.post("/v1/beliefs", json=sent)
+    assert again.status_code == 200, again.text
+    assert again.headers["idempotent-replay"] == "true"
+    assert again.json()["id"] == sent["id"]
+    batch = client.post("/v1/beliefs", json={"beliefs": [sent]})
+    assert batch.status_code == 200
+    assert [b["id"] for b in batch.json()["beliefs"]] == [sent["id"]]
+    assert count_in(driver, ns) == 1
+    # the same id with other content is still a conflict
+    other = client.post("/v1/beliefs", json=sent | {"text": "The gate code is 1111."})
+    assert_problem(other, 409)
