@@ -20,9 +20,10 @@ import random
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -104,6 +105,48 @@ WRITE_ATTEMPTS = 5
 FAIL_FAST_SECONDS = 2.0
 
 
+@dataclass(eq=False)
+class _Write:
+    """One caller's rows waiting to be written together with others (NamespaceQueue)."""
+
+    rows: list[dict[str, Any]]
+    done: threading.Event = dataclass_field(default_factory=threading.Event)
+    decisions: list[GateDecision] | None = None
+    error: BaseException | None = None
+
+
+def _run_together(
+    batch: list[_Write], run: Callable[[list[dict[str, Any]]], list[GateDecision]]
+) -> None:
+    """Write the batch in one transaction and give each write its decisions; if that fails,
+    each alone (unless Neo4j is away: then all get that answer)."""
+    try:
+        try:
+            decisions = run([row for job in batch for row in job.rows])
+        except StoreUnavailable as e:
+            for job in batch:
+                job.error = e
+            return
+        except Exception as e:
+            if len(batch) == 1:
+                batch[0].error = e
+                return
+            for job in batch:
+                try:
+                    job.decisions = run(job.rows)
+                except Exception as alone:
+                    job.error = alone
+            return
+        offset = 0
+        for job in batch:
+            mine = decisions[offset : offset + len(job.rows)]
+            job.decisions = [d.model_copy(update={"index": d.index - offset}) for d in mine]
+            offset += len(job.rows)
+    finally:
+        for job in batch:
+            job.done.set()
+
+
 class NamespaceQueue:
     """Writers of one process to the same namespaces take turns before their transaction.
 
@@ -119,11 +162,69 @@ class NamespaceQueue:
     to find out again: they fail at once (503), so no queued write waits for many timeouts.
     """
 
-    def __init__(self, timeout: float) -> None:
+    def __init__(self, timeout: float, *, most_rows: int = 1000) -> None:
         self.timeout = timeout
+        self.most_rows = most_rows
         self._guard = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
         self._failed_at = -math.inf
+        self._waiting: dict[Hashable, list[_Write]] = {}
+
+    def together(
+        self,
+        key: Hashable,
+        namespaces: Iterable[str],
+        rows: list[dict[str, Any]],
+        run: Callable[[list[dict[str, Any]]], list[GateDecision]],
+    ) -> list[GateDecision]:
+        """Write ``rows`` with ``run`` in its turn, together with the writes of the same
+        ``key`` (caller, actor, path, namespaces) that arrived while it waited: one
+        transaction for all of them, decided in order, as one batch would be (a group
+        commit). Twenty writers at once to one namespace then wait for about two
+        transactions, not nineteen. When the shared transaction fails, each write is tried
+        alone, so each gets its own answer (a refused one never takes the others with it);
+        when Neo4j is away they all get that answer at once.
+
+        Returns:
+            The decisions on ``rows``, indexed from 0.
+        """
+        job = _Write(rows)
+        with self._guard:
+            self._waiting.setdefault(key, []).append(job)
+        try:
+            with self.turn(namespaces):
+                with self._guard:
+                    batch = self._take(key)
+                if batch:
+                    _run_together(batch, run)
+                    if any(isinstance(j.error, StoreUnavailable) for j in batch):
+                        self._failed_at = time.monotonic()  # those queued behind fail at once
+        except StoreUnavailable:
+            with self._guard:
+                waiting = self._waiting.get(key, [])
+                if job in waiting:  # never taken: it was not written, and never will be
+                    waiting.remove(job)
+                    raise
+            # taken by the writer in turn, whose answer is ours: wait for it
+            job.done.wait(self.timeout)
+        if not job.done.is_set():
+            raise StoreUnavailable("the write did not finish in time; try again")
+        if job.error is not None:
+            raise job.error
+        assert job.decisions is not None
+        return job.decisions
+
+    def _take(self, key: Hashable) -> list[_Write]:
+        """The writes waiting under ``key``, oldest first, up to ``most_rows`` rows."""
+        waiting = self._waiting.get(key, [])
+        batch: list[_Write] = []
+        size = 0
+        while waiting and (not batch or size + len(waiting[0].rows) <= self.most_rows):
+            size += len(waiting[0].rows)
+            batch.append(waiting.pop(0))
+        if not waiting:
+            self._waiting.pop(key, None)
+        return batch
 
     @contextmanager
     def turn(self, namespaces: Iterable[str]) -> Iterator[None]:
@@ -253,7 +354,9 @@ class Store:
         self.queries = queries or load_queries()
         self._clock = clock
         self.gate = Gate(self, self.settings, classifier or build_classifier(self.settings))
-        self.queue = NamespaceQueue(self.settings.write_queue_timeout)
+        self.queue = NamespaceQueue(
+            self.settings.write_queue_timeout, most_rows=self.settings.max_batch_size
+        )
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -509,20 +612,28 @@ class Store:
                     raise DuplicateId(f"a belief with id {taken[0]!r} exists", field="id")
                 return self.gate.decide(incoming, found, caller, prejudged)[0]
 
-        def work(tx: ManagedTransaction) -> list[GateDecision]:
-            return GateWrite(self.gate).run(
-                tx,
-                rows,
-                caller=caller,
-                actor=actor,
-                write_path=write_path.value,
-                now=self._clock(),
-                prejudged=prejudged,
-            )
+        def run(batch: list[dict[str, Any]]) -> list[GateDecision]:
+            def work(tx: ManagedTransaction) -> list[GateDecision]:
+                return GateWrite(self.gate).run(
+                    tx,
+                    batch,
+                    caller=caller,
+                    actor=actor,
+                    write_path=write_path.value,
+                    now=self._clock(),
+                    prejudged=prejudged,
+                )
 
-        with self.queue.turn(ns for row in rows for ns in row["namespaces"]):
             decisions: list[GateDecision] = self.write(work)
-        return decisions
+            return decisions
+
+        namespaces = frozenset(ns for row in rows for ns in row["namespaces"])
+        if prejudged is not None:  # verdicts fetched for these rows alone
+            with self.queue.turn(namespaces):
+                return run(rows)
+        # writes that wait for the same namespaces, by the same caller, go in together
+        key = (caller, actor, write_path.value, namespaces)
+        return self.queue.together(key, namespaces, rows, run)
 
     def prepare(
         self,

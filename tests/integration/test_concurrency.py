@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from neo4j import Driver
 
-from beliefgraph.errors import NotSupersedable
+from beliefgraph.errors import DuplicateId, NotSupersedable
 from beliefgraph.models import BeliefCreate, SupersedeRequest
 from beliefgraph.store import Store
 
@@ -68,3 +68,34 @@ def test_writers_to_one_namespace_queue_instead_of_deadlocking(
         "MATCH (b:Belief)-[:IN]->(:Namespace {name: $ns}) RETURN count(b) AS n", ns=ns
     )
     assert records[0]["n"] == len(set(written))
+
+
+def test_writers_who_wait_together_each_get_their_own_answer(
+    store: Store, driver: Driver, ns: str, uid: str
+) -> None:
+    # writes waiting for one namespace go in as one transaction; each still gets its own
+    # decisions, and one that is refused (an id taken) takes none of the others with it
+    [taken] = store.create(
+        [BeliefCreate(id=f"{uid}-taken", text="the hall light is on", namespaces=[ns])]
+    )
+
+    def write(i: int) -> str:
+        belief_id = taken.id if i == 7 else f"{uid}-t{i}"
+        text = f"the {('red', 'blue', 'green')[i % 3]} locker {i} code is {1000 + i}"
+        try:
+            decisions = store.curate([BeliefCreate(id=belief_id, text=text, namespaces=[ns])])
+        except DuplicateId:
+            return "refused"
+        assert [d.index for d in decisions] == [0]
+        return decisions[0].belief_id
+
+    with ThreadPoolExecutor(12) as pool:
+        answers = list(pool.map(write, range(24)))
+    assert answers[7] == "refused"
+    assert [a for i, a in enumerate(answers) if i != 7] == [
+        f"{uid}-t{i}" for i in range(24) if i != 7
+    ]
+    records, _, _ = driver.execute_query(
+        "MATCH (b:Belief)-[:IN]->(:Namespace {name: $ns}) RETURN count(b) AS n", ns=ns
+    )
+    assert records[0]["n"] == 24  # the taken one and the 23 others
