@@ -184,10 +184,10 @@ def render(summary: dict[str, Any]) -> str:
         "Writers of one process to the same namespaces take turns before their transaction "
         "(`beliefgraph/store.py`, `NamespaceQueue`), so Neo4j has no deadlock to break, and "
         "those of one caller that wait together go in as one transaction (a group commit). "
-        "What is left is the CPU: each write costs about 20 ms of the server's two cores "
-        "(embedding, HTTP, the gate), so 20 writes that arrive at once finish about 400 ms "
-        "later whatever the database does; the goal of a p99 under 10x the single-writer p50 "
-        "is not met on this machine.",
+        "What is left is throughput: about 50 writes a second with the client, the server "
+        "and Neo4j on the same two cores, so 20 writes that arrive at once take about 400 ms "
+        "to get through, in whatever order; the goal of a p99 under 10x the single-writer "
+        "p50 is not met on this machine.",
         "",
         "Before the queue (as issue #28 measured it: 20 threads, 200 writes): 115 "
         "deadlocks in one burst, p50 571 ms, p99 17.3 s, max 34.6 s; one writer at a time p50 "
