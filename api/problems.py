@@ -132,9 +132,73 @@ async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
     return problem(request, 500, "Internal error", "an unexpected error occurred", slug="internal")
 
 
+#: the error answers every operation may give, as its OpenAPI document declares them
+DECLARED = {
+    "400": "Unreadable body (not UTF-8, or JSON nested too deep)",
+    "401": "No key, or a key that is not valid",
+    "403": "The key's role or namespaces do not allow it",
+    "404": "Not found (or not visible to the key)",
+    "409": "Conflict (an id taken with other content, a guard)",
+    "413": "Body over BELIEFGRAPH_MAX_BODY_BYTES",
+    "422": "Invalid input: the field is named",
+    "503": "Neo4j or the model is unavailable (a bounded wait); try again",
+}
+#: answered by the process alone: no key, no input, no database
+UNDECLARED = frozenset({"/healthz", "/readyz"})
+#: RFC 9457's members, and the two this service adds
+PROBLEM_SCHEMA = {
+    "type": "object",
+    "required": ["type", "title", "status", "detail"],
+    "properties": {
+        "type": {"type": "string", "format": "uri"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "instance": {"type": "string"},
+        "field": {"type": "string", "description": "The input at fault, when one is."},
+        "errors": {
+            "type": "array",
+            "description": "Every invalid field of a 422.",
+            "items": {"type": "object"},
+        },
+    },
+}
+
+
+def declare(schema: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAPI document with every operation's error answers declared as what they are:
+    ``application/problem+json`` with the Problem schema (FastAPI lists only its 422, as
+    JSON); the server's own rules stay in the operations' descriptions."""
+    schema.setdefault("components", {}).setdefault("schemas", {})["Problem"] = PROBLEM_SCHEMA
+    ref = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    for path, operations in schema.get("paths", {}).items():
+        if path in UNDECLARED:
+            continue
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            for code, description in DECLARED.items():
+                given = responses.get(code, {})
+                responses[code] = {
+                    "description": given.get("description", description),
+                    "content": ref,
+                }
+    schema["components"]["schemas"].pop("HTTPValidationError", None)
+    schema["components"]["schemas"].pop("ValidationError", None)
+    return schema
+
+
 def install(app: FastAPI) -> None:
     """Register the problem+json handlers on ``app``."""
     app.add_exception_handler(RequestValidationError, _on_validation)
     app.add_exception_handler(BeliefGraphError, _on_domain)
     app.add_exception_handler(StarletteHTTPException, _on_http)
     app.add_exception_handler(Exception, _on_unexpected)
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        schema = generate()  # FastAPI's, cached on the app
+        if "Problem" not in schema.get("components", {}).get("schemas", {}):
+            declare(schema)
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -51,3 +51,19 @@ def test_the_docs_pages_load_under_a_proxys_prefix(settings: Settings) -> None:
     urls = re.findall(r"""(?:src|href)=["']([^"']+)""", html)
     assert "/api/docs-static/swagger-ui-bundle.js" in urls, urls
     assert "'/api/openapi.json'" in html
+
+
+def test_every_operation_declares_its_problems(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    assert "Problem" in schema["components"]["schemas"]
+    for path, operations in schema["paths"].items():
+        if path in ("/healthz", "/readyz"):
+            continue
+        for method, operation in operations.items():
+            for code in ("401", "422", "503"):
+                content = operation["responses"][code]["content"]
+                assert list(content) == ["application/problem+json"], (method, path, code)
+    # and what is declared is what comes: a 422 is problem+json of that shape
+    r = client.post("/v1/beliefs", json={"namespaces": ["user:x"]})
+    assert r.headers["content-type"] == "application/problem+json"
+    assert set(r.json()) >= set(schema["components"]["schemas"]["Problem"]["required"])
