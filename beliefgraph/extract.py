@@ -139,7 +139,10 @@ _FENCE = re.compile(r"(`{3,}|~{3,}).*?(?:\1|\Z)", re.DOTALL)
 #: a line indented as code: four spaces or a tab
 _INDENTED = re.compile(r"^(?: {4}|\t)")
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[/A-Z0-9\x00])")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])\s+(?=[\"'(\[/A-Z0-9\x00]|(?:also|and|but|so|ok|okay|i|we|my|our|pls|please|oh|"
+    r"btw|then|plus|anyway)\b)"
+)
 #: the ``/remember`` command, at the start of a line, after a greeting ("Hi! /remember …") or
 #: after a sentence; elsewhere ("How do I use /remember?") it is only mentioned
 _REMEMBER = re.compile(
@@ -170,6 +173,24 @@ _MATERIAL = re.compile(
     r"(?:translate|summari[sz]e|proofread|rewrite|rephrase|paraphrase|reword|fix|correct|check|"
     r"review|edit|reformat|explain|analy[sz]e|shorten|improve|polish|reply to|respond to)\b",
     re.IGNORECASE,
+)
+
+
+#: where a forwarded message or a pasted email begins: what follows is someone else's
+_FORWARDED = re.compile(
+    r"^\s*(?:-{2,}\s*(?:forwarded|original) message\s*-{2,}|begin forwarded message\s*:|"
+    r"(?:from|sent|to|cc|subject|date)\s*:\s*\S.*(?:@|\d{4}|<))",
+    re.IGNORECASE,
+)
+#: a line of a pasted chat: a speaker's name, a colon, what they said ("Bob: we decided …").
+#: Labels the user writes themselves ("Decision: …", "Rule: …", "Note: …") are not names.
+_SPEAKER = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?)\s*:\s+\S")
+_LABELS = frozenset(
+    {
+        *("decision", "rule", "policy", "note", "notes", "update", "reminder", "todo"),
+        *("correction", "fyi", "ps", "also", "edit", "question", "answer", "summary"),
+        *("context", "tldr", "important", "warning", "tip", "idea", "plan", "goal", "status"),
+    }
 )
 
 
@@ -208,6 +229,11 @@ def own_lines(content: str) -> list[str]:
         line = _BULLET.sub("", raw).strip()
         if not line:
             continue
+        if _FORWARDED.match(line):
+            break  # a forwarded message, to the end: none of it is the speaker's
+        speaker = _SPEAKER.match(line)
+        if speaker is not None and speaker["name"].lower() not in _LABELS:
+            continue  # a line of a pasted chat: that person's words
         intro = _introduction(line)
         out.append(line if intro is None else intro)
         if intro is not None and not _QUOTE_LINE.match(
@@ -265,7 +291,8 @@ DELIBERATION = _any(
     rf"\b{_NEG}\s+(?:\w+\s+)?(?:decided|made up my mind|chosen|settled|committed)\b",
     r"\b(?:can'?t|cannot|can not|couldn'?t) (?:decide|choose|make up my mind)\b",
     r"\b(?:thinking|thought) (?:about|of)\b",
-    r"\b(?:considering|wondering|toying with|on the fence|undecided|torn between)\b",
+    r"\b(?:considering|wondering|toying with|on the fence|undecided|torn (?:between|on|about))\b",
+    r"\btrying to (?:decide|choose|pick|figure out)\b",
     rf"\b(?:i|we) (?:may|might|could) (?:\w+ )?{_PLAN_VERBS}\b",
     r"\b(?:no idea|don'?t know|do not know) (?:yet|if|whether)\b",
     r"\bnot (?:\S+ )?sure (?:yet|about|whether|if|which)\b",
@@ -315,10 +342,12 @@ REQUEST = re.compile(
     re.IGNORECASE,
 )
 CORRECTION = _any(
-    rf"^{CORRECTION_OPENING}",
+    _LEAD + rf"{CORRECTION_OPENING}",
     r"\bno longer\b",
     r"\b(?:changed|switched|moved|changing|switching)\b(?:\s+\w+){0,3}\s+(?:to|from)\b",
-    r"\bnot\b.{1,60}\bany ?more\b",
+    r"(?:\bnot\b|n'?t\b).{1,60}\bany ?more\b",
+    r"\b(?:i|we)(?:'ve| have)? (?:stopped|quit|dropped|ditched|got rid of|moved off|"
+    r"migrated off|switched away from)\b",
     r"\binstead of\b",
     r"\bis now\b",
 )
@@ -353,12 +382,34 @@ POLICY = _any(
     r"\b(?:every|each|any|all)(?: \w+){1,3} (?:must|must not|mustn'?t|shall|should always|"
     r"should never|has to|have to|may never|needs? to be)\b",
     r"^(?:rule|policy)\s*:",
+    r"\b(?:new |house |a )?(?:rules?|policy)(?: for (?:you|us|the \w+))?(?: as of \w+)?\s*:\s*\S",
+    # "always"/"never" opening a clause: "For him always use …", "and never use …"
+    rf"(?:[,;:]\s*|\b(?:and|please|pls|also|for \w+|in general,?)\s+)(?:always|{_NEVER})\s+"
+    r"(?!mind\b)\w+",
+    r"\bin general,?\s+(?:please\s+)?(?:keep|use|write|give|make|reply|answer|avoid)\b",
+    # a standing instruction: "From now on, answer in bullet points.", "… and pls, from now
+    # on give me SQL in code blocks"
+    _LEAD + r"(?:from now on|going forward|moving forward|from here on(?: out)?|henceforth|"
+    r"in (?:the )?future)\b",
+    r"(?:[,;]|\b(?:and|please|pls))\s*(?:please\s+|pls\s+)?(?:from now on|going forward)[\s,]+"
+    r"(?:please\s+)?[a-z]+",
     r"\bmake sure (?:to|you|that you) (?:always|never)\b",
 )
 DECISION = _any(
     r"\b(?:i|we)(?:'ve| have)? (?:decided|chosen|agreed|settled on|opted for|picked|chose)\b",
     r"\b(?:i|we)(?:'ll| will) (?:go with|use|stick with|adopt|switch to)\b",
     r"\blet'?s (?:go with|use|stick with|adopt)\b",
+    r"(?:^|[,;.]\s*|\bok(?:ay)?,?\s+)going with\b",
+    r"\b(?:is|are) (?:locked(?: in)?|final|confirmed|settled)\b",
+    r"\brules? for (?:myself|me)\s*:\s*\S",
+    r"\b(?:i'?m|we'?re|i am|we are) (?:only|never) (?:going to |taking|using|buying|booking)\b",
+    r"\b(?:i'?m|we'?re|i am|we are) \w+ (?:\w+ )?from now on\b",
+    # deciding against: "Let's not use MongoDB.", "We're not going with Oracle."
+    r"(?:^|\bok(?:ay)?,?\s+)not doing\b",
+    r"\b(?:we'?re|i'?m|we are|i am) not doing\b",
+    r"\blet'?s not\b",
+    r"\b(?:we|i)(?:'re| are|'m| am) not (?:going to )?(?:use|using|go with|going with)\b",
+    r"\b(?:we|i)(?: will not|'ll not| won'?t) (?:use|go with|adopt)\b",
     r"\b(?:we'?re|we are|i'?m|i am) going (?:with|to use|to go with)\b",
     r"\bthe decision is\b",
     r"^decision\s*:",
@@ -372,6 +423,7 @@ PREFERENCE = _any(
     rf"\bi (?:always|{_NEVER}|usually)\b",
     # a prohibition holds until it is lifted
     _LEAD + r"please (?:avoid|don'?t|do not)\b",
+    _LEAD + r"(?:don'?t|do not) (?:ever )?(?:use|recommend|suggest|propose|pick|book)\b",
 )
 #: a wish, which may be for now or for good: see :func:`standing_wish`
 WISH = _any(
@@ -390,7 +442,8 @@ _HOLDS = _any(
 )
 #: words that make a wish about how things are done from now on, not about this once
 STANDING = _any(
-    r"\b(?:always|never|usually|generally|in general|by default|from now on|going forward)\b",
+    r"\b(?:always|never|usually|mostly|generally|in general|by default|from now on|"
+    r"going forward)\b",
     r"\b(?:from here on|in (?:the )?future|every time|each time|whenever|all the time)\b",
     r"\b(?:any ?more|no more)\b",
 )
@@ -424,12 +477,31 @@ _BETWEEN = "also|just|always|once|apparently|already|even|have|has|had"
 #: "Let's go with what you suggested." the decision is the user's. "I said", "we told
 #: them", "That said," and "As mentioned," are the speaker's own.
 REPORTED = re.compile(
-    rf"(?<![\w'])(?!(?:i|we|that|having|{_BETWEEN})\b)[\w']+\s+(?:(?:{_BETWEEN})\s+)*"
-    r"(?:said|says|told|tells|wrote|writes|thinks|believes|claims|claimed|insists|insisted|"
+    rf"(?<![\w'])(?!(?:i|we|that|having|{_BETWEEN})\b)[\w']+\s+(?:(?:{_BETWEEN}|keeps|kept)\s+)*"
+    r"(?:said|says|saying|told|tells|wrote|writes|thinks|believes|claims|claimed|insists|insisted|"
     r"mentioned|suggested|asked|reckons|announced|reported|texted|emailed|warned)"
     r"(?=\s*[:\"\u201c]|\s+(?:that|to|whether|if|me|us|him|her|them|you|we|i|it|they|he|she|"
     r"this|there|the|a|an|my|our|his|their|its|everyone|everybody|nobody|no one|all|every)\b)"
     r"|^according to\b",
+    re.IGNORECASE,
+)
+#: how chat spells "please"
+_PLEASE = re.compile(r"\b(?:pls|plz|plse)\b", re.IGNORECASE)
+#: saying the opposite of what is meant: "Sure, let's rewrite it in COBOL, why not.", "I love
+#: how the build breaks every Friday.", "Yeah, right."
+IRONY = _any(
+    r"\bwhy not\s*[.!]*\s*$",
+    r"\bwhat could (?:possibly )?go wrong\b",
+    r"\byeah,? right\b",
+    r"\bi (?:just |really |absolutely )?(?:love|adore) (?:how|it when|that (?:we|they|it))\b",
+    r"^(?:oh )?(?:great|wonderful|fantastic|brilliant|perfect),? (?:just|another|more)\b",
+)
+#: a reaction to what was just said, which holds nothing of its own: "I like that idea!",
+#: "Love it.", "I like this one"
+REACTION = re.compile(
+    _LEAD + r"(?:i (?:really |do |totally )?)?(?:like|love|prefer|dig) (?:that|this|it|yours|"
+    r"your \w+|the (?:idea|plan|suggestion|first one|second one|last one))"
+    r"(?: (?:idea|plan|one|approach|suggestion|option|version|draft|a lot|too))?\s*[.!]*\s*$",
     re.IGNORECASE,
 )
 #: "I always …" / "I never …" are the speaker's habits, not rules for others
@@ -468,7 +540,9 @@ def classify_user(sentence: str) -> tuple[str, Kind] | None:
     >>> classify_user("Maybe.") is None
     True
     """
-    sentence = _mentioned(sentence)
+    sentence = _PLEASE.sub("please", _mentioned(sentence))
+    if IRONY.search(sentence) or REACTION.match(sentence):
+        return None
     # a report is looked for in the claim only: "…, because Bob said so" is still the user's
     if REPORTED.search(sentence) and REPORTED.search(_split_reason(sentence)[0]):
         return None

@@ -520,3 +520,56 @@ def test_llm_failure_falls_back_to_the_rules(chat_server: tuple[str, type[_Chat]
 
 def test_a_nul_in_a_message_is_dropped_not_taken_for_a_quotation() -> None:
     assert one("user", "I prefer \x000\x00 tabs.").text == "I prefer 0 tabs."
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        # what stopped holding
+        ("We don't use Jenkins anymore.", Kind.correction),
+        ("I don't drink coffee any more.", Kind.correction),
+        ("We stopped using Trello last month.", Kind.correction),
+        # standing instructions
+        ("From now on, answer in bullet points.", Kind.policy),
+        ("Going forward, all invoices go to accounts@acme.example.", Kind.policy),
+        ("In future, book me aisle seats.", Kind.policy),
+        # deciding against
+        ("Let's not use MongoDB.", Kind.decision),
+        ("We're not going with Oracle.", Kind.decision),
+        ("We won't use Heroku for this.", Kind.decision),
+        # a standing prohibition
+        ("Don't use Oracle.", Kind.preference),
+        ("Don't ever recommend crypto to me.", Kind.policy),
+    ],
+)
+def test_the_families_a_plain_rule_missed(said: str, kind: Kind) -> None:
+    [statement] = RuleExtractor().extract("user", said)
+    assert statement.kind == kind
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # irony says the opposite of what is meant
+        "Sure, let's rewrite it all in COBOL, why not.",
+        "I love how the build breaks every Friday.",
+        "Oh great, another meeting about meetings.",
+        # a reaction to what was just said holds nothing of its own
+        "I like that idea!",
+        "Love it.",
+        "I prefer this one.",
+        # someone else's words, pasted or forwarded
+        "Bob: We decided to go with AWS.\nAna: and we always deploy on Fridays.",
+        "---------- Forwarded message ---------\nFrom: Ann <ann@example.com>\n"
+        "Subject: infra\n\nWe decided to go with AWS.",
+        # a one-off request is still nothing
+        "Don't forget to call mom.",
+    ],
+)
+def test_what_is_not_the_users_to_keep(said: str) -> None:
+    assert RuleExtractor().extract("user", said) == []
+
+
+def test_the_users_own_labels_are_not_a_pasted_chat() -> None:
+    [statement] = RuleExtractor().extract("user", "Decision: we use Postgres for billing.")
+    assert statement.kind == Kind.decision

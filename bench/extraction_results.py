@@ -1,0 +1,96 @@
+"""Write bench/results/extraction.md (+ .json): the rule extractor on lines written blind.
+
+    .venv/bin/python bench/extraction_results.py [--unread] [--out bench/results]
+
+Scores every user turn of ``bench/extraction/lines/*.jsonl`` (with ``--unread`` also
+``bench/extraction/unread/*.jsonl``, the third set aside until a change is done) with
+:mod:`beliefgraph.evaluation.extraction`: no services, the extractor alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from beliefgraph.evaluation.extraction import evaluate_lines, read_lines  # noqa: E402
+
+DATA = ROOT / "bench" / "extraction"
+
+
+def score(folder: Path) -> dict[str, Any]:
+    turns = [t for path in sorted(folder.glob("*.jsonl")) for t in read_lines(path)]
+    return evaluate_lines(turns).summary()
+
+
+def section(title: str, s: dict[str, Any]) -> list[str]:
+    return [
+        f"## {title}",
+        "",
+        f"{s['user_turns']} user turns; {s['expected']} statements to keep, {s['kept']} kept, "
+        f"{s['matched']} right: **precision {s['precision']}, recall {s['recall']}**; "
+        f"{s['kept_from_turns_with_nothing_to_keep']} kept from turns with nothing to keep.",
+        "",
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--unread", action="store_true")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
+    args = parser.parse_args(argv)
+    commit = subprocess.run(  # noqa: S603
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],  # noqa: S607
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    results: dict[str, Any] = {"when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
+    results["commit"] = commit
+    results["used"] = score(DATA / "lines")
+    if args.unread:
+        results["unread"] = score(DATA / "unread")
+    lines = [
+        "# Extraction on conversation lines written blind",
+        "",
+        "User and assistant turns across many domains, each labelled with what a careful human "
+        "would keep from it (preference, decision, directive, correction, open question, or "
+        "nothing: questions, requests, reactions, sarcasm, pasted and forwarded text, all "
+        "assistant turns), written by a helper session that never read the extractor "
+        "(`bench/extraction/`). Each user turn goes through the rule extractor alone; a kept "
+        "statement is right when its kind is the label's (a policy answers to `directive`) and "
+        "it shares half its content words with the labelled text.",
+        "",
+        "```bash",
+        ".venv/bin/python bench/extraction_results.py --unread",
+        "```",
+        "",
+        f"Run {results['when']} at `{commit}`.",
+        "",
+        *section(
+            "Lines used while changing the extractor (bench/extraction/lines)", results["used"]
+        ),
+    ]
+    if args.unread:
+        lines += section("Lines set aside unread (bench/extraction/unread)", results["unread"])
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "extraction.json").write_text(json.dumps(results, indent=2) + "\n")
+    (args.out / "extraction.md").write_text("\n".join(lines))
+    for key in ("used", "unread"):
+        if key in results:
+            s = results[key]
+            print(
+                f"{key}: precision {s['precision']}, recall {s['recall']}, turns {s['user_turns']}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
