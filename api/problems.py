@@ -133,7 +133,7 @@ async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
 
 
 #: the error answers every operation may give, as its OpenAPI document declares them
-DECLARED = {
+ERROR_RESPONSES = {
     "400": "Unreadable body (not UTF-8, or JSON nested too deep)",
     "401": "No key, or a key that is not valid",
     "403": "The key's role or namespaces do not allow it",
@@ -144,7 +144,7 @@ DECLARED = {
     "503": "Neo4j or the model is unavailable (a bounded wait); try again",
 }
 #: answered by the process alone: no key, no input, no database
-UNDECLARED = frozenset({"/healthz", "/readyz"})
+PROCESS_ONLY_PATHS = frozenset({"/healthz", "/readyz"})
 #: RFC 9457's members, and the two this service adds
 PROBLEM_SCHEMA = {
     "type": "object",
@@ -165,18 +165,18 @@ PROBLEM_SCHEMA = {
 }
 
 
-def declare(schema: dict[str, Any]) -> dict[str, Any]:
-    """The OpenAPI document with every operation's error answers declared as what they are:
+def add_problem_responses(schema: dict[str, Any]) -> None:
+    """Declare every operation's error answers in an OpenAPI document as what they are:
     ``application/problem+json`` with the Problem schema (FastAPI lists only its 422, as
     JSON); the server's own rules stay in the operations' descriptions."""
     schema.setdefault("components", {}).setdefault("schemas", {})["Problem"] = PROBLEM_SCHEMA
     ref = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
     for path, operations in schema.get("paths", {}).items():
-        if path in UNDECLARED:
+        if path in PROCESS_ONLY_PATHS:
             continue
         for operation in operations.values():
             responses = operation.setdefault("responses", {})
-            for code, description in DECLARED.items():
+            for code, description in ERROR_RESPONSES.items():
                 given = responses.get(code, {})
                 responses[code] = {
                     "description": given.get("description", description),
@@ -184,7 +184,6 @@ def declare(schema: dict[str, Any]) -> dict[str, Any]:
                 }
     schema["components"]["schemas"].pop("HTTPValidationError", None)
     schema["components"]["schemas"].pop("ValidationError", None)
-    return schema
 
 
 def install(app: FastAPI) -> None:
@@ -198,7 +197,7 @@ def install(app: FastAPI) -> None:
     def openapi() -> dict[str, Any]:
         schema = generate()  # FastAPI's, cached on the app
         if "Problem" not in schema.get("components", {}).get("schemas", {}):
-            declare(schema)
+            add_problem_responses(schema)
         return schema
 
     app.openapi = openapi  # type: ignore[method-assign]

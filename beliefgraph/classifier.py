@@ -313,7 +313,7 @@ class DefaultClassifier:
             s.gate_subsume_similarity,
             s.gate_compatible_similarity,
         )
-        if frames.read(new.text).telling:
+        if frames.read(new.text).comparable:
             return min(own, s.gate_correction_similarity)
         return own
 

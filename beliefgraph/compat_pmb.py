@@ -71,7 +71,8 @@ from beliefgraph.text import entity_key, tokenize
 
 _SLUG = re.compile(r"[^a-z0-9]+")
 _SNAKE = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*$")
-_EDGE = re.compile(r"^[^\w@]+|[^\w]+$")
+#: punctuation trimmed off an alias word read from the text ("(allkeys-lru)," -> "allkeys-lru")
+_EDGE_PUNCTUATION = re.compile(r"^[^\w@]+|[^\w]+$")
 #: metadata fields that map onto belief fields; the rest are kept in ``attributes``
 _MAPPED = {
     "beliefId",
@@ -524,7 +525,7 @@ def _names_inside(
         kept, inside = list(stored.aliases), inside[len(joined) :]
     known = {a.casefold() for a in kept}
     for word in inside:
-        name = _EDGE.sub("", word)
+        name = _EDGE_PUNCTUATION.sub("", word)
         if name and name.casefold() not in known and not set(tokenize(name)) <= STOPWORDS:
             known.add(name.casefold())
             kept.append(name)

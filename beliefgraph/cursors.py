@@ -16,10 +16,9 @@ from beliefgraph.errors import InvalidInput
 from beliefgraph.models import storable
 
 
-def encode(at: datetime | None, item_id: str) -> str:
+def encode(at: datetime, item_id: str) -> str:
     """The cursor that continues after the item at ``at`` with ``item_id``."""
-    when = at.astimezone(UTC).isoformat(timespec="microseconds") if at else None
-    raw = json.dumps([when, item_id]).encode()
+    raw = json.dumps([at.astimezone(UTC).isoformat(timespec="microseconds"), item_id]).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 

@@ -21,6 +21,7 @@ The hierarchy::
     ├── QueryNotFound           a named Cypher query does not exist (a programming error)
     ├── EmbeddingUnavailable    the embedding model cannot be loaded
     └── StoreUnavailable        Neo4j cannot be reached or refused the work
+        └── WriteOutcomeUnknown Neo4j went away while a write committed
 
 The API maps each class to one RFC 9457 problem type in ``api/problems.py``.
 """
@@ -161,7 +162,6 @@ class StoreUnavailable(BeliefGraphError):
 
 
 class WriteOutcomeUnknown(StoreUnavailable):
-    """Raised when Neo4j went away while a write committed: it may or may not be stored.
-    Sending the same write again, with the same ids, is safe (a replay answers 200)."""
+    """Raised when Neo4j went away while a write committed: it may or may not be stored."""
 
     slug = "write-outcome-unknown"

@@ -70,6 +70,7 @@ _CHANGE_VERBS = _words(
     retired rotated transferred sold
     """
 )
+_CHANGE_VERB = re.compile(rf"\b(?:{'|'.join(sorted(_CHANGE_VERBS))})\b", re.IGNORECASE)
 #: after an intransitive change verb ("the pickup moved to 2:45") the words before it are
 #: the subject; after a transitive one ("the landlord raised the rent") they are who acted
 _INTRANSITIVE = re.compile(r"^\s*(?:to|from|back|in|into|over|up|down|again)\b", re.IGNORECASE)
@@ -77,16 +78,16 @@ _INTRANSITIVE = re.compile(r"^\s*(?:to|from|back|in|into|over|up|down|again)\b",
 _CHANGE_PHRASES = re.compile(
     rf"\b(?:no longer|any ?more|instead|rather than|from now on|going forward|as of|"
     rf"change of plans?|"
-    rf"these days|starting (?:on |in |from )?\w+|effective \w+|not any ?more|off the|"
+    rf"these days|starting (?:on |in |from )?\w+|effective \w+|off the|"
     rf"{CORRECTION_OPENING})\b",
     re.IGNORECASE,
 )
 #: "now" as a standing state ("is Friday mornings now", "is now the second Tuesday")
 _NOW = re.compile(r"\bnow\b", re.IGNORECASE)
-#: a statement that only adds to, or carves an exception out of, what was said
 _MONTH_NAMES = sorted(
     _words("january february march april may june july august september october november december")
 )
+#: a statement that only adds to, or carves an exception out of, what was said
 _ADDITIVE = re.compile(
     r"\b(?:also|too|as well|in addition|additionally|another|except|unless|exception|"
     r"besides|during|from (?:" + "|".join(_MONTH_NAMES) + r") (?:to|through|until|till))\b",
@@ -188,7 +189,7 @@ class Frame:
     purpose: frozenset[str] = frozenset()
 
     @property
-    def telling(self) -> bool:
+    def comparable(self) -> bool:
         """Whether :func:`relation` may find something in it: a change, values, a one-value
         attribute or a preference for a purpose (the gate compares such a text with more
         distant neighbours)."""
@@ -260,12 +261,11 @@ def read(text: str) -> Frame:
         bool(tokens & _CHANGE_VERBS)
         or bool(_CHANGE_PHRASES.search(text))
         or bool(_NOW.search(text) and not re.search(r"\bright now\b", text, re.IGNORECASE))
-        or (bool(tokens & {"dont", "doesnt", "isnt", "arent"}) and "anymore" in tokens)
     )
     subject = None
     body = _OPENING.sub("", text)
     pivot = _COPULA.search(body)
-    change_verb = re.search(rf"\b(?:{'|'.join(sorted(_CHANGE_VERBS))})\b", body, re.IGNORECASE)
+    change_verb = _CHANGE_VERB.search(body)
     if change_verb is not None and (pivot is None or change_verb.start() < pivot.start()):
         pivot = change_verb
         if not _INTRANSITIVE.match(body[change_verb.end() :]):

@@ -373,8 +373,8 @@ def _text(content: Any, where: str) -> str:
     if isinstance(content, list):
         parts = [t for t in (_part_text(p) for p in content) if t is not None]
         return _unicode("\n".join(parts), where)
-    if isinstance(content, dict) and _part_text(content) is not None:
-        return _unicode(_part_text(content) or "", where)
+    if isinstance(content, dict) and (text := _part_text(content)) is not None:
+        return _unicode(text, where)
     raise ValueError(f"{where} is neither text nor a list of parts")
 
 

@@ -153,9 +153,9 @@ class NamespaceQueue:
     Inside Neo4j every gate write locks its namespaces first, but it finds them with a
     uniqueness-constrained seek, which in a writing query takes a shared lock: concurrent
     writers to one namespace each held it and waited to upgrade it, and Neo4j broke the
-    deadlocks by failing all but one (115 in a burst of 200 writes from 20 threads; the
-    retries made p99 17 s). Queued here, they reach Neo4j one namespace-set at a time and
-    none has to be retried. Locks are taken in sorted order, each wait bounded.
+    deadlocks by failing all but one (measured in bench/results/concurrent_writers.md). Queued
+    here, they reach Neo4j one namespace-set at a time and none has to be retried. Locks are
+    taken in sorted order, each wait bounded.
 
     While Neo4j is away, the writer in turn finds out within the driver's timeouts; those
     queued behind it within :data:`FAIL_FAST_SECONDS` of its failure do not wait their turn
@@ -180,8 +180,8 @@ class NamespaceQueue:
         """Write ``rows`` with ``run`` in its turn, together with the writes of the same
         ``key`` (caller, actor, path, namespaces) that arrived while it waited: one
         transaction for all of them, decided in order, as one batch would be (a group
-        commit). Twenty writers at once to one namespace then wait for about two
-        transactions, not nineteen. When the shared transaction fails, each write is tried
+        commit): a write waits for the transaction before it and its own, not for one per
+        writer ahead of it. When the shared transaction fails, each write is tried
         alone, so each gets its own answer (a refused one never takes the others with it);
         when Neo4j is away they all get that answer at once.
 
@@ -197,7 +197,7 @@ class NamespaceQueue:
                     batch = self._take(key)
                 if batch:
                     _run_together(batch, run)
-                    if any(isinstance(j.error, StoreUnavailable) for j in batch):
+                    if any(isinstance(j.error, Unreachable) for j in batch):
                         self._failed_at = time.monotonic()  # those queued behind fail at once
         except StoreUnavailable:
             with self._guard:
@@ -242,10 +242,10 @@ class NamespaceQueue:
                     raise StoreUnavailable("the namespace is busy with other writes; try again")
                 held.append(lock)
             if time.monotonic() - self._failed_at < FAIL_FAST_SECONDS:
-                raise StoreUnavailable("Neo4j is unreachable; try again shortly")
+                raise Unreachable(UNREACHABLE)
             try:
                 yield
-            except StoreUnavailable:
+            except Unreachable:
                 self._failed_at = time.monotonic()
                 raise
         finally:
@@ -279,11 +279,19 @@ log = logging.getLogger(__name__)
 _REFUSED = "Neo4j refused the credentials (NEO4J_USER, NEO4J_PASSWORD): "
 
 
-def unreachable(error: Exception) -> StoreUnavailable:
-    """What a client is told when Neo4j cannot be reached: that it cannot, and not where it
-    is (the driver's message names the internal address; it goes to the log)."""
+#: what a client is told when Neo4j cannot be reached: that it cannot, not where it is
+UNREACHABLE = "Neo4j is unreachable; try again shortly"
+
+
+class Unreachable(StoreUnavailable):
+    """Neo4j could not be reached (not: it refused the work, or was busy)."""
+
+
+def unreachable(error: Exception) -> Unreachable:
+    """What a client is told when Neo4j cannot be reached (the driver's message names the
+    internal address; it goes to the log)."""
     log.warning("Neo4j is unreachable: %s", error)
-    return StoreUnavailable("Neo4j is unreachable; try again shortly")
+    return Unreachable(UNREACHABLE)
 
 
 def _now() -> datetime:
@@ -404,25 +412,25 @@ class Store:
         retry (neo4j 6.4: seen with eight writers creating one namespace at once). Those are
         tried again here, up to :data:`WRITE_ATTEMPTS` times, after a short random pause.
         """
-        finished = False  # the work ran to its end: only the commit was left
+        reached_commit = False  # the work ran to its end: only the commit was left
 
-        def whole(tx: ManagedTransaction) -> Any:
-            nonlocal finished
-            finished = False
+        def tracked_work(tx: ManagedTransaction) -> Any:
+            nonlocal reached_commit
+            reached_commit = False
             done = work(tx)
-            finished = True
+            reached_commit = True
             return done
 
         for attempt in range(1, WRITE_ATTEMPTS + 1):
             try:
                 with self.driver.session(database=self.database) as session:
-                    return session.execute_write(whole)
+                    return session.execute_write(tracked_work)
             except ResultFailedError as e:
                 transient = isinstance(e.__cause__, Neo4jError) and e.__cause__.is_retryable()
                 if not transient or attempt == WRITE_ATTEMPTS:
                     raise
             except (ServiceUnavailable, SessionExpired) as e:
-                if finished:  # lost while committing (IncompleteCommit, or the connection)
+                if reached_commit:  # lost while committing (IncompleteCommit, or the connection)
                     log.warning("Neo4j went away during a commit: %s", e)
                     raise WriteOutcomeUnknown(
                         "Neo4j went away while the write committed: it may or may not be "
@@ -1070,7 +1078,9 @@ class Store:
         next_cursor = None
         if len(records) > limit:
             last = page[-1]
-            next_cursor = cursors.encode(native_datetime(last["created_at"]), last["id"])
+            created = native_datetime(last["created_at"])
+            assert created is not None  # every belief is created with its time
+            next_cursor = cursors.encode(created, last["id"])
         items = self.get_many([r["id"] for r in page], caller=caller)
         return BeliefPage(items=items, next_cursor=next_cursor)
 

@@ -26,7 +26,6 @@ from beliefgraph.classifier import content_words
 from beliefgraph.errors import InvalidInput
 from beliefgraph.extract import Extractor, RuleExtractor
 
-KINDS = ("preference", "decision", "directive", "correction", "open_question")
 #: the extractor's kind -> the label it answers to
 _LABEL = {"policy": "directive", "directive": "directive"}
 

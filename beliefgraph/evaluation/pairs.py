@@ -39,7 +39,6 @@ from beliefgraph.access import DEVELOPMENT_CALLER
 from beliefgraph.errors import InvalidInput
 from beliefgraph.models import BeliefCreate, Kind, Verdict
 
-LABELS = ("contradicts", "same", "compatible", "unrelated")
 #: what the store should do with the second belief, for each label
 EXPECTED = {
     "contradicts": "replaced",
@@ -47,6 +46,7 @@ EXPECTED = {
     "compatible": "kept both",
     "unrelated": "kept both",
 }
+LABELS = tuple(EXPECTED)
 _MERGED = {Verdict.noop, Verdict.subsumed, Verdict.subsumes}
 
 
@@ -73,7 +73,7 @@ def read_pairs(path: Path) -> list[LabelledPair]:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as e:
-        raise InvalidInput(f"{path}: {e}", field=str(path)) from e
+        raise InvalidInput(f"{path}: {e}", field="pairs") from e
     pairs = []
     for n, entry in enumerate(raw.get("pairs", []) if isinstance(raw, dict) else []):
         try:
@@ -84,7 +84,7 @@ def read_pairs(path: Path) -> list[LabelledPair]:
             name = entry.get("id", n) if isinstance(entry, dict) else n
             raise InvalidInput(f"{path}: pair {name}: {where}: {error['msg']}", field=where) from e
     if not pairs:
-        raise InvalidInput(f"{path}: no pairs (expected {{'pairs': [...]}})", field=str(path))
+        raise InvalidInput(f"{path}: no pairs (expected {{'pairs': [...]}})", field="pairs")
     return pairs
 
 
