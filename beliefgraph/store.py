@@ -268,9 +268,12 @@ SEARCH_INDEX_PROPERTIES = (
 
 @dataclass(frozen=True)
 class Readiness:
-    """Whether Neo4j answers and the required indexes are online."""
+    """Whether Neo4j answers and the required indexes are online, and if not, why (in words
+    that name neither Neo4j's address nor its version: the log has those)."""
 
     ready: bool
+    reason: str | None
+    #: the server's agent ("Neo4j/5.26.30") and the required indexes' states, for the log
     neo4j: str
     indexes: dict[str, str]
 
@@ -541,12 +544,17 @@ class Store:
             records = self.run_read("index_states")
         except (StoreUnavailable, Neo4jError, DriverError, OSError) as e:
             log.warning("not ready: %s", e)
-            return Readiness(False, "unreachable", {})
+            return Readiness(False, "Neo4j is unreachable", "unreachable", {})
         states = {r["name"]: r["state"] for r in records if r["name"] in REQUIRED_INDEXES}
         for name in REQUIRED_INDEXES - states.keys():
             states[name] = "MISSING"
-        ready = all(state == "ONLINE" for state in states.values())
-        return Readiness(ready, info.agent, dict(sorted(states.items())))
+        offline = sorted(name for name, state in states.items() if state != "ONLINE")
+        if offline:
+            log.warning("not ready: indexes not online: %s", ", ".join(offline))
+        reason = (
+            f"{len(offline)} of {len(states)} required indexes are not online" if offline else None
+        )
+        return Readiness(not offline, reason, info.agent, dict(sorted(states.items())))
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -985,6 +993,29 @@ class Store:
         if not found or not _visible(caller, found[0].namespaces):
             raise NotFound(f"no belief with id {belief_id!r}")
         return found[0]
+
+    def curate_or_replay(
+        self,
+        beliefs: Sequence[BeliefCreate],
+        *,
+        caller: Caller | None = None,
+        dry_run: bool = False,
+    ) -> tuple[list[GateDecision], list[BeliefPublic] | None]:
+        """As :meth:`curate`; but a write sent again — every id stored with the same text,
+        kind and namespaces, say after its answer was lost with Neo4j — is a replay: no
+        decisions, and the stored beliefs. The same id with other content is still a
+        :class:`~beliefgraph.errors.DuplicateId`.
+
+        Raises:
+            As :meth:`curate`.
+        """
+        try:
+            return self.curate(beliefs, caller=caller, dry_run=dry_run), None
+        except DuplicateId:
+            stored = None if dry_run else self.replayed(beliefs, caller=caller)
+            if stored is None:
+                raise
+            return [], stored
 
     def replayed(
         self, beliefs: Sequence[BeliefCreate], *, caller: Caller | None = None

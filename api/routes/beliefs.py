@@ -7,7 +7,6 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Path, Query, Response, status
 
 from api.deps import CallerDep, StoreDep
-from beliefgraph.errors import DuplicateId
 from beliefgraph.models import (
     BELIEF_ID_PATTERN,
     NAMESPACE_PATTERN,
@@ -62,21 +61,13 @@ def create_beliefs(
     the same id with other content is a 409.
     """
     beliefs = body.beliefs if isinstance(body, BeliefBatch) else [body]
-    try:
-        decisions = store.curate(beliefs, caller=caller, dry_run=dry_run)
-    except DuplicateId:
-        # the same write sent again (its first answer lost to a network or a Neo4j that went
-        # away while it committed): the stored beliefs, as a replay, not a conflict
-        stored = None if dry_run else store.replayed(beliefs, caller=caller)
-        if stored is None:
-            raise
+    decisions, replayed = store.curate_or_replay(beliefs, caller=caller, dry_run=dry_run)
+    if replayed is not None:  # the same write sent again: nothing was decided this time
         response.status_code = status.HTTP_200_OK
         response.headers["Idempotent-Replay"] = "true"
-        return (
-            BeliefsCreated(beliefs=stored, decisions=[])
-            if isinstance(body, BeliefBatch)
-            else stored[0]
-        )
+        if isinstance(body, BeliefBatch):
+            return BeliefsCreated(beliefs=replayed, decisions=[])
+        return replayed[0]
     if dry_run:
         response.status_code = status.HTTP_200_OK
         return GatePreview(decisions=decisions)

@@ -42,13 +42,5 @@ def readyz(store: StoreDep) -> JSONResponse:
     """200 when ready, 503 with the reason when not; within the Neo4j timeouts
     (`BELIEFGRAPH_NEO4J_ACQUIRE_TIMEOUT`)."""
     r = store.readiness()
-    offline = sum(1 for state in r.indexes.values() if state != "ONLINE")
-    reason = (
-        None
-        if r.ready
-        else "Neo4j is unreachable"
-        if not r.indexes
-        else f"{offline} of {len(r.indexes)} required indexes are not online"
-    )
-    body = Ready(ready=r.ready, reason=reason)
+    body = Ready(ready=r.ready, reason=r.reason)
     return JSONResponse(body.model_dump(), status_code=200 if r.ready else 503)
