@@ -16,18 +16,14 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
-import platform
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import uuid
 from collections import Counter
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -37,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from neo4j import GraphDatabase  # noqa: E402  (after the path set-up above)
 from rest_api import api_server  # noqa: E402
+from run_info import commit, machine, now  # noqa: E402
 
 from beliefgraph.config import get_settings  # noqa: E402
 
@@ -135,14 +132,9 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(json.dumps(runs[-1]))
     summary = {
-        "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": subprocess.run(  # noqa: S603
-            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],  # noqa: S607
-            capture_output=True,
-            text=True,
-            check=False,
-        ).stdout.strip(),
-        "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}",
+        "when": now(),
+        "commit": commit(),
+        "machine": machine(),
         "writers": args.writers,
         "writes_per_writer": args.writes,
         "runs": runs,

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from run_info import commit, now  # noqa: E402
 
 from beliefgraph.evaluation.extraction import evaluate_lines, read_lines  # noqa: E402
 
@@ -46,14 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--unread", action="store_true")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
     args = parser.parse_args(argv)
-    commit = subprocess.run(  # noqa: S603
-        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],  # noqa: S607
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.strip()
-    results: dict[str, Any] = {"when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
-    results["commit"] = commit
+    at = commit()
+    results: dict[str, Any] = {"when": now(), "commit": at}
     results["used"] = score(DATA / "lines")
     if args.unread:
         results["unread"] = score(DATA / "unread")
@@ -72,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         ".venv/bin/python bench/extraction_results.py --unread",
         "```",
         "",
-        f"Run {results['when']} at `{commit}`.",
+        f"Run {results['when']} at `{at}`.",
         "",
         *section(
             "Lines used while changing the extractor (bench/extraction/lines)", results["used"]

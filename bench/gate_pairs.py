@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from run_info import commit, now  # noqa: E402
 
 from beliefgraph.cli import open_store  # noqa: E402  (after the path set-up above)
 from beliefgraph.config import get_settings  # noqa: E402
@@ -62,13 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--unread", action="store_true", help="also score the unread third")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
     args = parser.parse_args(argv)
-    commit = subprocess.run(  # noqa: S603
-        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],  # noqa: S607
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.strip()
-    results = {"when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit}
+    at = commit()
+    results = {"when": now(), "commit": at}
     results["used"] = score(DATA / "pairs")
     if args.unread:
         results["unread"] = score(DATA / "unread")
@@ -86,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         ".venv/bin/python bench/gate_pairs.py --unread",
         "```",
         "",
-        f"Run {results['when']} at `{commit}`.",
+        f"Run {results['when']} at `{at}`.",
         "",
         *table("Pairs used while changing the gate (bench/gate/pairs)", results["used"]),
     ]

@@ -26,7 +26,6 @@ import argparse
 import http.client
 import json
 import os
-import platform
 import random
 import signal
 import socket
@@ -37,7 +36,6 @@ import threading
 import time
 import uuid
 from collections import Counter, defaultdict
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 from neo4j import GraphDatabase  # noqa: E402  (after the path set-up above)
 from own_neo4j import start  # noqa: E402
 from rest_api import api_server  # noqa: E402
+from run_info import commit, machine, now  # noqa: E402
 
 from beliefgraph.config import default_cache_dir  # noqa: E402
 
@@ -268,14 +267,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             os.environ["NEO4J_URI"] = env_uri
     summary = summarize(log, faults, began, elapsed, stored)
-    summary["when"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    summary["machine"] = f"{os.cpu_count()} cores, Python {platform.python_version()}"
-    summary["commit"] = subprocess.run(  # noqa: S603
-        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],  # noqa: S607
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.strip()
+    summary["when"] = now()
+    summary["machine"] = machine()
+    summary["commit"] = commit()
     summary["workload"] = {
         "minutes": args.minutes,
         "readers": args.readers,

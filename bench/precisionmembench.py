@@ -23,14 +23,12 @@ import argparse
 import contextlib
 import json
 import os
-import platform
 import socket
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import uvicorn  # noqa: E402  (after the path set-up above)
+from run_info import commit, machine, now  # noqa: E402
 
 from api.app import create_app  # noqa: E402
 from beliefgraph.config import get_settings  # noqa: E402
@@ -167,16 +166,6 @@ def summarize(reports: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def commit() -> str:
-    done = subprocess.run(  # noqa: S603
-        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],  # noqa: S607  (the developer's git)
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return done.stdout.strip() or "unknown"
-
-
 def render(summary: dict[str, Any]) -> str:
     """The report as Markdown."""
     s, t = summary["static"], summary["session"]
@@ -246,9 +235,9 @@ def main(argv: list[str] | None = None) -> int:
         reports = run_harness(url, args.harness)
     summary = summarize(reports)
     summary.update(
-        when=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        when=now(),
         commit=commit(),
-        machine=f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}",
+        machine=machine(),
     )
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "precisionmembench.json").write_text(json.dumps(summary, indent=2) + "\n")

@@ -1,0 +1,35 @@
+"""What every results file says of its run: when, at which commit, on what machine.
+
+Imported by the benchmark scripts (run as scripts, so this directory is first on their path).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def commit() -> str:
+    """The checkout's commit, short ("unknown" outside a git checkout)."""
+    done = subprocess.run(  # noqa: S603
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],  # noqa: S607  (the developer's git)
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.stdout.strip() or "unknown"
+
+
+def now() -> str:
+    """The time of the run, to the minute, UTC."""
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def machine() -> str:
+    """The cores and Python that ran it."""
+    return f"{os.cpu_count()} cores, Python {platform.python_version()}"
