@@ -56,20 +56,15 @@ from typing import Any, Protocol
 from beliefgraph import frames
 from beliefgraph.config import Settings
 from beliefgraph.models import Verdict
-from beliefgraph.text import CORRECTION_OPENING, tokenize
+from beliefgraph.text import CORRECTION_OPENING, tokenize, word_set
 
 log = logging.getLogger(__name__)
-
-
-def _words(text: str) -> frozenset[str]:
-    """The whitespace-separated words of ``text`` (keeps long word lists readable)."""
-    return frozenset(text.split())
 
 
 DEFAULT = "default"
 
 #: function words that never make two statements differ; negations are *not* among them
-STOPWORDS = _words(
+STOPWORDS = word_set(
     """a an the this that these those of to in on at for from by with as and or but if then so
     it its is are was were be been being am do does did has have had having i me my mine we us
     our you your he him his she her they them their there here what which who whom whose when
@@ -78,7 +73,7 @@ STOPWORDS = _words(
     up out off s t now currently still one ones"""
 )
 #: words that flip a statement's polarity
-NEGATIONS = _words(
+NEGATIONS = word_set(
     """not no never none nobody nothing neither nor cannot cant dont doesnt didnt isnt arent
     wasnt werent wont wouldnt shouldnt mustnt hasnt havent hadnt without anymore longer"""
 )
@@ -89,16 +84,16 @@ _PIVOT = re.compile(
     re.IGNORECASE,
 )
 #: pivots that say the value changed, whatever the new value is
-_CHANGE_VERBS = _words(
+_CHANGE_VERBS = word_set(
     "became becomes changed changes moved moves switched switches rotated replaced reset updated"
 )
 #: how a correction opens ("Actually, ...", "Correction: ..."): talk about the statement, not
 #: part of its attribute (nor is a colon after it the statement's pivot)
 _CORRECTION_LEAD = re.compile(rf"^\s*{CORRECTION_OPENING}[\s,:;-]*", re.IGNORECASE)
 #: words that relate the content word before them to the one after ("tea over coffee")
-_RELATIONS = _words("over than to from into instead versus vs before after above below")
+_RELATIONS = word_set("over than to from into instead versus vs before after above below")
 #: words between a relation's left side and the relation ("better than", "rather than")
-_COMPARATIVES = _words("better worse rather preferable superior inferior")
+_COMPARATIVES = word_set("better worse rather preferable superior inferior")
 #: kinds whose writer says the statement replaces what was said of the same thing before
 CORRECTION_KINDS = frozenset({"correction"})
 #: kinds that hold one value at a time: a second value for the same thing replaces the first

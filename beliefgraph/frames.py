@@ -40,16 +40,10 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from beliefgraph.text import CORRECTION_OPENING, fold, normalize, tokenize
-
-
-def _words(text: str) -> frozenset[str]:
-    """The whitespace-separated words of ``text`` (keeps long word lists readable)."""
-    return frozenset(text.split())
-
+from beliefgraph.text import CORRECTION_OPENING, fold, normalize, tokenize, word_set
 
 #: function words: never a topic (negations are change words, below)
-_FUNCTION = _words(
+_FUNCTION = word_set(
     """
     a an the this that these those of to in on at for from by with as and or but if then so
     it its is are was were be been being am do does did has have had having i me my mine we
@@ -61,7 +55,7 @@ _FUNCTION = _words(
 )
 #: verbs that say a value changed, moved or stopped (past tense and -ing mostly: "an oil
 #: change", "a bus stop", "password changes" are nouns)
-_CHANGE_VERBS = _words(
+_CHANGE_VERBS = word_set(
     """
     moved moves moving switched switches switching changed changing migrated migrating
     replaced replacing swapped dropped stopped quit ditched ripped raised lowered increased
@@ -85,7 +79,9 @@ _CHANGE_PHRASES = re.compile(
 #: "now" as a standing state ("is Friday mornings now", "is now the second Tuesday")
 _NOW = re.compile(r"\bnow\b", re.IGNORECASE)
 _MONTH_NAMES = sorted(
-    _words("january february march april may june july august september october november december")
+    word_set(
+        "january february march april may june july august september october november december"
+    )
 )
 #: a statement that only adds to, or carves an exception out of, what was said
 _ADDITIVE = re.compile(
@@ -155,7 +151,7 @@ _AMOUNT = re.compile(r"(?<![\w:/.-])\$?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(k\b)?"
 
 #: the last word of a subject that holds one value at a time: a second value replaces the
 #: first ("the office Wi-Fi **password** is ...", "the **deadline** is ...")
-SINGLE_VALUED = _words(
+SINGLE_VALUED = word_set(
     """
     password passcode passphrase pin code combination address number phone email url username
     login id time date day deadline hour price cost fee rent budget salary wage rate total

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from beliefgraph.models import ActionClass, ActionType
-from beliefgraph.text import fold, tokenize, unique
+from beliefgraph.text import fold, tokenize, unique, word_set
 
 # -- words -----------------------------------------------------------------------------------
 
@@ -64,12 +64,7 @@ def words(text: str) -> tuple[str, ...]:
 #: words that say nothing about *what* a belief governs: function words, question words,
 #: modal and directive words (they are read by :func:`read_directive` instead), and a few
 #: words so general that sharing them means nothing ("any", "current", "new").
-def _wordset(text: str) -> frozenset[str]:
-    # Word lists read better as prose than as 200 quoted strings.
-    return frozenset(text.split())
-
-
-STOPWORDS = _wordset(
+STOPWORDS = word_set(
     """
     a about above after again against all also am an and any anyone anything are around as at
     be been before being below between both but by can cannot could did do does doing done dont
@@ -147,14 +142,14 @@ class Terms:
 # as "-ing" ("reconciling"); past forms ("sent", "paid", "logged") describe what already
 # happened and never make a request a write or an execution. Words that are mostly nouns in
 # requests ("book", "note", "order", "record", "log") are left out: "my books" is no booking.
-_WRITE_VERBS = _wordset(
+_WRITE_VERBS = word_set(
     """
     mark update change edit save store add rename modify adjust correct
     overwrite amend enter register remember forget cancel reschedule assign reconcile write
     archive tweak alter configure reconfigure
     """
 )
-_EXECUTE_VERBS = _wordset(
+_EXECUTE_VERBS = word_set(
     """
     send release export share pay process transfer wire initiate provision grant approve
     authorize authorise confirm issue enable disable deploy execute launch fill refill quote
@@ -165,7 +160,7 @@ _EXECUTE_VERBS = _wordset(
     incinerate demolish terminate paste hand
     """
 )
-_READ_VERBS = _wordset(
+_READ_VERBS = word_set(
     """
     what who when where which how show tell remind read look lookup pull find check recall
     retrieve see summarize summarise view display fetch know whats advise

@@ -48,6 +48,12 @@ def tokenize(text: str) -> list[str]:
     return [t for t in _NON_WORD.split(text.replace("_", " ")) if t]
 
 
+def word_set(text: str) -> frozenset[str]:
+    """The whitespace-separated words of ``text``: word lists read better as prose than as
+    hundreds of quoted strings."""
+    return frozenset(text.split())
+
+
 def normalize(token: str) -> str:
     """A token with a plural ``s`` dropped, so "errors" equals "error" ("class" stays)."""
     if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):

@@ -33,10 +33,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from beliefgraph.scoping import STOPWORDS, _wordset, is_act, words
+from beliefgraph.scoping import STOPWORDS, is_act, words
+from beliefgraph.text import word_set
 
 #: words that name a property of a thing, not a thing: a shared attribute is no shared topic
-ATTRIBUTES = _wordset(
+ATTRIBUTES = word_set(
     """
     code pin passcode password passphrase combination number numbers digit login credential
     setting settings config configuration preference option options mode
@@ -51,7 +52,7 @@ ATTRIBUTES = _wordset(
 )
 
 #: words that are not things: verbs and adjectives that the act lists do not know, adverbs
-_NOT_THINGS = _wordset(
+_NOT_THINGS = word_set(
     """
     prefer prefers preferred like likes liked decide decides decided keep keeps kept put puts
     paste post copy leave open close print call text take bring lock turn switch ask tell
@@ -65,7 +66,7 @@ _NOT_THINGS = _wordset(
 )
 
 #: a word after these is a verb ("we decided", "never paste", "please email")
-_VERB_CUES = _wordset(
+_VERB_CUES = word_set(
     """
     i we you they he she it never not dont doesnt didnt must should always please can
     cannot could may might will shall would also just
@@ -82,7 +83,7 @@ _LINKING = frozenset({"of", "for", "to", "on"})
 _ASKING = frozenset({"which", "what", "whose"})
 
 #: a word after these is a noun, whatever else it can be ("the email", "any change")
-_DETERMINERS = _wordset(
+_DETERMINERS = word_set(
     """
     the a an this that these those my our your his her their its any every each all no some
     """
