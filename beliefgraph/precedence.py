@@ -325,6 +325,8 @@ def action_for(
     if governor.historical:
         return ActionClass.archive_only, [f"{governor.id} is {governor.historical}: history only"]
     directive = read_directive(governor.text)
+    if governor.allowed_action == ActionClass.archive_only and directive.is_rule:
+        return ActionClass.archive_only, [f"{governor.id} says it is history: archive_only"]
     if governor.allowed_action is not None and governor.allowed_action != ActionClass.archive_only:
         action = governor.allowed_action
         steps.append(f"its action hint is {action.value}")
@@ -334,7 +336,11 @@ def action_for(
     else:
         action = ActionClass.answer
         steps.append("a plain statement: answer")
-    if directive.is_rule and directive.action is not None:
+    if (
+        directive.is_rule
+        and directive.action is not None
+        and governor.allowed_action != ActionClass.answer_context
+    ):
         raised = more_protective(action, directive.action)
         if raised != action:
             steps.append(f"its text says {directive.cue!r}: raised to {raised.value}")

@@ -14,7 +14,7 @@ read, unit-tested and reasoned about on their own:
 All word comparisons go through :func:`beliefgraph.text.tokenize` (so "Wi-Fi" is "wifi")
 plus a light plural folding (:func:`fold_plural`), applied to both sides alike.
 
->>> sorted(infer_action_types("Remind me the dose so I can fill the pillbox"))
+>>> sorted(a.value for a in infer_action_types("Remind me the dose so I can fill the pillbox"))
 ['execute', 'read']
 >>> read_directive("Any dose must be confirmed against the label before use.").action
 <ActionClass.verify_first: 'verify_first'>
@@ -212,19 +212,103 @@ def is_act(token: str) -> bool:
     )
 
 
+#: a word after these is a noun, whatever else it can be ("the email", "any change")
+DETERMINERS = word_set(
+    """
+    the a an this that these those my our your his her their its any every each all no some
+    """
+)
+# How a request can name an act it does not ask for: "don't cancel anything", "how many did
+# we destroy?", "give me the background", "I'm leaning towards cancelling".
+_NEGATIONS = word_set("dont not never without doesnt didnt cant cannot wont")
+_PAST = word_set("did didnt")
+_TO_THE_ASKER = word_set("me us")
+_HANDING = word_set("give send email forward show share hand")
+_TOPIC_OF = word_set("about towards toward of considering regarding")
+
+
+# Words that are nouns as often as verbs ("my books", "the order") count as acts only where
+# a request asks for them: first in a sentence ("Book the visits"), or after an asking cue.
+_INSTRUCTED_WRITES = word_set(
+    """
+    note record log file label tag list date redate flag set put swap fix clear plan
+    schedule enter switch turn
+    """
+)
+_INSTRUCTED_EXECUTES = word_set(
+    """
+    book rebook order reorder ship dispatch run lift key push bump load charge bill post
+    text call ring print knock tear pull
+    """
+)
+_ASKING_CUE = re.compile(
+    r"(?:\b(?:go ahead and|can you|could you|would you|will you|"
+    r"i need you to|id like you to|i want you to|please|just)\s+|^|[.!?;]\s*)"
+    r"(?:please\s+|just\s+|now\s+|then\s+|also\s+|and\s+)*([a-z-]+)"
+)
+_ASKED_EXPLICITLY = ("go ahead and", "can you", "could you", "would you", "will you", "you to")
+
+
+def _instructed(text: str) -> frozenset[ActionType]:
+    """The acts a request instructs in words the verb lists leave out: "Book the visits",
+    "go ahead and knock out the wall" (an act asked for outright is an execution)."""
+    found: set[ActionType] = set()
+    line = _normalise(text)
+    for m in _ASKING_CUE.finditer(line):
+        verb = m.group(1).replace("-", "")
+        cue = line[m.start() : m.start(1)].strip()
+        asked_outright = (
+            cue.endswith(_ASKED_EXPLICITLY)
+            and (verb == "do" or verb not in STOPWORDS)
+            and not any(f in _READ_VERBS for f in _base_forms(verb, past=False))
+            and not is_act(verb)
+        )
+        if verb in _INSTRUCTED_WRITES:
+            found.add(ActionType.write)
+        elif verb in _INSTRUCTED_EXECUTES or asked_outright:
+            found.add(ActionType.execute)
+    return frozenset(found)
+
+
+def _asked_for(tokens: Sequence[str], i: int) -> bool:
+    """Whether the act word at ``tokens[i]`` is one the request asks to be done."""
+    before = tokens[max(0, i - 3) : i]
+    previous = before[-1] if before else ""
+    following = tokens[i + 1] if i + 1 < len(tokens) else ""
+    if previous in DETERMINERS:
+        return False  # "the archive", "any transfer": a noun
+    if _NEGATIONS & set(before[-2:]) or _PAST & set(before):
+        return False  # "don't cancel", "did we destroy": not asked for, or done already
+    if tokens[i].endswith("ing") and previous in _TOPIC_OF:
+        return False  # "thinking about cancelling": the topic, not the request
+    return not (tokens[i] in _HANDING and following in _TO_THE_ASKER)  # "give me": a read
+
+
 def infer_action_types(text: str, *, describing: bool = False) -> frozenset[ActionType]:
     """The action types ``text`` names.
 
-    For a request (``describing=False``) only base and "-ing" verb forms count, and a request
-    that names no write or execute verb is a ``read``. For a belief (``describing=True``)
-    every form counts ("must be issued", "before marking"), and a text that names no act
-    returns the empty set: the belief does not say which acts it governs.
+    For a request (``describing=False``) only base and "-ing" verb forms count, and only
+    acts the request asks for: not a negated one ("don't cancel anything"), one done
+    already ("how many did we destroy?"), a noun ("the archive") or the topic of a thought
+    ("leaning towards cancelling"); handing something to the asker ("give me", "send us")
+    is a read. A request that names no write or execute verb is a ``read``. For a belief
+    (``describing=True``) every form counts ("must be issued", "before marking"), and a
+    text that names no act returns the empty set: the belief does not say which acts it
+    governs.
+
+    >>> sorted(a.value for a in infer_action_types("How many ampoules did we destroy in October?"))
+    ['read']
+    >>> sorted(a.value for a in infer_action_types("Don't cancel anything; give me the facts."))
+    ['read']
 
     Returns:
         A subset of {read, write, execute}.
     """
     found: set[ActionType] = set()
-    for token in tokenize(text):
+    tokens = tokenize(text)
+    for i, token in enumerate(tokens):
+        if not describing and not _asked_for(tokens, i):
+            continue
         for form in _base_forms(token, past=describing):
             if form in _WRITE_VERBS:
                 found.add(ActionType.write)
@@ -232,6 +316,8 @@ def infer_action_types(text: str, *, describing: bool = False) -> frozenset[Acti
                 found.add(ActionType.execute)
             elif form in _READ_VERBS:
                 found.add(ActionType.read)
+    if not describing:
+        found |= _instructed(text)
     if not describing and not found & {ActionType.write, ActionType.execute}:
         found.add(ActionType.read)
     return frozenset(found)
@@ -308,6 +394,31 @@ _BLOCK = _cues(
 )
 
 
+# A prohibition can go on to name the sanctioned way ("Never tell anyone a guest's room
+# number. Offer to ring the room."): the act goes through that path, so it is checked, not
+# refused, unless the rule says no path exists ("no exceptions", "by anyone").
+_ROUTE = re.compile(
+    r"[.;:]\s*(?:(?:instead|if so|if asked|if needed|then),?\s+)?"
+    r"(?:offer|use|send|resend|forward|direct|refer|ask|call|record|route|point|redirect|"
+    r"escalate|raise|arrange|hold|take|ring|have|tell|pass|give|book|log|contact|quarantine|"
+    r"keep|put|let|invite)\b"
+)
+_ABSOLUTE = _cues(
+    r"no exceptions?",
+    r"under any circumstances",
+    r"whatever",
+    r"by anyone",
+    r"no (?:one|body|site|manager|staff|member|supervisor)",
+    r"nobody",
+    r"regardless",
+    r"not even",
+    r"even (?:with|if|when|for)",
+    r"for any (?:reason|length)",
+    r"in any case",
+    r"at any time",
+)
+
+
 def _normalise(text: str) -> str:
     # One space-separated, lower-case, accent-free line; apostrophes dropped ("don't" -> "dont").
     return " ".join(re.sub(r"['\u2019]", "", fold(text)).split())
@@ -330,6 +441,9 @@ def read_directive(text: str) -> Directive:
     if m := _PERMISSION.search(line):
         return Directive(ActionClass.answer, m.group(0))
     if m := _BLOCK.search(line):
+        route = _ROUTE.search(line, m.end())
+        if route is not None and not _ABSOLUTE.search(line):
+            return Directive(ActionClass.verify_first, f"{m.group(0)} ... {route.group(0)}")
         return Directive(ActionClass.block, m.group(0))
     return Directive(None)
 

@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from beliefgraph.scoping import STOPWORDS, is_act, words
+from beliefgraph.scoping import DETERMINERS, STOPWORDS, is_act, words
 from beliefgraph.text import word_set
 
 #: words that name a property of a thing, not a thing: a shared attribute is no shared topic
@@ -82,13 +82,6 @@ _LINKING = frozenset({"of", "for", "to", "on"})
 #: a compound right after these names the kind of answer asked for ("which room")
 _ASKING = frozenset({"which", "what", "whose"})
 
-#: a word after these is a noun, whatever else it can be ("the email", "any change")
-_DETERMINERS = word_set(
-    """
-    the a an this that these those my our your his her their its any every each all no some
-    """
-)
-
 
 @dataclass(frozen=True)
 class Thing:
@@ -130,7 +123,7 @@ def _breaks(tokens: tuple[str, ...], i: int, in_run: bool) -> bool:
     if token.endswith(("ed", "ing")) or token in ("sent", "paid", "given", "sold", "bought"):
         return True
     previous = tokens[i - 1] if i > 0 else ""
-    return not (previous in _DETERMINERS or in_run)
+    return not (previous in DETERMINERS or in_run)
 
 
 def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
@@ -285,8 +278,70 @@ def _better(x: str, y: str) -> str:
     return x if _LEVELS.index(x) <= _LEVELS.index(y) else y
 
 
+#: words after a number that make it a quantity, not the name of one of a kind ("12 IU")
+_UNITS = word_set(
+    """
+    iu mg mcg ml kg mm cm km am pm pc pct percent gb mb tb kw kwh psi bar hr hrs min
+    mins am pm st nd rd th
+    """
+)
+#: words before a number that make it a time, not the name of one of a kind
+_TIME_WORDS = word_set(
+    """
+    jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june
+    july august september october november december mon tue wed thu fri sat sun monday
+    tuesday wednesday thursday friday saturday sunday since until from after before by
+    """
+)
+
+
+#: function words that are also kinds of numbered thing ("Lot 7")
+_KINDS = frozenset({"lot"})
+
+
+@lru_cache(maxsize=8192)
+def instances(text: str) -> dict[str, frozenset[str]]:
+    """The numbered instances ``text`` names, by kind: "freezer 2", "dock 4", "Year 10"
+    give ``{"freezer": {"2"}, "dock": {"4"}, "year": {"10"}}``; a number that measures
+    ("12 IU", "28 tablets") or dates ("Nov 20") names no instance.
+
+    >>> instances("Freezer 3 shelf C, dock 4 gate; 12 IU on Nov 20")
+    {'freezer': frozenset({'3'}), 'dock': frozenset({'4'})}
+    """
+    found: dict[str, set[str]] = {}
+    for piece in clauses(text):
+        for i in range(1, len(piece)):
+            kind, number = piece[i - 1], piece[i]
+            following = piece[i + 1] if i + 1 < len(piece) else ""
+            if not any(ch.isdigit() for ch in number) or not any(ch.isalpha() for ch in kind):
+                continue
+            if (
+                (kind in STOPWORDS and kind not in _KINDS)
+                or kind in _TIME_WORDS
+                or any(ch.isdigit() for ch in kind)
+            ):
+                continue
+            if following in _UNITS or (following.endswith("s") and len(following) > 3):
+                continue
+            found.setdefault(kind, set()).add(number)
+    return {kind: frozenset(numbers) for kind, numbers in found.items()}
+
+
+def other_instance(request: str, belief: str) -> str | None:
+    """The kind of which ``belief`` names only other numbered instances than ``request``
+    ("freezer 3" for "freezer 2"), or ``None``: it is then about another thing, whatever
+    words the two share."""
+    held = instances(belief)
+    for kind, numbers in instances(request).items():
+        if kind in held and not held[kind] & numbers:
+            return kind
+    return None
+
+
 def about(request: str, belief: str, names: tuple[str, ...] = ()) -> Aboutness:
     """How a request meets a belief's text and the names of what it is about."""
+    if other_instance(request, belief) is not None:
+        return NOTHING
     return _about(request, belief, tuple(names))
 
 
