@@ -73,7 +73,7 @@ from beliefgraph.scoping import (
     match_governs,
     read_directive,
 )
-from beliefgraph.things import NOTHING, Aboutness, about
+from beliefgraph.things import NOTHING, Aboutness, about, same_instance
 
 #: kinds that speak with authority when they govern (DESIGN §3); ``directive`` is an
 #: instruction by definition, so it joins the kinds of models.AUTHORITY_KINDS here
@@ -176,6 +176,8 @@ class Assessment:
     why: str = ""
     #: how the belief meets what the request is about (beliefgraph.things)
     about: Aboutness = NOTHING
+    #: it names a numbered instance the request names ("Plot 14"): about exactly that one
+    instance: bool = False
 
     @property
     def strong(self) -> bool:
@@ -257,6 +259,7 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
             outcome,
             why,
             aboutness,
+            same_instance(request.text, " ".join([c.text, *c.names])),
         )
 
     if c.status in (Status.superseded, Status.retracted) and c.head is None:
@@ -303,6 +306,7 @@ def _rank(a: Assessment, heads: Mapping[str, Candidate]) -> tuple[object, ...]:
     return (
         gov.current,
         level,
+        a.instance,
         a.strong,
         a.type_match,
         _PRIORITY_RANK[gov.priority],
@@ -468,7 +472,7 @@ def decide(
         # decision) is no evidence of fact and answers only when nothing else is relevant.
         evidence.sort(key=lambda a: a.candidate.id)
         evidence.sort(
-            key=lambda a: (not a.authority, _about_rank(a), a.relevance),
+            key=lambda a: (not a.authority, _about_rank(a), a.instance, a.relevance),
             reverse=True,
         )
         winner = evidence[0] if evidence else None
@@ -539,6 +543,7 @@ def _loss_reason(a: Assessment, winner: Assessment, heads: Mapping[str, Candidat
     labels = (
         "current",
         "what it is about",
+        "naming the instance asked about",
         "strong match",
         "action types match",
         "priority",

@@ -295,8 +295,11 @@ _TIME_WORDS = word_set(
 )
 
 
+#: a kind named by a capital letter ("Block C", "Dock B"); "I" is no letter of a kind
+_LETTERED = re.compile(r"\b([A-Za-z][a-z]+)[ \t]+([A-HJ-Z])\b(?![-'\u2019]\w)")
+
 #: function words that are also kinds of numbered thing ("Lot 7")
-_KINDS = frozenset({"lot"})
+_KINDS = frozenset({"lot", "block", "part", "unit"})
 
 
 @lru_cache(maxsize=8192)
@@ -306,7 +309,7 @@ def instances(text: str) -> dict[str, frozenset[str]]:
     ("12 IU", "28 tablets") or dates ("Nov 20") names no instance.
 
     >>> instances("Freezer 3 shelf C, dock 4 gate; 12 IU on Nov 20")
-    {'freezer': frozenset({'3'}), 'dock': frozenset({'4'})}
+    {'freezer': frozenset({'3'}), 'dock': frozenset({'4'}), 'shelf': frozenset({'c'})}
     """
     found: dict[str, set[str]] = {}
     for piece in clauses(text):
@@ -324,6 +327,10 @@ def instances(text: str) -> dict[str, frozenset[str]]:
             if following in _UNITS or (following.endswith("s") and len(following) > 3):
                 continue
             found.setdefault(kind, set()).add(number)
+    for m in _LETTERED.finditer(text):
+        named = words(m.group(1))
+        if named and (named[-1] in _KINDS or named[-1] not in STOPWORDS) and not is_act(named[-1]):
+            found.setdefault(named[-1], set()).add(m.group(2).lower())
     return {kind: frozenset(numbers) for kind, numbers in found.items()}
 
 
@@ -336,6 +343,14 @@ def other_instance(request: str, belief: str) -> str | None:
         if kind in held and not held[kind] & numbers:
             return kind
     return None
+
+
+def same_instance(request: str, belief: str) -> bool:
+    """Whether ``belief`` names a numbered instance the request names ("Plot 14")."""
+    held = instances(belief)
+    return any(
+        held.get(kind, frozenset()) & numbers for kind, numbers in instances(request).items()
+    )
 
 
 def about(request: str, belief: str, names: tuple[str, ...] = ()) -> Aboutness:
