@@ -224,6 +224,7 @@ _NEGATIONS = word_set("dont not never without doesnt didnt cant cannot wont")
 _PAST = word_set("did didnt")
 _TO_THE_ASKER = word_set("me us")
 _HANDING = word_set("give send email forward show share hand")
+_DISCLOSING = word_set("give send email forward share hand disclose paste text tell reveal")
 _TOPIC_OF = word_set("about towards toward of considering regarding")
 
 
@@ -243,7 +244,7 @@ _INSTRUCTED_EXECUTES = word_set(
 )
 _ASKING_CUE = re.compile(
     r"(?:\b(?:go ahead and|can you|could you|would you|will you|"
-    r"i need you to|id like you to|i want you to|please|just)\s+|^|[.!?;]\s*)"
+    r"i need you to|id like you to|i want you to|please|just|and)\s+|^|[.!?;]\s*)"
     r"(?:please\s+|just\s+|now\s+|then\s+|also\s+|and\s+)*([a-z-]+)"
 )
 _ASKED_EXPLICITLY = ("go ahead and", "can you", "could you", "would you", "will you", "you to")
@@ -314,6 +315,8 @@ def infer_action_types(text: str, *, describing: bool = False) -> frozenset[Acti
                 found.add(ActionType.write)
             elif form in _EXECUTE_VERBS:
                 found.add(ActionType.execute)
+                if not describing and form in _DISCLOSING:
+                    found.add(ActionType.read)  # what is handed over is read first
             elif form in _READ_VERBS:
                 found.add(ActionType.read)
     if not describing:
@@ -384,8 +387,8 @@ _BLOCK = _cues(
     r"do not",
     r"dont",
     r"does not satisfy",
-    r"cannot",
-    r"can ?not",
+    # "cannot be recovered" says what deleting does; it forbids nothing
+    r"can ?not(?! be (?:recovered|undone|reversed|restored|retrieved|reopened))",
     r"may not",
     r"shall not",
     r"should not",
@@ -399,6 +402,7 @@ _BLOCK = _cues(
 # refused, unless the rule says no path exists ("no exceptions", "by anyone").
 _ROUTE = re.compile(
     r"[.;:]\s*(?:(?:instead|if so|if asked|if needed|then),?\s+)?"
+    r"(?:(?:when|if|where|once|for)\b[^.;,]{0,60},\s*)?"
     r"(?:offer|use|send|resend|forward|direct|refer|ask|call|record|route|point|redirect|"
     r"escalate|raise|arrange|hold|take|ring|have|tell|pass|give|book|log|contact|quarantine|"
     r"keep|put|let|invite)\b"
