@@ -523,11 +523,43 @@ def decide(
     assert winner is not None
     action, action_steps = action_for(governor, winner, kinds, request)
     steps.extend(action_steps)
+    doubt = _open_doubt(assessed.values(), governor, kinds)
+    if doubt is not None and action in (ActionClass.answer, ActionClass.answer_context):
+        action = ActionClass.verify_first
+        steps.append(
+            f"{doubt.candidate.id} asks for a check on exactly this act and is not yet "
+            "confirmed: verify_first"
+        )
     lane_name = "authority" if winner.lane == "authority" else winner.lane
     reason = f"{governor.id} governs ({lane_name} lane): {action.value}"
     if governor.contested_by:
         reason += f"; contested by {', '.join(governor.contested_by)}"
     return Decision(governor.id, action, reason, tuple(final.values()), tuple(steps))
+
+
+def _open_doubt(
+    assessed: Iterable[Assessment], governor: Candidate, kinds: frozenset[ActionType]
+) -> Assessment | None:
+    """A current belief without standing that would hold this write or execution for a
+    check, in scope and strongly (an engineer's unconfirmed note that the wall may be
+    load-bearing): not enough to govern, too much to act as if it were not there."""
+    if not kinds & {ActionType.write, ActionType.execute}:
+        return None
+    for a in assessed:
+        c = a.candidate
+        if (
+            c.id != governor.id
+            and c.current
+            and c.epistemic_status in WITHOUT_STANDING
+            and a.scope is not None
+            and a.scope.in_scope
+            and a.strong
+            and a.type_match
+            and a.about.governs
+            and ActionClass.verify_first in (c.allowed_action, a.directive.action)
+        ):
+            return a
+    return None
 
 
 def _win_reason(a: Assessment, winner: Assessment | None) -> str:
