@@ -48,6 +48,7 @@ The rules (DESIGN §3), in order:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -95,6 +96,13 @@ PROTECTION = (
     ActionClass.answer_context,
 )
 _PRIORITY_RANK = {Priority.critical: 3, Priority.high: 2, Priority.normal: 1, Priority.low: 0}
+#: words by which a text says what must or may be done, whatever cue it lacks
+_RULE_WORDS = re.compile(
+    r"\b(?:must|shall|should|only|never|not|no|required?|requires|needs?|may|cannot|"
+    r"without|unless|until|always)\b"
+)
+#: kinds whose very content is to be guarded
+_SECRET_KINDS = frozenset({Kind.credential})
 #: how closely a belief is about the request's thing (bigger is closer)
 _ABOUT_RANK = {"same": 2, "class": 1, "mention": 0, "none": -1}
 
@@ -331,7 +339,27 @@ def action_for(
     directive = read_directive(governor.text)
     if governor.allowed_action == ActionClass.archive_only and directive.is_rule:
         return ActionClass.archive_only, [f"{governor.id} says it is history: archive_only"]
-    if governor.allowed_action is not None and governor.allowed_action != ActionClass.archive_only:
+    # A label can lie both ways: a plain fact filed as a critical policy ("Dock B's Friday
+    # cut-off is 14:30") holds no secret, money or private data to guard and says no rule;
+    # reading it is answered, whatever its hint or verification flag ask.
+    unguarded = (
+        not action_types & {ActionType.write, ActionType.execute}
+        and directive.action is None
+        and not _RULE_WORDS.search(governor.text.lower())
+        and at_stake(governor.text) is None
+        and governor.kind not in _SECRET_KINDS
+    )
+    if unguarded and (
+        governor.allowed_action in (ActionClass.block, ActionClass.verify_first)
+        or governor.verification_required
+    ):
+        action = ActionClass.answer
+        steps.append(
+            "its label asks for caution, but it states no rule and holds nothing at stake: answer"
+        )
+    elif (
+        governor.allowed_action is not None and governor.allowed_action != ActionClass.archive_only
+    ):
         action = governor.allowed_action
         steps.append(f"its action hint is {action.value}")
     elif directive.action is not None:
@@ -349,8 +377,10 @@ def action_for(
         if raised != action:
             steps.append(f"its text says {directive.cue!r}: raised to {raised.value}")
             action = raised
-    if governor.verification_required and more_protective(action, ActionClass.verify_first) != (
-        action
+    if (
+        not unguarded
+        and governor.verification_required
+        and more_protective(action, ActionClass.verify_first) != (action)
     ):
         action = ActionClass.verify_first
         steps.append("it requires verification: verify_first")

@@ -244,7 +244,7 @@ _INSTRUCTED_EXECUTES = word_set(
 )
 _ASKING_CUE = re.compile(
     r"(?:\b(?:go ahead and|can you|could you|would you|will you|"
-    r"i need you to|id like you to|i want you to|please|just|and)\s+|^|[.!?;]\s*)"
+    r"i need you to|id like you to|i want you to|please|just|and|so)\s+|^|[.!?;]\s*)"
     r"(?:please\s+|just\s+|now\s+|then\s+|also\s+|and\s+)*([a-z-]+)"
 )
 _ASKED_EXPLICITLY = ("go ahead and", "can you", "could you", "would you", "will you", "you to")
