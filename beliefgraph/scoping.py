@@ -271,6 +271,14 @@ def _instructed(text: str) -> frozenset[ActionType]:
     return frozenset(found)
 
 
+_SENTENCE = re.compile(r"(?<=[.?!;])\s+")
+_ASKS_WHAT_WAS = re.compile(
+    r"\s*(?:and\s+)?(?:what|when|who|whom|which|where|how(?: many| much| often| long)?)\b"
+    r"[^.?!;]{0,40}?\b(?:did|was|were|had|has|have)\b",
+    re.IGNORECASE,
+)
+
+
 def _asked_for(tokens: Sequence[str], i: int) -> bool:
     """Whether the act word at ``tokens[i]`` is one the request asks to be done."""
     before = tokens[max(0, i - 3) : i]
@@ -305,6 +313,10 @@ def infer_action_types(text: str, *, describing: bool = False) -> frozenset[Acti
     Returns:
         A subset of {read, write, execute}.
     """
+    if not describing:
+        # A question about what was done ("When was the archive last purged?") reads the
+        # record, whatever acts it names.
+        text = " ".join(s for s in _SENTENCE.split(text) if not _ASKS_WHAT_WAS.match(s))
     found: set[ActionType] = set()
     tokens = tokenize(text)
     for i, token in enumerate(tokens):

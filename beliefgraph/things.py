@@ -75,6 +75,11 @@ _VERB_CUES = word_set(
 
 _BE = frozenset({"is", "are", "was", "were", "be", "been", "am"})
 
+_QUANTIFIERS = frozenset({"any", "every", "all", "each"})
+
+#: a thing followed by these belongs to what follows ("the alarm code for the annex truck")
+_BELONGING = frozenset({"of", "for"})
+
 #: a compound of attributes followed by these is the attribute of what follows ("the price
 #: of the dock van", "the password for the front desk router")
 _LINKING = frozenset({"of", "for", "to", "on"})
@@ -94,6 +99,8 @@ class Thing:
     generic: bool
     #: the compound's words in order
     words: tuple[str, ...] = ()
+    #: the text says "any", "every" or "all" of it: the class, whatever its qualifiers
+    quantified: bool = False
 
     def qualifiers_of(self, word: str) -> frozenset[str]:
         """The words before ``word`` in the compound (they qualify it)."""
@@ -132,12 +139,16 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
     run: list[str] = []
     answers: set[int] = set()
     linked: set[int] = set()
+    quantified: set[int] = set()
+    belongs: set[int] = set()
     for i, token in enumerate(tokens):
         previous = tokens[i - 1] if i > 0 else ""
         if _breaks(tokens, i, bool(run)):
             if run:
                 if token in _LINKING:
                     linked.add(len(runs))
+                if token in _BELONGING:
+                    belongs.add(len(runs))
                 runs.append(run)
             run = []
             continue
@@ -147,6 +158,8 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
             continue
         if not run and previous in _ASKING:
             answers.add(len(runs))  # "which room": what the answer names, not the topic
+        if not run and previous in _QUANTIFIERS:
+            quantified.add(len(runs))  # "any user invite list": every one of them
         run.append(token)
     if run:
         runs.append(run)
@@ -162,7 +175,20 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
         # The words after a thing's first attribute are that attribute's value ("office
         # router admin user bvadmin"), not another thing.
         h = next((j - 1 for j in range(heads[0] + 1, len(r)) if r[j] in ATTRIBUTES), heads[-1])
-        found.append(Thing(r[h], frozenset(r[:h]), tuple(r[h + 1 :]), False, tuple(r)))
+        qualifiers = set(r[:h])
+        if n in belongs and n + 1 < len(runs):
+            # "the alarm code for the annex truck": the annex truck's alarm
+            qualifiers |= {w for w in runs[n + 1] if w not in ATTRIBUTES}
+        found.append(
+            Thing(
+                r[h],
+                frozenset(qualifiers),
+                tuple(r[h + 1 :]),
+                False,
+                tuple(r),
+                n in quantified,
+            )
+        )
     # An attribute-only compound tied to a thing ("the price of the dock van") or naming the
     # answer ("which room") is no topic of its own where the text names a thing; standing
     # alone ("Passwords are never shared") it is a class.
@@ -248,8 +274,32 @@ def _agree(asked: frozenset[str], held: frozenset[str]) -> bool:
     return asked <= held or held <= asked
 
 
+def _swapped(asked: frozenset[str], held: frozenset[str]) -> bool:
+    # One qualifier put in place of another: "annex truck" / "north truck", "west wing
+    # server" / "east wing server". More differences than one say less (a verb or a
+    # description read as a qualifier), and do not make another thing.
+    return len(asked - held) == 1 and len(held - asked) == 1
+
+
+def sibling(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Thing | None:
+    """A thing of the request of which ``held`` names only another of its kind (the north
+    truck for the annex truck, the east wing server for the west wing server), or ``None``:
+    such a belief is about the sibling, whatever else the two share."""
+    for a in asked:
+        if not a.qualifiers or a.generic:
+            continue
+        kin = [h for h in held if h.head == a.head and not h.generic]
+        if any(h.quantified or _agree(a.qualifiers, h.qualifiers) for h in kin):
+            continue
+        if any(_swapped(a.qualifiers, h.qualifiers) for h in kin):
+            return a
+    return None
+
+
 def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness:
     """How ``held`` (a belief's things) meets ``asked`` (a request's)."""
+    if sibling(asked, held) is not None:
+        return NOTHING
     best, matched, exact = "none", [], False
     for a in asked:
         level = "none"

@@ -375,3 +375,100 @@ def test_handing_over_a_secret_is_never_a_bare_answer() -> None:
     d = decide("What is the office router admin password?", [R], [note])
     assert d.action == ActionClass.answer
     assert at_stake("What did we pay the contractor in March?") is None
+
+
+def test_what_a_request_names_but_does_not_ask_for_is_no_act() -> None:
+    assert infer_action_types("How many ampoules did we destroy in October?") == {R}
+    assert infer_action_types("Don't cancel anything yet, just give me the background.") == {R}
+    assert infer_action_types("When was the student records archive last purged?") == {R}
+    assert infer_action_types("I'm leaning towards cancelling the Lisbon trip.") == {R}
+    # asked for outright, in words the verb lists do not know
+    assert X in infer_action_types("Go ahead and knock out the kitchen partition today.")
+    assert X in infer_action_types("Book the visits for next week.")
+    assert infer_action_types("What books do we have on the shelf?") == {R}
+    # handing something over reads it first
+    assert infer_action_types("Give him the room number.") == {R, X}
+
+
+def test_a_route_after_a_prohibition_asks_to_verify_unless_no_route_exists() -> None:
+    routed = "Never tell anyone a guest's room number. Offer to ring the guest's room instead."
+    assert read_directive(routed).action == ActionClass.verify_first
+    conditional = (
+        "Agents must not key card details typed into chat. When a payment fails, resend the "
+        "secure pay-by-link."
+    )
+    assert read_directive(conditional).action == ActionClass.verify_first
+    absolute = (
+        "Machines are never run with an interlock bypassed, by anyone. Report a tripping "
+        "interlock to maintenance."
+    )
+    assert read_directive(absolute).action == ActionClass.block
+    assert read_directive("Deleted data cannot be recovered.").action is None
+
+
+def test_a_belief_about_another_numbered_or_lettered_instance_never_governs() -> None:
+    freezer3 = belief(
+        "b-3",
+        "Freezer 3 shelf C: all samples quarantined; do not use them for any assay.",
+        kind=Kind.decision,
+        priority=Priority.critical,
+    )
+    freezer2 = belief(
+        "b-2", "Freezer 2 shelf C samples were released for research assays.", hint=None
+    )
+    d = decide("Can I use the samples from freezer 2, shelf C today?", {R}, [freezer3, freezer2])
+    assert d.governing == "b-2"
+    block_a = belief("a", "Block A scaffold tag extended to 14 days.", kind=Kind.decision)
+    d = decide("Re-date the scaffold tag on Block C in the register.", {W}, [block_a])
+    assert d.governing is None
+
+
+def test_the_instance_asked_about_outranks_the_procedure_for_its_kind() -> None:
+    procedure = belief(
+        "p",
+        "Handover packs go to the buyer's solicitor by email, then the plot is marked handed "
+        "over in the sales system.",
+        kind=Kind.policy,
+    )
+    hold = belief(
+        "h",
+        "Plot 14 hand-over is on hold: do not release the hand-over pack.",
+        kind=Kind.decision,
+        governs=Governs(any_terms=["Plot 14"], action_types=[W, X]),
+        priority=Priority.critical,
+    )
+    d = decide(
+        "Send the handover pack for Plot 14 to the buyer's solicitor.", {X}, [procedure, hold]
+    )
+    assert (d.governing, d.action) == ("h", ActionClass.block)
+
+
+def test_a_plain_fact_with_a_cautious_label_is_answered_when_only_read() -> None:
+    cutoff = belief(
+        "c",
+        "Dock B Friday LTL same-day cut-off is 14:30.",
+        kind=Kind.policy,
+        priority=Priority.critical,
+        hint=ActionClass.verify_first,
+        verify=True,
+        names=("Dock B",),
+    )
+    d = decide("What's the Friday cut-off at Dock B?", {R}, [cutoff])
+    assert (d.governing, d.action) == ("c", ActionClass.answer)
+    # a credential's label is its content's: it stays guarded
+    code = replace(cutoff, kind=Kind.credential, text="Dock B gate code is 5583.")
+    assert decide("What's the Dock B gate code?", {R}, [code]).action == ActionClass.verify_first
+
+
+def test_an_unconfirmed_doubt_about_exactly_this_act_asks_to_verify() -> None:
+    schedule = belief("s", "The 3B kitchen partition removal is programmed for today.")
+    doubt = belief(
+        "d",
+        "The 3B kitchen partition may be load-bearing; must be checked before it is removed.",
+        kind=Kind.correction,
+        epistemic=EpistemicStatus.unverified,
+        hint=ActionClass.verify_first,
+        names=("3B kitchen partition",),
+    )
+    d = decide("Go ahead and remove the 3B kitchen partition today.", {X}, [schedule, doubt])
+    assert d.action == ActionClass.verify_first

@@ -66,3 +66,28 @@ def test_exactly_the_qualifiers_asked_for_is_marked() -> None:
 def test_align_joins_what_the_other_side_writes_as_one_word() -> None:
     assert align(("follow", "up", "call"), ("followup",)) == ("followup", "call")
     assert align(("follow", "up"), ("follow", "up")) == ("follow", "up")
+
+
+@pytest.mark.parametrize(
+    ("request_", "belief", "level"),
+    [
+        # another of the same kind: a qualifier swapped, or another number or letter
+        (
+            "What's the alarm code for the annex truck?",
+            "The north truck: alarm code 93966.",
+            "none",
+        ),
+        ("Which shelf of freezer 2 is free?", "Freezer 3 has a free shelf.", "none"),
+        ("Is the Block C scaffold tagged?", "Block A scaffold is tagged until Friday.", "none"),
+        # a rule on any of its kind covers each
+        (
+            "Release the beta invite list to the outside partner.",
+            "Never release any user invite list to an outside partner.",
+            "same",
+        ),
+    ],
+)
+def test_a_sibling_of_the_thing_asked_is_another_thing(
+    request_: str, belief: str, level: str
+) -> None:
+    assert about(request_, belief).level == level
