@@ -289,7 +289,10 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         # with a rule ("south", "code") does not put a request under it.
         shared = ", ".join(scope.matched)
         return result("none", f"out of scope: shares {shared}, not what it is about", "excluded")
-    if not type_match and scope.weight < STRONG and not _exactly_its_thing(scope, aboutness):
+    if not type_match and (
+        (scope.weight < STRONG and not _exactly_its_thing(scope, aboutness))
+        or scope.action_types <= {ActionType.write}
+    ):
         kinds = ", ".join(sorted(a.value for a in scope.action_types))
         return result("none", f"weak match, and it governs only {kinds}", "excluded")
     if c.epistemic_status in WITHOUT_STANDING or c.status not in (

@@ -464,6 +464,10 @@ def read_directive(text: str) -> Directive:
     return Directive(None)
 
 
+#: the words of a requirement to check, which are never the act it governs
+_CHECKING = _cues(r"verif\w*", r"confirm\w*", r"check\w*", r"approv\w*", r"review\w*", r"sign\w*")
+
+
 @lru_cache(maxsize=_CACHE)
 def governed_action_types(text: str) -> frozenset[ActionType]:
     """The acts a rule governs, read from its text; empty for a statement or a rule that
@@ -476,9 +480,12 @@ def governed_action_types(text: str) -> frozenset[ActionType]:
     m = _VERIFY.search(line) or _BLOCK.search(line)
     if m is None or (_PERMISSION.search(line) and not _VERIFY.search(line)):
         return frozenset()
-    if m.re is _VERIFY:
-        line = line[: m.start()] + " " + line[m.end() :]
-    return infer_action_types(line, describing=True)
+    if m.re is not _VERIFY:
+        return infer_action_types(line, describing=True)
+    outside = infer_action_types(line[: m.start()] + " " + line[m.end() :], describing=True)
+    # "Before editing the boiler settings, check with facilities": the act sits inside the
+    # requirement's own words; only the checking is not it.
+    return outside or infer_action_types(_CHECKING.sub(" ", line), describing=True)
 
 
 # -- what a request puts at stake -----------------------------------------------------------

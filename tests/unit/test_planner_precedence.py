@@ -472,3 +472,16 @@ def test_an_unconfirmed_doubt_about_exactly_this_act_asks_to_verify() -> None:
     )
     d = decide("Go ahead and remove the 3B kitchen partition today.", {X}, [schedule, doubt])
     assert d.action == ActionClass.verify_first
+
+
+def test_a_rule_on_changing_a_thing_does_not_govern_reading_about_it() -> None:
+    change = belief(
+        "c",
+        "Before editing the west boiler settings, check with facilities.",
+        kind=Kind.policy,
+        priority=Priority.critical,
+    )
+    price = belief("p", "We paid $22,714 for the west boiler.")
+    d = decide("What was the price of the west boiler?", {R}, [change, price])
+    assert (d.governing, d.action) == ("p", ActionClass.answer)
+    assert decide("Change the west boiler settings.", {W}, [change, price]).governing == "c"
