@@ -74,7 +74,7 @@ from beliefgraph.scoping import (
     match_governs,
     read_directive,
 )
-from beliefgraph.things import NOTHING, Aboutness, about, same_instance
+from beliefgraph.things import NOTHING, Aboutness, about, other_property, same_instance
 
 #: kinds that speak with authority when they govern (DESIGN §3); ``directive`` is an
 #: instruction by definition, so it joins the kinds of models.AUTHORITY_KINDS here
@@ -289,6 +289,15 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         # with a rule ("south", "code") does not put a request under it.
         shared = ", ".join(scope.matched)
         return result("none", f"out of scope: shares {shared}, not what it is about", "excluded")
+    if (
+        scope.source == "derived"
+        and not action_types & {ActionType.write, ActionType.execute}
+        and other_property(request.text, c.text)
+    ):
+        # A question about the thing's place is not governed by the rule on its settings.
+        return result(
+            "none", "out of scope: it speaks of another property than the one asked", "excluded"
+        )
     if not type_match and (
         (scope.weight < STRONG and not _exactly_its_thing(scope, aboutness))
         or scope.action_types <= {ActionType.write}
@@ -505,7 +514,13 @@ def decide(
         # decision) is no evidence of fact and answers only when nothing else is relevant.
         evidence.sort(key=lambda a: a.candidate.id)
         evidence.sort(
-            key=lambda a: (not a.authority, _about_rank(a), a.instance, a.relevance),
+            key=lambda a: (
+                not a.authority,
+                _about_rank(a),
+                a.instance,
+                not other_property(request.text, a.candidate.text),
+                a.relevance,
+            ),
             reverse=True,
         )
         winner = evidence[0] if evidence else None

@@ -418,3 +418,53 @@ def _about(request: str, belief: str, names: tuple[str, ...]) -> Aboutness:
     req_words = tuple(w for piece in req for w in piece)
     text_words = tuple(w for piece in text for w in piece)
     return about_things(_compounds_of(req, text_words), _compounds_of(text, req_words))
+
+
+# -- which property of a thing ---------------------------------------------------------------
+
+#: cues by which a text speaks of one property of a thing, and a question asks for it
+_PROPERTIES = {
+    "where it is": re.compile(
+        r"\b(?:where|which room|located|location|kept|lives|moved|relocated|stored)\b"
+    ),
+    "what it cost": re.compile(
+        r"(?:[$\u20ac\u00a3]\s?\d|\b(?:price|cost|costs|paid|pay|spent|bought|fee|how much)\b)"
+    ),
+    "when it is serviced": re.compile(r"\b(?:serviced|service|servicing|maintenance|how often)\b"),
+    "how to get in": re.compile(
+        r"\b(?:code|password|passcode|pin|combination|get into|unlock|log ?in)\b"
+    ),
+    "what is preferred": re.compile(r"\b(?:prefer|preference|like|likes|favourite|go-to)\b"),
+    "its settings": re.compile(r"\b(?:settings|configuration|config)\b"),
+}
+
+
+@lru_cache(maxsize=8192)
+def properties(text: str) -> frozenset[str]:
+    """Which properties of a thing ``text`` speaks of (its place, cost, servicing, access,
+    who prefers it, its settings): a question asks for them, a belief states them.
+
+    >>> sorted(properties("Where can I find the dock phone?"))
+    ['where it is']
+    >>> sorted(properties("Before editing the dock phone settings, check with IT."))
+    ['its settings']
+    """
+    line = text.lower()
+    return frozenset(name for name, cue in _PROPERTIES.items() if cue.search(line))
+
+
+_QUESTION = re.compile(r"\?|\b(?:what|whats|where|which|when|how|who)\b", re.IGNORECASE)
+
+
+def asked_properties(request: str) -> frozenset[str]:
+    """The properties a request asks for: those its questions name (the context around a
+    question - "the caller passed the PIN check" - asks for nothing)."""
+    questions = [s for s in re.split(r"(?<=[.?!;])\s+", request) if _QUESTION.search(s)]
+    return properties(" ".join(questions)) if questions else frozenset()
+
+
+def other_property(request: str, belief: str) -> bool:
+    """Whether ``belief`` speaks only of other properties than the ones ``request`` asks
+    for ("the dock phone's PIN" for "where is the dock phone?")."""
+    asked, held = asked_properties(request), properties(belief)
+    return bool(asked and held and not asked & held)

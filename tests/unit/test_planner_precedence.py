@@ -485,3 +485,20 @@ def test_a_rule_on_changing_a_thing_does_not_govern_reading_about_it() -> None:
     d = decide("What was the price of the west boiler?", {R}, [change, price])
     assert (d.governing, d.action) == ("p", ActionClass.answer)
     assert decide("Change the west boiler settings.", {W}, [change, price]).governing == "c"
+
+
+def test_a_rule_on_one_property_does_not_govern_a_question_about_another() -> None:
+    settings = belief(
+        "s",
+        "Don't change the lobby keypad settings without asking the ops lead.",
+        kind=Kind.policy,
+        priority=Priority.critical,
+    )
+    code = belief(
+        "c",
+        "The lobby keypad: code 4784, don't share it.",
+        kind=Kind.credential,
+        priority=Priority.high,
+    )
+    d = decide("What's the code for the lobby keypad?", {R}, [settings, code])
+    assert d.governing == "c"

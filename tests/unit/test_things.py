@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from beliefgraph.things import about, align, things
+from beliefgraph.things import about, align, other_property, things
 
 
 def test_a_compound_is_about_its_last_word_that_is_no_attribute() -> None:
@@ -91,3 +91,15 @@ def test_a_sibling_of_the_thing_asked_is_another_thing(
     request_: str, belief: str, level: str
 ) -> None:
     assert about(request_, belief).level == level
+
+
+def test_a_question_asks_for_a_property_and_a_belief_states_one() -> None:
+    assert other_property("Where can I find the dock phone?", "The dock phone: PIN 603027.")
+    assert not other_property("Where can I find the dock phone?", "The dock phone moved to bay 2.")
+    # a belief that names no property can still answer
+    assert not other_property("Where is the dock phone?", "We are keeping the dock phone.")
+    # the context around a question asks for nothing
+    assert not other_property(
+        "The caller passed the PIN check. He wants to know when the engineer is coming.",
+        "The installation was moved to tomorrow, 08:00-12:00.",
+    )
