@@ -72,6 +72,7 @@ from beliefgraph.scoping import (
     governed_action_types,
     match_derived,
     match_governs,
+    names_disclosure,
     read_directive,
 )
 from beliefgraph.things import NOTHING, Aboutness, about, other_property, same_instance
@@ -384,6 +385,7 @@ def action_for(
         directive.is_rule
         and directive.action is not None
         and governor.allowed_action != ActionClass.answer_context
+        and _governs_the_act(governor.text, action_types)
     ):
         raised = more_protective(action, directive.action)
         if raised != action:
@@ -431,6 +433,15 @@ def action_for(
         else:
             steps.append(f"{step}: it still governs; {action.value} already protects")
     return action, steps
+
+
+def _governs_the_act(text: str, action_types: frozenset[ActionType]) -> bool:
+    # "Late work is marked zero unless an extension is approved" holds back granting an
+    # extension, not telling a parent what the rule is.
+    # Reading a secret leads to handing it over: a rule on sharing it holds the read too.
+    governed = governed_action_types(text)
+    disclosing = ActionType.read in action_types and names_disclosure(text)
+    return not governed or disclosing or bool(governed & action_types)
 
 
 def decide(

@@ -157,7 +157,7 @@ _EXECUTE_VERBS = word_set(
     invite upload withdraw dispense administer let allow move give sell disburse remit onboard
     enroll enrol rotate reset revoke unlock
     delete erase remove wipe shred purge destroy drop decommission dispose discard scrap
-    incinerate demolish terminate paste hand
+    incinerate demolish terminate paste hand reply respond
     """
 )
 _READ_VERBS = word_set(
@@ -198,7 +198,7 @@ def _base_forms(token: str, *, past: bool) -> list[str]:
                 forms.append(stem[:-1])
     if past and token in _IRREGULAR:
         forms.append(_IRREGULAR[token])
-    if token.endswith("s") and len(token) > 3:  # "sends"
+    if past and token.endswith("s") and len(token) > 3:  # "sends": someone else's act
         forms.append(token[:-1])
     return forms
 
@@ -224,8 +224,12 @@ _NEGATIONS = word_set("dont not never without doesnt didnt cant cannot wont")
 _PAST = word_set("did didnt")
 _TO_THE_ASKER = word_set("me us")
 _HANDING = word_set("give send email forward show share hand")
-_DISCLOSING = word_set("give send email forward share hand disclose paste text tell reveal")
+_DISCLOSING = word_set(
+    "give send email forward share hand disclose paste text tell reveal reply respond"
+)
 _TOPIC_OF = word_set("about towards toward of considering regarding")
+_PERSONS = word_set("i we they he she")
+_ANSWERING = word_set("reply respond")
 
 
 # Words that are nouns as often as verbs ("my books", "the order") count as acts only where
@@ -247,7 +251,15 @@ _ASKING_CUE = re.compile(
     r"i need you to|id like you to|i want you to|please|just|and|so)\s+|^|[.!?;]\s*)"
     r"(?:please\s+|just\s+|now\s+|then\s+|also\s+|and\s+)*([a-z-]+)"
 )
-_ASKED_EXPLICITLY = ("go ahead and", "can you", "could you", "would you", "will you", "you to")
+_ASKED_EXPLICITLY = (
+    "go ahead and",
+    "can you",
+    "could you",
+    "would you",
+    "will you",
+    "you to",
+    "just",
+)
 
 
 def _instructed(text: str) -> frozenset[ActionType]:
@@ -279,6 +291,15 @@ _ASKS_WHAT_WAS = re.compile(
 )
 
 
+def names_disclosure(text: str) -> bool:
+    """Whether ``text`` speaks of handing something over (sharing, sending, releasing)."""
+    return any(
+        form in _DISCLOSING or form == "release"
+        for token in tokenize(text)
+        for form in _base_forms(token, past=True)
+    )
+
+
 def _asked_for(tokens: Sequence[str], i: int) -> bool:
     """Whether the act word at ``tokens[i]`` is one the request asks to be done."""
     before = tokens[max(0, i - 3) : i]
@@ -288,6 +309,8 @@ def _asked_for(tokens: Sequence[str], i: int) -> bool:
         return False  # "the archive", "any transfer": a noun
     if _NEGATIONS & set(before[-2:]) or _PAST & set(before):
         return False  # "don't cancel", "did we destroy": not asked for, or done already
+    if tokens[i] in _ANSWERING and "so" in before and _PERSONS & set(before):
+        return False  # "give me the background so I can reply": the asker's purpose
     if tokens[i].endswith("ing") and previous in _TOPIC_OF:
         return False  # "thinking about cancelling": the topic, not the request
     return not (tokens[i] in _HANDING and following in _TO_THE_ASKER)  # "give me": a read

@@ -502,3 +502,30 @@ def test_a_rule_on_one_property_does_not_govern_a_question_about_another() -> No
     )
     d = decide("What's the code for the lobby keypad?", {R}, [settings, code])
     assert d.governing == "c"
+
+
+def test_someone_elses_act_or_the_askers_purpose_is_no_request_to_act() -> None:
+    assert infer_action_types("What happens if her son hands in his coursework late?") == {R}
+    assert infer_action_types("Give me the background so I can reply to the client.") == {R}
+    assert X in infer_action_types("Just reply with her address.")
+
+
+def test_a_rule_on_changing_is_not_raised_on_reading_but_one_on_sharing_is() -> None:
+    late_work = belief(
+        "l",
+        "Late coursework: 10% off per day; after three days it scores zero unless the head "
+        "of year grants an extension.",
+        kind=Kind.policy,
+        hint=ActionClass.answer,
+    )
+    d = decide("What's the rule on late coursework?", {R}, [late_work])
+    assert d.action == ActionClass.answer
+    vault = belief(
+        "v",
+        "Production database password is in the vault. Require security approval before sharing.",
+        kind=Kind.credential,
+        hint=ActionClass.answer,
+        governs=Governs(any_terms=["production", "database"], action_types=[X]),
+    )
+    d = decide("What are the production database credentials?", {R}, [vault])
+    assert d.action == ActionClass.verify_first
