@@ -122,9 +122,9 @@ def build(api: AsyncClient, *, keys_from_requests: bool, read_files: bool = Fals
     async def call(ctx: Context, work: Callable[[AsyncClient], Awaitable[T]]) -> T:
         """``work`` with the caller's key; an error as a tool error the model can read."""
         client = api
-        if keys_from_requests:
-            authorization = (ctx.headers or {}).get("authorization", "")
-            client = api.with_key(authorization.removeprefix("Bearer ").strip() or None)
+        if keys_from_requests:  # the request's bearer key (REST reads any other as none)
+            scheme, _, key = (ctx.headers or {}).get("authorization", "").partition(" ")
+            client = api.with_key(key.strip() if scheme.lower() == "bearer" else None)
         try:
             return await work(client)
         except ClientError as e:  # the REST problem's title and detail

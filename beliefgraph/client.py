@@ -245,11 +245,12 @@ def _json(value: Any) -> Any:
     return value
 
 
-def _query(**params: Any) -> dict[str, Any]:
-    """Query parameters, those left out dropped (the server refuses ones a route lacks)."""
+def _given(**fields: Any) -> dict[str, Any]:
+    """The fields given, for a query or a body: ``None`` is not sent, so the server's own
+    default applies (and a query parameter the route lacks, which it refuses, is never sent)."""
     return {
         k: v.isoformat() if isinstance(v, datetime) else v
-        for k, v in params.items()
+        for k, v in fields.items()
         if v is not None
     }
 
@@ -369,7 +370,7 @@ class _Routes:
         limit: int | None = None,
     ) -> Call[BeliefPage]:
         """One page of beliefs in creation order; ``next_cursor`` asks for the next."""
-        params = _query(namespace=namespace, kind=kind, status=status, cursor=cursor, limit=limit)
+        params = _given(namespace=namespace, kind=kind, status=status, cursor=cursor, limit=limit)
         return Call("GET", "/v1/beliefs", _model(BeliefPage), params=params)
 
     iter_beliefs = _Pages(list_beliefs)
@@ -377,7 +378,7 @@ class _Routes:
     @_Route
     def retract(self, belief_id: str, reason: str | None = None) -> Call[BeliefPublic]:
         """Retract a belief (kept, marked retracted); ``reason`` goes to the audit log."""
-        params = _query(reason=reason)
+        params = _given(reason=reason)
         return Call("DELETE", f"/v1/beliefs/{_id(belief_id)}", _model(BeliefPublic), params=params)
 
     @_Route
@@ -434,7 +435,7 @@ class _Routes:
         self, query: str, namespaces: Sequence[str], action_type: ActionType | None = None
     ) -> Call[QueryResult]:
         """Which belief governs ``query``, and what the agent may do (``POST /v1/query``)."""
-        body = _query(query=query, namespaces=list(namespaces), action_type=action_type)
+        body = _given(query=query, namespaces=list(namespaces), action_type=action_type)
         return Call("POST", "/v1/query", _model(QueryResult), json=body)
 
     @_Route
@@ -448,7 +449,7 @@ class _Routes:
         kinds: Sequence[Kind] | None = None,
     ) -> Call[SearchResponse]:
         """The beliefs ``query`` names, ranked, with a score breakdown."""
-        body = _query(
+        body = _given(
             query=query,
             namespaces=list(namespaces),
             user=user,
@@ -468,7 +469,7 @@ class _Routes:
         persona_namespaces: Sequence[str] | None = None,
     ) -> Call[ContextResponse]:
         """Layered context for the start of a turn: persona, pinned, relevant, open questions."""
-        body = _query(
+        body = _given(
             user=user,
             namespaces=list(namespaces),
             message=message,
@@ -488,7 +489,7 @@ class _Routes:
         limit: int | None = None,
     ) -> Call[AuditPage]:
         """One page of audit events in the key's namespaces, newest first."""
-        params = _query(action=action, since=since, belief=belief, cursor=cursor, limit=limit)
+        params = _given(action=action, since=since, belief=belief, cursor=cursor, limit=limit)
         return Call("GET", "/v1/audit", _model(AuditPage), params=params)
 
     iter_audit = _Pages(list_audit)
@@ -496,7 +497,7 @@ class _Routes:
     @_Route
     def verify_audit(self, chain: str | None = None) -> Call[Verification]:
         """Verify the audit chains (an admin key over every namespace)."""
-        return Call("GET", "/v1/audit/verify", _model(Verification), params=_query(chain=chain))
+        return Call("GET", "/v1/audit/verify", _model(Verification), params=_given(chain=chain))
 
     @_Route
     def create_key(
@@ -533,7 +534,7 @@ class _Routes:
     ) -> Call[ImportJobPublic]:
         """Import a conversation log (its bytes) as a background job (curator); poll it with
         :meth:`import_job`, or wait for it with ``wait_import``."""
-        params = _query(
+        params = _given(
             namespace=namespace,
             format=format,
             user=user,
