@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from fastapi import Depends, FastAPI
 
 import beliefgraph
-from api import docs, problems
+from api import docs, mcp_server, problems
 from api.auth import authenticate
 from api.limits import BodySizeLimit
 from api.query_params import known_query_only
@@ -52,7 +52,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 )
             # what start-up loaded lives as long as the process: kept out of full collections
             with frozen_heap():
-                yield
+                async with app.state.mcp_sessions():  # MCP at /mcp (mcp_server.mount)
+                    yield
         finally:
             driver.close()
 
@@ -82,4 +83,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(imports.router)
     app.include_router(search_routes.router)
     compat_pmb.install(app, settings)  # off unless BELIEFGRAPH_COMPAT_PMB=true
+    # MCP over streamable HTTP at /mcp: its tools call the routes above, in-process
+    app.state.mcp_sessions = mcp_server.mount(app, settings)
     return app

@@ -1,7 +1,8 @@
 """The ``beliefgraph`` command line.
 
     beliefgraph up                  start Neo4j, set up the schema, load the sample, serve
-    beliefgraph serve               set up the schema and serve the REST API
+    beliefgraph serve               set up the schema and serve the REST API (and MCP at /mcp)
+    beliefgraph mcp                 serve the MCP tools over stdio (or --transport http)
     beliefgraph init                create constraints and indexes (idempotent)
     beliefgraph neo4j start|stop|status
     beliefgraph add TEXT --namespace user:me [--kind policy ...]
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -80,11 +82,44 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     if not args.no_init:
         cmd_init(args, settings)
     print(f"API:     http://{args.host}:{args.port}/  (docs at /docs)", flush=True)
+    print(f"MCP:     http://{args.host}:{args.port}/mcp  (streamable HTTP)", flush=True)
     if settings.auth == "off":
         print("auth:    OFF (BELIEFGRAPH_AUTH=off, development only): no key needed", flush=True)
     else:
         print("auth:    API keys (Authorization: Bearer; make one: beliefgraph keys create)")
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
+    return 0
+
+
+def cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
+    if args.transport == "http":
+        if args.url:
+            raise InvalidInput("--url is for stdio: over HTTP the tools call this server")
+        return cmd_serve(args, settings)
+    import anyio
+    import httpx2
+
+    from api.mcp_server import serve_stdio
+
+    if args.url is not None:
+        try:
+            url = httpx2.URL(args.url)
+        except httpx2.InvalidURL as e:
+            raise InvalidInput(f"{args.url!r}: {e}", field="--url") from e
+        if url.scheme not in ("http", "https") or not url.host:
+            raise InvalidInput(f"{args.url!r} is not an http(s) URL", field="--url")
+    # stdout is the protocol's: whatever is said goes to stderr
+    if not os.environ.get("BELIEFGRAPH_API_KEY") and (args.url or settings.auth != "off"):
+        print(
+            "warning: BELIEFGRAPH_API_KEY is not set: every call will be refused", file=sys.stderr
+        )
+    if not args.url and not args.no_init:
+        with open_store(settings) as store:
+            store.init_schema()
+    try:
+        anyio.run(serve_stdio, settings, args.url)
+    except KeyboardInterrupt:
+        return 130
     return 0
 
 
@@ -163,7 +198,6 @@ def cmd_chain(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_import_logs(args: argparse.Namespace, settings: Settings) -> int:
-    import os
     from pathlib import Path
 
     from beliefgraph.extract import Extractor, LLMExtractor
@@ -398,6 +432,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-init", action="store_true", help="skip the schema set-up")
 
     add("init", cmd_init, "create the constraints and indexes (idempotent)")
+
+    p = add(
+        "mcp",
+        cmd_mcp,
+        "serve the Model Context Protocol tools: over stdio for an MCP host (the key from "
+        "BELIEFGRAPH_API_KEY), or over streamable HTTP at /mcp beside the REST API",
+    )
+    p.add_argument(
+        "--transport",
+        choices=["stdio", "http"],
+        default="stdio",
+        help="stdio (default), or http: serve the REST API with MCP at /mcp (as serve does)",
+    )
+    p.add_argument(
+        "--url",
+        help="stdio: call the REST API at this URL (e.g. http://127.0.0.1:8000) instead of "
+        "opening Neo4j and the model in this process",
+    )
+    server_options(p)
+    p.add_argument("--no-init", action="store_true", help="skip the schema set-up")
 
     p = add("neo4j", cmd_neo4j, "run a local Neo4j 5.26 server from Maven Central jars")
     p.add_argument("action", choices=["start", "stop", "status"])

@@ -72,6 +72,7 @@ from pathlib import Path
 from typing import IO, Any, BinaryIO, Protocol
 
 from neo4j import ManagedTransaction
+from pydantic import BaseModel, Field
 
 from beliefgraph.access import Caller
 from beliefgraph.embeddings import Remembering
@@ -1547,6 +1548,59 @@ class ImportJob:
     total_bytes: int | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     finished_at: datetime | None = None
+
+    def public(self) -> ImportJobPublic:
+        """The job as clients see it (``GET /v1/imports/{id}``)."""
+        fraction = None
+        if self.total_bytes:
+            fraction = round(min(self.bytes_read / self.total_bytes, 1.0), 4)
+        return ImportJobPublic(
+            id=self.id,
+            state=self.state,
+            namespace=self.namespace,
+            format=self.format,
+            summary=self.summary.as_dict() if self.summary else None,
+            progress=ImportProgress(
+                bytes_read=self.bytes_read, total_bytes=self.total_bytes, fraction=fraction
+            ),
+            error=self.error,
+            rejects=list(self.rejects),
+            created_at=self.created_at,
+            finished_at=self.finished_at,
+        )
+
+
+class ImportProgress(BaseModel):
+    """How far a job has got."""
+
+    bytes_read: int
+    total_bytes: int | None
+    fraction: float | None = Field(description="Share of the log read, 0..1, when known.")
+
+
+class ImportJobPublic(BaseModel):
+    """An import job as clients see it; ``summary`` grows while it runs."""
+
+    id: str
+    state: JobState
+    namespace: str
+    format: str
+    summary: dict[str, Any] | None
+    progress: ImportProgress
+    error: dict[str, Any] | None = Field(
+        description="Why the job failed: `type`, `detail`, and `line`/`reason` for a broken "
+        "record (every record before it is committed; resubmit the fixed log to continue)."
+    )
+    rejects: list[dict[str, Any]] = Field(
+        description="Skipped records (`line`, `reason`) when `skip_invalid` is on; the first 100."
+    )
+    created_at: datetime
+    finished_at: datetime | None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the job has stopped, one way or the other."""
+        return self.state in (JobState.succeeded, JobState.failed)
 
 
 class _JobProgress:

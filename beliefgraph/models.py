@@ -509,3 +509,18 @@ class EntityPublic(BaseModel):
     key: str
     name: str
     aliases: list[str]
+
+
+class Health(BaseModel):
+    """The process is up (``GET /healthz``)."""
+
+    status: str
+
+
+class Ready(BaseModel):
+    """Whether the service can do its work: Neo4j answers, indexes online (``GET /readyz``).
+    Where Neo4j is, its version and the index names are not told (unauthenticated); the log
+    has them."""
+
+    ready: bool
+    reason: str | None = None

@@ -706,18 +706,23 @@ class Store:
         self,
         belief_id: str,
         *,
+        reason: str | None = None,
         caller: Caller | None = None,
         actor: str | None = None,
         write_path: WritePath = WritePath.api,
     ) -> BeliefPublic:
-        """Mark a belief retracted; it is kept, with its history. Idempotent; audited once.
+        """Mark a belief retracted; it is kept, with its history. Idempotent; audited once,
+        with ``reason`` when one is given.
 
         Raises:
             NotFound: no belief has that id, or none the caller may see.
             Forbidden: the caller's role may not retract it (audited).
+            TextTooLong: the reason is over the configured text length.
         """
         caller = caller or DEVELOPMENT_CALLER
         actor = actor or caller.name
+        if reason is not None:
+            self._check_reason(reason)
         [target] = self._targets([belief_id], caller)
         self._authorise_change(target, caller, "retract", actor=actor, write_path=write_path)
 
@@ -736,7 +741,8 @@ class Store:
                             beliefs=[belief_id],
                             namespaces=sorted(target["namespaces"]),
                             snapshot=[{"id": belief_id, "text": target["text"]}],
-                            reason=f"retracted (was {current['status']})",
+                            reason=f"retracted (was {current['status']})"
+                            + (f": {reason}" if reason else ""),
                             actor=actor,
                             write_path=write_path.value,
                         )

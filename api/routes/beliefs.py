@@ -105,9 +105,16 @@ def get_belief(belief_id: BeliefIdPath, store: StoreDep, caller: CallerDep) -> B
 
 
 @router.delete("/beliefs/{belief_id}", summary="Retract a belief (it is kept, marked retracted)")
-def retract_belief(belief_id: BeliefIdPath, store: StoreDep, caller: CallerDep) -> BeliefPublic:
+def retract_belief(
+    belief_id: BeliefIdPath,
+    store: StoreDep,
+    caller: CallerDep,
+    reason: Annotated[
+        str | None, Query(min_length=1, description="Why; kept in the audit event.")
+    ] = None,
+) -> BeliefPublic:
     """Retract: status `retracted`; the belief and its history stay in the graph."""
-    return store.retract(belief_id, caller=caller)
+    return store.retract(belief_id, reason=reason, caller=caller)
 
 
 @router.post(

@@ -4,25 +4,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
 
 from api.deps import StoreDep
+from beliefgraph.models import Health, Ready
 
 router = APIRouter(tags=["health"])
-
-
-class Health(BaseModel):
-    """The process is up."""
-
-    status: str
-
-
-class Ready(BaseModel):
-    """Whether the service can do its work: Neo4j answers, indexes online. Where Neo4j is,
-    its version and the index names are not told (unauthenticated); the log has them."""
-
-    ready: bool
-    reason: str | None = None
 
 
 @router.get("/healthz", summary="Liveness: the process answers")

@@ -11,23 +11,20 @@ from __future__ import annotations
 
 import tempfile
 import threading
-from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import Annotated, cast
 
 from fastapi import APIRouter, Depends, Query, Request, Response, status
 from fastapi import Path as PathParam
-from pydantic import BaseModel, Field
 
 from api.deps import CallerDep, StoreDep
 from beliefgraph.access import Role
 from beliefgraph.errors import Forbidden, NotFound
 from beliefgraph.importer import (
     HEAD_BYTES,
-    ImportJob,
+    ImportJobPublic,
     ImportJobs,
     ImportOptions,
-    JobState,
     LogFormat,
     detect_format,
 )
@@ -48,54 +45,6 @@ def get_jobs(request: Request, store: StoreDep) -> ImportJobs:
 
 
 JobsDep = Annotated[ImportJobs, Depends(get_jobs)]
-
-
-class ImportProgress(BaseModel):
-    """How far a job has got."""
-
-    bytes_read: int
-    total_bytes: int | None
-    fraction: float | None = Field(description="Share of the log read, 0..1, when known.")
-
-
-class ImportJobPublic(BaseModel):
-    """An import job as clients see it; ``summary`` grows while it runs."""
-
-    id: str
-    state: JobState
-    namespace: str
-    format: str
-    summary: dict[str, Any] | None
-    progress: ImportProgress
-    error: dict[str, Any] | None = Field(
-        description="Why the job failed: `type`, `detail`, and `line`/`reason` for a broken "
-        "record (every record before it is committed; resubmit the fixed log to continue)."
-    )
-    rejects: list[dict[str, Any]] = Field(
-        description="Skipped records (`line`, `reason`) when `skip_invalid` is on; the first 100."
-    )
-    created_at: datetime
-    finished_at: datetime | None
-
-
-def _public(job: ImportJob) -> ImportJobPublic:
-    fraction = None
-    if job.total_bytes:
-        fraction = round(min(job.bytes_read / job.total_bytes, 1.0), 4)
-    return ImportJobPublic(
-        id=job.id,
-        state=job.state,
-        namespace=job.namespace,
-        format=job.format,
-        summary=job.summary.as_dict() if job.summary else None,
-        progress=ImportProgress(
-            bytes_read=job.bytes_read, total_bytes=job.total_bytes, fraction=fraction
-        ),
-        error=job.error,
-        rejects=list(job.rejects),
-        created_at=job.created_at,
-        finished_at=job.finished_at,
-    )
 
 
 @router.post(
@@ -149,7 +98,7 @@ async def create_import(
         path.unlink(missing_ok=True)
         raise
     response.headers["Location"] = f"/v1/imports/{job.id}"
-    return _public(job)
+    return job.public()
 
 
 @router.get("/imports/{job_id}", summary="Status, progress and summary of an import job")
@@ -163,4 +112,4 @@ def get_import(
     job = jobs.get(job_id)
     if job is None or not caller.can_see(job.namespace):
         raise NotFound(f"no import job {job_id!r} in this process")
-    return _public(job)
+    return job.public()

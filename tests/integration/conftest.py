@@ -9,12 +9,16 @@ Each test works in a namespace of its own, so tests never see each other's data.
 from __future__ import annotations
 
 import os
+import socket
+import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
 from fastapi.testclient import TestClient
 from neo4j import Driver, GraphDatabase
 
@@ -87,6 +91,27 @@ def store(driver: Driver, embedder: OnnxEmbedder, settings: Settings) -> Store:
 def client(store: Store, settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings)) as c:
         yield c
+
+
+@pytest.fixture(scope="session")
+def live_url(store: Store) -> Iterator[str]:
+    """The API, with MCP at /mcp and keys on, served by uvicorn on a free loopback port in a
+    thread of this process: what `beliefgraph serve` runs."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    config = uvicorn.Config(create_app(Settings(auth="keys")), log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 120
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("the live server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    server.should_exit = True
+    thread.join(timeout=30)
+    sock.close()
 
 
 @pytest.fixture

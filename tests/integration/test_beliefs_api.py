@@ -272,6 +272,16 @@ def test_retract_keeps_the_belief(client: TestClient, ns: str) -> None:
     assert client.delete(f"/v1/beliefs/{created['id']}").status_code == 200  # idempotent
 
 
+def test_a_retraction_keeps_its_reason_in_the_audit_log(client: TestClient, ns: str) -> None:
+    created = client.post("/v1/beliefs", json=belief(ns)).json()
+    r = client.delete(f"/v1/beliefs/{created['id']}", params={"reason": "the user took it back"})
+    assert r.status_code == 200, r.text
+    events = client.get("/v1/audit", params={"belief": created["id"], "action": "retract"})
+    [event] = events.json()["items"]
+    assert event["reason"] == "retracted (was active): the user took it back"
+    assert_problem(client.delete(f"/v1/beliefs/{created['id']}", params={"reason": ""}), 422)
+
+
 def _chain_of_three(client: TestClient, ns: str, uid: str) -> list[str]:
     ids = [f"{uid}-v{i}" for i in (1, 2, 3)]
     client.post("/v1/beliefs", json=belief(ns, "Wi-Fi password is tulip-42", id=ids[0]))

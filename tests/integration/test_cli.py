@@ -16,6 +16,7 @@ def cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     """Run the CLI; ``env`` adds to (or overrides) this process's environment."""
     return subprocess.run(
         [sys.executable, "-m", "beliefgraph.cli", *args],
+        stdin=subprocess.DEVNULL,  # nothing waits on a terminal (`mcp` reads stdin)
         capture_output=True,
         text=True,
         timeout=300,
@@ -108,3 +109,16 @@ def test_neo4j_status_reports_the_launcher() -> None:
     if not os.environ.get("NEO4J_URI"):  # then the tests run on the launcher's server
         assert out.returncode == 0, out.stderr
         assert status["running"] is True
+
+
+def test_mcp_bad_usage_is_one_line_and_a_missing_key_is_said() -> None:
+    for url in ("not a url", "ftp://host", "http://"):
+        bad = cli("mcp", "--url", url)
+        assert (bad.returncode, bad.stderr) == (1, f"error: --url: {url!r} is not an http(s) URL\n")
+    both = cli("mcp", "--transport", "http", "--url", "http://127.0.0.1:8000")
+    assert both.returncode == 1
+    assert both.stderr.startswith("error: --url is for stdio")
+    # stdin closed at once: the server says what is missing and ends, nothing on stdout
+    keyless = cli("mcp", "--url", "http://127.0.0.1:9", BELIEFGRAPH_API_KEY="")
+    assert (keyless.returncode, keyless.stdout) == (0, "")
+    assert keyless.stderr.startswith("warning: BELIEFGRAPH_API_KEY is not set")
