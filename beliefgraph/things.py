@@ -29,6 +29,7 @@ Compounds written apart, together or hyphenated compare equal ("on-call" / "on c
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -348,6 +349,16 @@ _TIME_WORDS = word_set(
 #: a kind named by a capital letter ("Block C", "Dock B"); "I" is no letter of a kind
 _LETTERED = re.compile(r"\b([A-Za-z][a-z]+)[ \t]+([A-HJ-Z])\b(?![-'\u2019]\w)")
 
+#: "the second line" is line 2, "the 3rd floor" floor 3
+_ORDINALS = {
+    w: str(i)
+    for i, w in enumerate(
+        ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"),
+        start=1,
+    )
+}
+_NUMBERED = re.compile(r"\d+(?:st|nd|rd|th)")
+
 #: function words that are also kinds of numbered thing ("Lot 7")
 _KINDS = frozenset({"lot", "block", "part", "unit"})
 
@@ -374,9 +385,15 @@ def instances(text: str) -> dict[str, frozenset[str]]:
                 or any(ch.isdigit() for ch in kind)
             ):
                 continue
-            if following in _UNITS or (following.endswith("s") and len(following) > 3):
+            plural = following.endswith("s") and not following.endswith("ss")
+            if following in _UNITS or (plural and len(following) > 3):
                 continue
             found.setdefault(kind, set()).add(number)
+    for piece in clauses(text):
+        for first, kind in itertools.pairwise(piece):
+            nth = _ORDINALS.get(first) or (first[:-2] if _NUMBERED.fullmatch(first) else None)
+            if nth and kind not in STOPWORDS and any(ch.isalpha() for ch in kind):
+                found.setdefault(kind, set()).add(nth)  # "the second line": line 2
     for m in _LETTERED.finditer(text):
         named = words(m.group(1))
         if named and (named[-1] in _KINDS or named[-1] not in STOPWORDS) and not is_act(named[-1]):

@@ -364,7 +364,7 @@ def test_an_agents_rule_stays_evidence(app_client: TestClient, store: Store, k: 
     [policy] = store.create(
         [
             BeliefCreate(
-                text="Never share the office wifi password; send guests to the front desk.",
+                text="Never share the office wifi password, whoever asks.",
                 kind="policy",
                 namespaces=[k.ns],
             )

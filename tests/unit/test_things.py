@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from beliefgraph.things import about, align, other_property, things
+from beliefgraph.things import about, align, instances, other_property, things
 
 
 def test_a_compound_is_about_its_last_word_that_is_no_attribute() -> None:
@@ -103,3 +103,11 @@ def test_a_question_asks_for_a_property_and_a_belief_states_one() -> None:
         "The caller passed the PIN check. He wants to know when the engineer is coming.",
         "The installation was moved to tomorrow, 08:00-12:00.",
     )
+
+
+def test_ordinals_and_numbers_name_the_same_instance() -> None:
+    assert instances("Set the press on the second line to a 14 s cycle") == {
+        "line": frozenset({"2"})
+    }
+    assert instances("Line 3 press on quality hold") == {"line": frozenset({"3"})}
+    assert instances("the 3rd floor kitchen") == {"floor": frozenset({"3"})}
