@@ -67,6 +67,7 @@ from beliefgraph.scoping import (
     Directive,
     ScopeMatch,
     Terms,
+    asks_about_the_past,
     at_stake,
     explicit_scope_is_about,
     governed_action_types,
@@ -435,6 +436,19 @@ def action_for(
     return action, steps
 
 
+def _history_asked(
+    query: str, kinds: frozenset[ActionType], assessed: Iterable[Assessment]
+) -> Assessment | None:
+    """The archived or expired belief that answers a question about the past, if the
+    request is one and such a belief is about what it asks."""
+    if kinds & {ActionType.write, ActionType.execute} or not asks_about_the_past(query):
+        return None
+    records = [a for a in assessed if a.candidate.historical and a.about.governs]
+    records.sort(key=lambda a: a.candidate.id)
+    records.sort(key=lambda a: (_about_rank(a), a.instance, a.relevance), reverse=True)
+    return records[0] if records else None
+
+
 def _governs_the_act(text: str, action_types: frozenset[ActionType]) -> bool:
     # "Late work is marked zero unless an extension is approved" holds back granting an
     # extension, not telling a parent what the rule is.
@@ -503,7 +517,13 @@ def decide(
     contenders.sort(key=lambda a: _rank(a, heads), reverse=True)
 
     winner: Assessment | None = contenders[0] if contenders else None
-    if winner is not None:
+    past = _history_asked(query, kinds, assessed.values())
+    if past is not None:
+        # A question about how things were ("back in 2023, what were we allowed...?") is
+        # answered by the record of that time, as history, whatever governs now.
+        winner = past
+        steps.append(f"the request asks about the past; {past.candidate.id} is its record")
+    elif winner is not None:
         steps.append(
             f"authority lane: {len(contenders)} in scope; {winner.candidate.id} ranks first"
         )

@@ -283,7 +283,7 @@ def _instructed(text: str) -> frozenset[ActionType]:
     return frozenset(found)
 
 
-_SENTENCE = re.compile(r"(?<=[.?!;])\s+")
+_SENTENCE = re.compile(r"(?<=[.?!;:])\s+")
 _ASKS_WHAT_WAS = re.compile(
     r"\s*(?:and\s+)?(?:what|when|who|whom|which|where|how(?: many| much| often| long)?)\b"
     r"[^.?!;]{0,40}?\b(?:did|was|were|had|has|have)\b",
@@ -456,6 +456,32 @@ _ABSOLUTE = _cues(
     r"in any case",
     r"at any time",
 )
+
+
+#: how a request says it asks about how things were, not how they are
+_THE_PAST = _cues(
+    r"back (?:in|when|then)",
+    r"(?:in|during|for) (?:the )?(?:19|20)\d\d(?: ?- ?\d\d)?(?: season| school year| year)?",
+    r"before [^.?!]{0,40}(?:existed|came in|was introduced|changed)",
+    r"originally",
+    r"when we first",
+    r"at the time",
+    r"in those days",
+)
+_PAST_TENSE = _cues(r"did", r"was", r"were", r"had", r"used to", r"could")
+
+
+def asks_about_the_past(text: str) -> bool:
+    """Whether a request asks how things were at a time gone by ("back in 2023, what were
+    counsellors allowed to do?"), rather than how they are.
+
+    >>> asks_about_the_past("How did students sign up for resits in 2021-22?")
+    True
+    >>> asks_about_the_past("What is the resit deadline in 2026?")
+    False
+    """
+    line = _normalise(text)
+    return bool(_THE_PAST.search(line) and _PAST_TENSE.search(line))
 
 
 def _normalise(text: str) -> str:

@@ -358,6 +358,9 @@ _ORDINALS = {
     )
 }
 _NUMBERED = re.compile(r"\d+(?:st|nd|rd|th)")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+#: "first signed", "3 ordered": a verb's form, no kind of thing
+_VERB_FORM = re.compile(r"(?:ed|ing)$")
 
 #: function words that are also kinds of numbered thing ("Lot 7")
 _KINDS = frozenset({"lot", "block", "part", "unit"})
@@ -383,8 +386,10 @@ def instances(text: str) -> dict[str, frozenset[str]]:
                 (kind in STOPWORDS and kind not in _KINDS)
                 or kind in _TIME_WORDS
                 or any(ch.isdigit() for ch in kind)
+                or _YEAR.fullmatch(number)
+                or _VERB_FORM.search(kind)
             ):
-                continue
+                continue  # "signed 2019" is a date, "Line 3" a line
             plural = following.endswith("s") and not following.endswith("ss")
             if following in _UNITS or (plural and len(following) > 3):
                 continue
@@ -392,7 +397,7 @@ def instances(text: str) -> dict[str, frozenset[str]]:
     for piece in clauses(text):
         for first, kind in itertools.pairwise(piece):
             nth = _ORDINALS.get(first) or (first[:-2] if _NUMBERED.fullmatch(first) else None)
-            if nth and kind not in STOPWORDS and any(ch.isalpha() for ch in kind):
+            if nth and kind not in STOPWORDS and kind.isalpha() and not _VERB_FORM.search(kind):
                 found.setdefault(kind, set()).add(nth)  # "the second line": line 2
     for m in _LETTERED.finditer(text):
         named = words(m.group(1))

@@ -529,3 +529,23 @@ def test_a_rule_on_changing_is_not_raised_on_reading_but_one_on_sharing_is() -> 
     )
     d = decide("What are the production database credentials?", {R}, [vault])
     assert d.action == ActionClass.verify_first
+
+
+def test_a_question_about_the_past_is_answered_by_its_record_as_history() -> None:
+    now = belief(
+        "now",
+        "The Northwind deal, current terms: liability limited to 2x annual fees.",
+        kind=Kind.decision,
+        priority=Priority.high,
+    )
+    then = belief(
+        "then",
+        "Northwind deal signed 2019: liability limited to 12 months' fees.",
+        kind=Kind.decision,
+        status=Status.archived,
+    )
+    asked = "Back when we first signed the Northwind deal, what liability did we agree?"
+    d = decide(asked, {R}, [now, then])
+    assert (d.governing, d.action) == ("then", ActionClass.archive_only)
+    d = decide("What liability limit does the Northwind deal have?", {R}, [now, then])
+    assert d.governing == "now"
