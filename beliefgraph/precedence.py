@@ -75,6 +75,7 @@ from beliefgraph.scoping import (
     match_governs,
     names_disclosure,
     read_directive,
+    safety_at_stake,
 )
 from beliefgraph.things import NOTHING, Aboutness, about, other_property, same_instance
 
@@ -424,6 +425,13 @@ def action_for(
         # by a memory that merely answers it; only an explicit permission does.
         action = ActionClass.verify_first
         steps.append(f"the request puts {stake} at stake, and nothing permits it: verify_first")
+    safety = safety_at_stake(request.text) if request is not None else None
+    if safety is not None and action in (ActionClass.answer, ActionClass.answer_context):
+        # A dose or a limit read from a plain note is still a dose or a limit: a label
+        # that says "answer" does not make it safe to act on unchecked.
+        least, what = safety
+        action = least
+        steps.append(f"the request asks for {what}: {least.value}")
     if governor.contested_by:
         # Rule 7 of the module docstring: report, and never answer as if undisputed.
         who = ", ".join(governor.contested_by)

@@ -539,6 +539,54 @@ def governed_action_types(text: str) -> frozenset[ActionType]:
 
 # -- what a request puts at stake -----------------------------------------------------------
 
+# What a question asks for that is unsafe to take from memory on its word alone: a dose to
+# give (checked first), a limit or an isolation to work to (given with a caution).
+_SAFETY = (
+    (
+        ActionClass.verify_first,
+        "a dose",
+        _cues(
+            r"(?:how much|how many|what|which) (?:dose|dosage|of "
+            r"(?:his|her|their|the|dads|mums|my)?\s?(?:\w+ )?"
+            r"(?:morphine|insulin|medication|medicine|tablets?|pills?|drops?|syrup))",
+            r"dose",
+            r"dosage",
+            r"draw up",
+        ),
+    ),
+    (
+        ActionClass.warn,
+        "a safety limit",
+        _cues(
+            r"(?:highest|maximum|max|most|safe) (?:\w+ )?(?:pressure|temperature|load|weight|speed|"
+            r"current|voltage|torque)",
+            r"how much (?:weight|load|pressure)",
+            r"(?:load|weight|pressure) (?:limit|rating|capacity)",
+            r"(?:which|what) (?:breaker|fuse|circuit|isolator)",
+            r"switch (?:\w+ )?off",
+            r"isolate",
+        ),
+    ),
+)
+
+
+def safety_at_stake(text: str) -> tuple[ActionClass, str] | None:
+    """What taking the answer from memory risks when a request asks for a dose or a safety
+    limit, and the least protective action that respects it; ``None`` otherwise.
+
+    >>> safety_at_stake("How much of Dad's oral morphine do I draw up tonight?")
+    (<ActionClass.verify_first: 'verify_first'>, 'a dose')
+    >>> safety_at_stake("What's the highest pressure Autoclave 2 can take?")
+    (<ActionClass.warn: 'warn'>, 'a safety limit')
+    """
+    # What was given or done is a record ("how many ampoules did we destroy?"), not a dose.
+    line = _normalise(" ".join(s for s in _SENTENCE.split(text) if not _ASKS_WHAT_WAS.match(s)))
+    for action, what, cue in _SAFETY:
+        if cue.search(line):
+            return action, what
+    return None
+
+
 # What a request would hand over or move whatever any memory says of it: a secret, money,
 # a person's private data. A plain note that answers such a request does not make it safe.
 _AT_STAKE = {

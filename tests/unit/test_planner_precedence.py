@@ -549,3 +549,15 @@ def test_a_question_about_the_past_is_answered_by_its_record_as_history() -> Non
     assert (d.governing, d.action) == ("then", ActionClass.archive_only)
     d = decide("What liability limit does the Northwind deal have?", {R}, [now, then])
     assert d.governing == "now"
+
+
+def test_a_dose_or_a_safety_limit_from_a_plain_note_is_never_a_bare_answer() -> None:
+    dose = belief("d", "Dad's oral morphine: 2.5 ml at 8pm.", hint=ActionClass.answer)
+    d = decide("How much of Dad's oral morphine do I draw up tonight?", {R}, [dose])
+    assert d.action == ActionClass.verify_first
+    limit = belief("l", "Autoclave 2 runs up to 7 bar since the valve repair.", hint=None)
+    d = decide("What's the highest pressure we can take Autoclave 2 to?", {R}, [limit])
+    assert d.action == ActionClass.warn
+    record = belief("r", "24 morphine ampoules were destroyed on 16 October.")
+    d = decide("How many of the morphine ampoules did we destroy in October?", {R}, [record])
+    assert d.action == ActionClass.answer
