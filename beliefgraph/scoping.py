@@ -157,7 +157,7 @@ _EXECUTE_VERBS = word_set(
     invite upload withdraw dispense administer let allow move give sell disburse remit onboard
     enroll enrol rotate reset revoke unlock
     delete erase remove wipe shred purge destroy drop decommission dispose discard scrap
-    incinerate demolish terminate paste hand reply respond
+    incinerate demolish terminate paste hand reply respond pass
     """
 )
 _READ_VERBS = word_set(
@@ -225,7 +225,7 @@ _PAST = word_set("did didnt")
 _TO_THE_ASKER = word_set("me us")
 _HANDING = word_set("give send email forward show share hand")
 _DISCLOSING = word_set(
-    "give send email forward share hand disclose paste text tell reveal reply respond"
+    "give send email forward share hand disclose paste text tell reveal reply respond pass"
 )
 _TOPIC_OF = word_set("about towards toward of considering regarding")
 _PERSONS = word_set("i we they he she")
@@ -623,8 +623,11 @@ _AT_STAKE = {
         r"health",
         r"hiv",
         r"date of birth",
+        r"birth ?date",
         r"dob",
         r"home address",
+        r"where (?:he|she|they) lives?",
+        r"(?:home|personal|private) (?:phone|mobile|number|email)",
         r"social security",
         r"passport",
         r"salary",
