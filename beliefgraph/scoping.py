@@ -300,6 +300,29 @@ def names_disclosure(text: str) -> bool:
     )
 
 
+#: what a question about the record goes on to ask for ("... so I can quote it now")
+_PURPOSE = re.compile(r"\b(?:so (?:that )?(?:i|we) can|and then|then)\b", re.IGNORECASE)
+
+
+def _without_record(text: str) -> str:
+    """``text`` without its questions about what was done; a purpose they go on to name
+    ("what did we land on, so I can quote it now?") stays."""
+    kept = []
+    for sentence in _SENTENCE.split(text):
+        if _ASKS_WHAT_WAS.match(sentence):
+            purpose = _PURPOSE.search(sentence)
+            sentence = sentence[purpose.start() :] if purpose else ""
+        kept.append(sentence)
+    return " ".join(kept)
+
+
+def asks_what_was_done(text: str) -> bool:
+    """Whether a request asks about what was done ("when did the disks get erased?",
+    "which seat did I end up with?"): a read of the record, which a rule on doing it does
+    not hold."""
+    return _without_record(text) != text and not _PURPOSE.search(text)
+
+
 def _asked_for(tokens: Sequence[str], i: int) -> bool:
     """Whether the act word at ``tokens[i]`` is one the request asks to be done."""
     before = tokens[max(0, i - 3) : i]
@@ -339,7 +362,7 @@ def infer_action_types(text: str, *, describing: bool = False) -> frozenset[Acti
     if not describing:
         # A question about what was done ("When was the archive last purged?") reads the
         # record, whatever acts it names.
-        text = " ".join(s for s in _SENTENCE.split(text) if not _ASKS_WHAT_WAS.match(s))
+        text = _without_record(text)
     found: set[ActionType] = set()
     tokens = tokenize(text)
     for i, token in enumerate(tokens):
@@ -580,7 +603,7 @@ def safety_at_stake(text: str) -> tuple[ActionClass, str] | None:
     (<ActionClass.warn: 'warn'>, 'a safety limit')
     """
     # What was given or done is a record ("how many ampoules did we destroy?"), not a dose.
-    line = _normalise(" ".join(s for s in _SENTENCE.split(text) if not _ASKS_WHAT_WAS.match(s)))
+    line = _normalise(_without_record(text))
     for action, what, cue in _SAFETY:
         if cue.search(line):
             return action, what

@@ -458,6 +458,7 @@ _PROPERTIES = {
     ),
     "what is preferred": re.compile(r"\b(?:prefer|preference|like|likes|favourite|go-to)\b"),
     "its settings": re.compile(r"\b(?:settings|configuration|config)\b"),
+    "where to connect": re.compile(r"\b(?:host|hostname|port|url|endpoint|ip)\b"),
 }
 
 

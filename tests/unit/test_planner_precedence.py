@@ -561,3 +561,18 @@ def test_a_dose_or_a_safety_limit_from_a_plain_note_is_never_a_bare_answer() -> 
     record = belief("r", "24 morphine ampoules were destroyed on 16 October.")
     d = decide("How many of the morphine ampoules did we destroy in October?", {R}, [record])
     assert d.action == ActionClass.answer
+
+
+def test_a_rule_on_doing_an_act_does_not_hold_reading_its_record() -> None:
+    wipe = belief(
+        "w",
+        "No server may be wiped without a change ticket signed by two infrastructure leads.",
+        kind=Kind.policy,
+        priority=Priority.critical,
+        governs=Governs(any_terms=["wiped", "erased", "disk", "server"], action_types=[X]),
+    )
+    record = belief("r", "Decommission record: the bld-04 server disks were erased on 14 March.")
+    d = decide("When did the bld-04 server get its disks erased?", {R}, [wipe, record])
+    assert d.governing == "r"
+    # a purpose after the question is still asked for
+    assert X in infer_action_types("What price did we land on, so I can quote it now?")
