@@ -72,6 +72,7 @@ from beliefgraph.scoping import (
     at_stake,
     explicit_scope_is_about,
     governed_action_types,
+    hedged,
     match_derived,
     match_governs,
     names_disclosure,
@@ -312,7 +313,7 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
     ):
         kinds = ", ".join(sorted(a.value for a in scope.action_types))
         return result("none", f"weak match, and it governs only {kinds}", "excluded")
-    if c.epistemic_status in WITHOUT_STANDING or c.status not in (
+    if _without_standing(c) or c.status not in (
         Status.active,
         Status.archived,
         Status.superseded,
@@ -447,6 +448,14 @@ def action_for(
         else:
             steps.append(f"{step}: it still governs; {action.value} already protects")
     return action, steps
+
+
+def _without_standing(c: Candidate) -> bool:
+    """A belief too weak to govern: floated, contested or unverified, or merely reported
+    in words that say it is unsure (a label can say "reported" of hearsay)."""
+    if c.epistemic_status in WITHOUT_STANDING:
+        return True
+    return c.epistemic_status == EpistemicStatus.reported and hedged(c.text)
 
 
 def _history_asked(
@@ -642,7 +651,7 @@ def _open_doubt(
         if (
             c.id != governor.id
             and c.current
-            and c.epistemic_status in WITHOUT_STANDING
+            and _without_standing(c)
             and a.scope is not None
             and a.scope.in_scope
             and a.strong

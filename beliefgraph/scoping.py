@@ -507,6 +507,38 @@ def asks_about_the_past(text: str) -> bool:
     return bool(_THE_PAST.search(line) and _PAST_TENSE.search(line))
 
 
+#: how a text says it is not sure: hearsay, guesses, what nobody has checked
+_HEDGES = _cues(
+    r"might",
+    r"may (?:be|have)",
+    r"maybe",
+    r"probably",
+    r"possibly",
+    r"perhaps",
+    r"(?:not|never|nobody has) (?:yet )?(?:confirmed|checked|verified)",
+    r"unconfirmed",
+    r"unverified",
+    r"rumou?red?",
+    r"heard",
+    r"(?:someone|somebody|a colleague|people) (?:said|says|thinks?|thought|mentioned|reckons?)",
+    r"i think",
+    r"seems? to",
+    r"looks? like",
+)
+
+
+def hedged(text: str) -> bool:
+    """Whether a belief's own words say it is unsure ("might", "heard", "not confirmed"):
+    however it was filed, such a belief has no standing to govern.
+
+    >>> hedged("Heard the mocks might be split across two rooms; nothing decided.")
+    True
+    >>> hedged("Year 9 mocks are in Lab S4.")
+    False
+    """
+    return bool(_HEDGES.search(_normalise(text)))
+
+
 def _normalise(text: str) -> str:
     # One space-separated, lower-case, accent-free line; apostrophes dropped ("don't" -> "dont").
     return " ".join(re.sub(r"['\u2019]", "", fold(text)).split())

@@ -576,3 +576,21 @@ def test_a_rule_on_doing_an_act_does_not_hold_reading_its_record() -> None:
     assert d.governing == "r"
     # a purpose after the question is still asked for
     assert X in infer_action_types("What price did we land on, so I can quote it now?")
+
+
+def test_a_reported_belief_that_says_it_is_unsure_has_no_standing() -> None:
+    rumour = belief(
+        "r",
+        "Heard the regional office might freeze all markdowns; not confirmed.",
+        kind=Kind.decision,
+        epistemic=EpistemicStatus.reported,
+        priority=Priority.high,
+        hint=ActionClass.block,
+    )
+    rule = belief(
+        "p",
+        "Store managers may cut prices on seasonal goods by up to 40%.",
+        kind=Kind.policy,
+    )
+    d = decide("Can I cut the seasonal goods prices by 30% as store manager?", {W}, [rumour, rule])
+    assert d.governing == "p"
