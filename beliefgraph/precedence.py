@@ -68,6 +68,7 @@ from beliefgraph.scoping import (
     ScopeMatch,
     Terms,
     asks_about_the_past,
+    asks_for_the_rule,
     asks_what_was_done,
     at_stake,
     explicit_scope_is_about,
@@ -256,7 +257,13 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
     scope, note = _scope_of(c, request, directive, authority)
     lexical = match_derived(request, text=c.text, names=c.names, action_types=(), topics_only=False)
     relevance = (c.similarity or 0.0) + LEXICAL_WEIGHT * lexical.weight
-    type_match = scope is None or not scope.action_types or bool(scope.action_types & action_types)
+    type_match = (
+        scope is None
+        or not scope.action_types
+        or bool(scope.action_types & action_types)
+        # "What's the hand-off routine?" reads the rule itself, whatever acts it governs
+        or asks_for_the_rule(request.text)
+    )
     aboutness = about(request.text, c.text, c.names)
 
     def result(lane: str, why: str, outcome: str = "lost") -> Assessment:

@@ -291,6 +291,26 @@ _ASKS_WHAT_WAS = re.compile(
 )
 
 
+_THE_RULE = re.compile(
+    r"\b(?:what(?:s| is| are)|whats|tell me|remind me(?: of)?|explain) (?:the |our |your )?"
+    r"(?:\w+ ){0,4}?(?:rules?|routine|procedure|process|policy|steps|drill|protocol)\b|"
+    r"\bhow (?:do|does|should) (?:i|we|you|they|staff|people) (?:\w+ ){0,3}?(?:go about|handle)\b"
+)
+
+
+@lru_cache(maxsize=_CACHE)
+def asks_for_the_rule(text: str) -> bool:
+    """Whether a request asks what the rule or procedure is ("What's the hand-off routine
+    at Lyon?"): it reads the rule itself, whatever acts the rule governs.
+
+    >>> asks_for_the_rule("What's the hand off routine when a load swaps drivers?")
+    True
+    >>> asks_for_the_rule("Swap the drivers at Lyon.")
+    False
+    """
+    return bool(_THE_RULE.search(_normalise(text)))
+
+
 def names_disclosure(text: str) -> bool:
     """Whether ``text`` speaks of handing something over (sharing, sending, releasing)."""
     return any(
@@ -527,6 +547,7 @@ _HEDGES = _cues(
 )
 
 
+@lru_cache(maxsize=_CACHE)
 def hedged(text: str) -> bool:
     """Whether a belief's own words say it is unsure ("might", "heard", "not confirmed"):
     however it was filed, such a belief has no standing to govern.

@@ -594,3 +594,15 @@ def test_a_reported_belief_that_says_it_is_unsure_has_no_standing() -> None:
     )
     d = decide("Can I cut the seasonal goods prices by 30% as store manager?", {W}, [rumour, rule])
     assert d.governing == "p"
+
+
+def test_asking_what_the_rule_is_reads_the_rule_whatever_acts_it_governs() -> None:
+    routine = belief(
+        "r",
+        "Reefer handoffs at Lyon: both drivers read the temperature logger and sign the CMR.",
+        kind=Kind.policy,
+        hint=ActionClass.warn,
+        governs=Governs(any_terms=["handoff", "reefer", "Lyon"], action_types=[X]),
+    )
+    d = decide("What's the hand off routine for reefers at Lyon?", {R}, [routine])
+    assert (d.governing, d.action) == ("r", ActionClass.warn)
