@@ -606,3 +606,15 @@ def test_asking_what_the_rule_is_reads_the_rule_whatever_acts_it_governs() -> No
     )
     d = decide("What's the hand off routine for reefers at Lyon?", {R}, [routine])
     assert (d.governing, d.action) == ("r", ActionClass.warn)
+
+
+def test_a_permission_that_says_may_be_is_no_doubt() -> None:
+    narrow = belief(
+        "n",
+        "Small refunds to a customer may be issued by any agent.",
+        kind=Kind.policy,
+        epistemic=EpistemicStatus.reported,
+        hint=ActionClass.answer,
+    )
+    d = decide("Give the customer a small refund of five dollars.", {X}, [narrow])
+    assert d.assessments[0].lane == "authority"
