@@ -78,6 +78,7 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
     from api.app import create_app
+    from api.protocol import HTTP_PROTOCOL
 
     if not args.no_init:
         cmd_init(args, settings)
@@ -87,7 +88,13 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
         print("auth:    OFF (BELIEFGRAPH_AUTH=off, development only): no key needed", flush=True)
     else:
         print("auth:    API keys (Authorization: Bearer; make one: beliefgraph keys create)")
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="info")
+    uvicorn.run(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_level="info",
+        http=HTTP_PROTOCOL,
+    )
     return 0
 
 

@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 from neo4j import Driver, GraphDatabase
 
 from api.app import create_app
+from api.protocol import HTTP_PROTOCOL
 from beliefgraph.config import Settings
 from beliefgraph.embeddings import OnnxEmbedder, load_embedder
 from beliefgraph.launcher import LauncherError, Neo4jLauncher
@@ -99,7 +100,9 @@ def live_url(store: Store) -> Iterator[str]:
     thread of this process: what `beliefgraph serve` runs."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(create_app(Settings(auth="keys")), log_level="warning")
+    config = uvicorn.Config(
+        create_app(Settings(auth="keys")), log_level="warning", http=HTTP_PROTOCOL
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import socket
 
 import pytest
 from fastapi.testclient import TestClient
@@ -79,3 +80,28 @@ def test_an_unreadable_body_is_a_400_naming_the_body(
     r = client.post("/v1/beliefs", content=body, headers={"content-type": "application/json"})
     problem = assert_problem(r, 400, "body")
     assert says in problem["detail"]
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"POST /v1/query HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+        b"GET /v1/beliefs HTTP/1.1\r\nHost x\r\n\r\n",
+    ],
+)
+def test_a_request_that_is_not_http_is_a_problem_400(live_url: str, head: bytes) -> None:
+    # uvicorn refuses these before any route runs; `beliefgraph serve`'s protocol answers
+    # them as the API answers every other error
+    host, port = live_url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as s:
+        s.sendall(head)
+        raw = b""
+        while chunk := s.recv(4096):
+            raw += chunk
+    status, _, rest = raw.partition(b"\r\n")
+    headers, _, body = rest.partition(b"\r\n\r\n")
+    assert status.startswith(b"HTTP/1.1 400"), raw
+    assert b"content-type: application/problem+json" in headers.lower()
+    problem = json.loads(body)
+    assert (problem["status"], problem["title"]) == (400, "Malformed HTTP request")
+    assert "Content-Length" in problem["detail"]
