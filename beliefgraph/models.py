@@ -209,8 +209,19 @@ class Governs(_Strict):
 
     A request is in scope when it mentions any ``any_terms`` (or there are none), all
     ``all_terms``, and none of ``excluded_terms``; ``action_types`` (empty = every type)
-    limits the kinds of request.
+    limits the kinds of request. At least one of ``any_terms`` and ``all_terms`` is needed.
     """
+
+    # The rule the validator below enforces, in the schema too (OpenAPI, clients).
+    model_config = ConfigDict(
+        **_Strict.model_config,
+        json_schema_extra={
+            "anyOf": [
+                {"required": ["any_terms"], "properties": {"any_terms": {"minItems": 1}}},
+                {"required": ["all_terms"], "properties": {"all_terms": {"minItems": 1}}},
+            ]
+        },
+    )
 
     any_terms: list[Term] = Field(default_factory=list, max_length=100)
     all_terms: list[Term] = Field(default_factory=list, max_length=100)
@@ -432,7 +443,13 @@ class BeliefPage(BaseModel):
 
 
 class SupersedeRequest(_Strict):
-    """Replace a belief: by a new one (``by``) or by one already stored (``by_id``)."""
+    """Replace a belief: by a new one (``by``) or by one already stored (``by_id``), exactly
+    one of the two."""
+
+    model_config = ConfigDict(
+        **_Strict.model_config,
+        json_schema_extra={"oneOf": [{"required": ["by"]}, {"required": ["by_id"]}]},
+    )
 
     by: BeliefCreate | None = None
     by_id: BeliefId | None = None

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from api.deps import CallerDep, StoreDep
-from beliefgraph import audit
+from beliefgraph import audit, cursors
 from beliefgraph.access import Role
 from beliefgraph.errors import Forbidden
 from beliefgraph.models import BELIEF_ID_PATTERN, Instant
@@ -29,7 +29,10 @@ def list_audit(
     belief: Annotated[
         str | None, Query(pattern=BELIEF_ID_PATTERN, description="Only events touching it.")
     ] = None,
-    cursor: Annotated[str | None, Query(max_length=512)] = None,
+    cursor: Annotated[
+        str | None,
+        Query(max_length=512, description=cursors.DESCRIPTION),
+    ] = None,
     limit: Annotated[int, Query(ge=1)] = 100,
 ) -> audit.AuditPage:
     """Events in the key's namespaces (key changes: admins only); `next_cursor` pages on."""

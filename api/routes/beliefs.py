@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Path, Query, Response, status
 
 from api.deps import CallerDep, StoreDep
+from beliefgraph import cursors
 from beliefgraph.models import (
     BELIEF_ID_PATTERN,
     NAMESPACE_PATTERN,
@@ -89,7 +90,10 @@ def list_beliefs(
     namespace: Annotated[str | None, Query(pattern=NAMESPACE_PATTERN)] = None,
     kind: Kind | None = None,
     status: Status | None = None,
-    cursor: Annotated[str | None, Query(max_length=512)] = None,
+    cursor: Annotated[
+        str | None,
+        Query(max_length=512, description=cursors.DESCRIPTION),
+    ] = None,
     limit: Annotated[int, Query(ge=1)] = 50,
 ) -> BeliefPage:
     """Beliefs in creation order; pass `next_cursor` back as `cursor` for the next page."""

@@ -67,3 +67,16 @@ def test_every_operation_declares_its_problems(client: TestClient) -> None:
     r = client.post("/v1/beliefs", json={"namespaces": ["user:x"]})
     assert r.headers["content-type"] == "application/problem+json"
     assert set(r.json()) >= set(schema["components"]["schemas"]["Problem"]["required"])
+
+
+def test_the_rules_the_server_enforces_are_in_the_schema(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    models = schema["components"]["schemas"]
+    assert models["SupersedeRequest"]["oneOf"] == [{"required": ["by"]}, {"required": ["by_id"]}]
+    assert [alt["required"] for alt in models["Governs"]["anyOf"]] == [["any_terms"], ["all_terms"]]
+    listing = schema["paths"]["/v1/beliefs"]["get"]["parameters"]
+    [cursor] = [p for p in listing if p["name"] == "cursor"]
+    assert "next_cursor" in cursor["description"]
+    # and the server does what the schema says
+    r = client.post("/v1/beliefs", json={"text": "x", "namespaces": ["user:x"], "governs": {}})
+    assert r.status_code == 422
