@@ -44,6 +44,12 @@ The rules (DESIGN §3), in order:
    person's private data (:func:`beliefgraph.scoping.at_stake`) never gets a bare ``answer``: unless
    the governing belief says in words that it may be done, the agent verifies first. A
    memory's label can lie (a password filed as a plain note); what the request does cannot.
+   Nor does a question that asks for a dose (``verify_first``) or a safety limit (``warn``,
+   :func:`beliefgraph.scoping.safety_at_stake`). A label lies the other way too: a plain fact
+   filed as a cautious policy, which states no rule and holds nothing at stake, is answered
+   when only read.
+9. **History asked for.** A question about how things were ("back in 2023...") is answered
+   by the archived record of that time, ``archive_only``, whatever governs now.
 """
 
 from __future__ import annotations
@@ -107,6 +113,8 @@ _RULE_WORDS = re.compile(
     r"\b(?:must|shall|should|only|never|not|no|required?|requires|needs?|may|cannot|"
     r"without|unless|until|always)\b"
 )
+#: the acts that change something: a request naming none of them only reads
+CHANGING = frozenset({ActionType.write, ActionType.execute})
 #: kinds whose very content is to be guarded
 _SECRET_KINDS = frozenset({Kind.credential})
 #: how closely a belief is about the request's thing (bigger is closer)
@@ -303,16 +311,14 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         return result("none", f"out of scope: shares {shared}, not what it is about", "excluded")
     if (
         scope.source == "derived"
-        and not action_types & {ActionType.write, ActionType.execute}
+        and not action_types & CHANGING
         and other_property(request.text, c.text)
     ):
         # A question about the thing's place is not governed by the rule on its settings.
         return result(
             "none", "out of scope: it speaks of another property than the one asked", "excluded"
         )
-    record = not action_types & {ActionType.write, ActionType.execute} and asks_what_was_done(
-        request.text
-    )
+    record = not action_types & CHANGING and asks_what_was_done(request.text)
     if not type_match and (
         (scope.weight < STRONG and not _exactly_its_thing(scope, aboutness))
         or scope.action_types <= {ActionType.write}
@@ -371,7 +377,7 @@ def action_for(
     # cut-off is 14:30") holds no secret, money or private data to guard and says no rule;
     # reading it is answered, whatever its hint or verification flag ask.
     unguarded = (
-        not action_types & {ActionType.write, ActionType.execute}
+        not action_types & CHANGING
         and directive.action is None
         and not _RULE_WORDS.search(governor.text.lower())
         and at_stake(governor.text) is None
@@ -409,7 +415,7 @@ def action_for(
     if (
         not unguarded
         and governor.verification_required
-        and more_protective(action, ActionClass.verify_first) != (action)
+        and more_protective(action, ActionClass.verify_first) != action
     ):
         action = ActionClass.verify_first
         steps.append("it requires verification: verify_first")
@@ -418,11 +424,10 @@ def action_for(
         action = ActionClass.warn
         steps.append(f"it is {governor.status.value}/{governor.epistemic_status.value}: warn")
     scope = assessment.scope
-    acts = {ActionType.write, ActionType.execute}
     if (
         scope is not None
-        and action_types & acts
-        and scope.action_types & acts
+        and action_types & CHANGING
+        and scope.action_types & CHANGING
         and action in (ActionClass.answer, ActionClass.answer_context)
     ):
         action = ActionClass.verify_first
@@ -470,7 +475,7 @@ def _history_asked(
 ) -> Assessment | None:
     """The archived or expired belief that answers a question about the past, if the
     request is one and such a belief is about what it asks."""
-    if kinds & {ActionType.write, ActionType.execute} or not asks_about_the_past(query):
+    if kinds & CHANGING or not asks_about_the_past(query):
         return None
     records = [a for a in assessed if a.candidate.historical and a.about.governs]
     records.sort(key=lambda a: a.candidate.id)
@@ -651,7 +656,7 @@ def _open_doubt(
     """A current belief without standing that would hold this write or execution for a
     check, in scope and strongly (an engineer's unconfirmed note that the wall may be
     load-bearing): not enough to govern, too much to act as if it were not there."""
-    if not kinds & {ActionType.write, ActionType.execute}:
+    if not kinds & CHANGING:
         return None
     for a in assessed:
         c = a.candidate
