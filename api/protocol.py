@@ -22,8 +22,8 @@ def malformed_request(reason: str) -> bytes:
         "type": PROBLEM_BASE + "malformed-http",
         "title": "Malformed HTTP request",
         "status": 400,
-        "detail": f"{reason.rstrip('.')}: the request line or a header is not valid HTTP/1.1 "
-        "(Content-Length must be a whole number of bytes)",
+        "detail": f"{reason.rstrip('.')}: the request line or a header (Content-Length, say) "
+        "is not valid HTTP/1.1",
     }
     return json.dumps(body).encode("utf-8")
 
@@ -31,7 +31,7 @@ def malformed_request(reason: str) -> bytes:
 class ProblemHttpToolsProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol; a request it cannot parse is a problem+json 400."""
 
-    def send_400_response(self, msg: str) -> None:
+    def send_400_response(self, msg: str) -> None:  # uvicorn's hook for unparseable input
         body = malformed_request(msg)
         head = [b"HTTP/1.1 400 Bad Request\r\n"]
         for name, value in self.server_state.default_headers:

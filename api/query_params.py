@@ -15,6 +15,12 @@ from fastapi.routing import APIRoute
 
 from beliefgraph.errors import InvalidInput
 
+#: what the OpenAPI document says of a ``cursor`` query parameter
+CURSOR_DESCRIPTION = (
+    "The next_cursor of the previous page, as returned: opaque (URL-safe base64 without "
+    "padding). Anything else is a 422 naming `cursor`."
+)
+
 # Per route: (the route, weakly, and the names it takes). Apps come and go (tests build many)
 # and a dead route's id can be reused, so an entry counts only while its route is the same.
 # (An APIRoute defines __eq__ and is no dict key.)

@@ -15,12 +15,6 @@ from datetime import UTC, datetime
 from beliefgraph.errors import InvalidInput
 from beliefgraph.models import storable
 
-#: what the OpenAPI document says of a ``cursor`` query parameter
-DESCRIPTION = (
-    "The next_cursor of the previous page, as returned: opaque (URL-safe base64 without "
-    "padding). Anything else is a 422 naming `cursor`."
-)
-
 
 def encode(at: datetime, item_id: str) -> str:
     """The cursor that continues after the item at ``at`` with ``item_id``."""

@@ -69,6 +69,7 @@ from beliefgraph.models import (
     Status,
 )
 from beliefgraph.scoping import (
+    CHANGING,
     STRONG,
     Directive,
     ScopeMatch,
@@ -113,8 +114,6 @@ _RULE_WORDS = re.compile(
     r"\b(?:must|shall|should|only|never|not|no|required?|requires|needs?|may|cannot|"
     r"without|unless|until|always)\b"
 )
-#: the acts that change something: a request naming none of them only reads
-CHANGING = frozenset({ActionType.write, ActionType.execute})
 #: kinds whose very content is to be guarded
 _SECRET_KINDS = frozenset({Kind.credential})
 #: how closely a belief is about the request's thing (bigger is closer)
@@ -471,11 +470,11 @@ def _without_standing(c: Candidate) -> bool:
 
 
 def _history_asked(
-    query: str, kinds: frozenset[ActionType], assessed: Iterable[Assessment]
+    query: str, action_types: frozenset[ActionType], assessed: Iterable[Assessment]
 ) -> Assessment | None:
     """The archived or expired belief that answers a question about the past, if the
     request is one and such a belief is about what it asks."""
-    if kinds & CHANGING or not asks_about_the_past(query):
+    if action_types & CHANGING or not asks_about_the_past(query):
         return None
     records = [a for a in assessed if a.candidate.historical and a.about.governs]
     records.sort(key=lambda a: a.candidate.id)
@@ -484,9 +483,10 @@ def _history_asked(
 
 
 def _governs_the_act(text: str, action_types: frozenset[ActionType]) -> bool:
-    # "Late work is marked zero unless an extension is approved" holds back granting an
-    # extension, not telling a parent what the rule is.
-    # Reading a secret leads to handing it over: a rule on sharing it holds the read too.
+    """Whether the rule ``text`` states holds the request's acts, so that it may raise the
+    action: "late work scores zero unless an extension is granted" holds granting one, not
+    telling a parent the rule; a rule on sharing a secret holds reading it, since a read
+    leads to handing it over."""
     governed = governed_action_types(text)
     disclosing = ActionType.read in action_types and names_disclosure(text)
     return not governed or disclosing or bool(governed & action_types)
@@ -651,12 +651,12 @@ def decide(
 
 
 def _open_doubt(
-    assessed: Iterable[Assessment], governor: Candidate, kinds: frozenset[ActionType]
+    assessed: Iterable[Assessment], governor: Candidate, action_types: frozenset[ActionType]
 ) -> Assessment | None:
     """A current belief without standing that would hold this write or execution for a
     check, in scope and strongly (an engineer's unconfirmed note that the wall may be
     load-bearing): not enough to govern, too much to act as if it were not there."""
-    if not kinds & CHANGING:
+    if not action_types & CHANGING:
         return None
     for a in assessed:
         c = a.candidate

@@ -137,6 +137,9 @@ class Terms:
 
 # -- action types ----------------------------------------------------------------------------
 
+#: the acts that change something: a request naming none of them only reads
+CHANGING = frozenset({ActionType.write, ActionType.execute})
+
 # Verbs by what doing them does. Destroying something (delete, wipe, shred, purge) cannot be
 # undone: it is an execution, not an edit. A request names them in the base form ("send", "mark") or
 # as "-ing" ("reconciling"); past forms ("sent", "paid", "logged") describe what already
@@ -221,14 +224,17 @@ DETERMINERS = word_set(
 # How a request can name an act it does not ask for: "don't cancel anything", "how many did
 # we destroy?", "give me the background", "I'm leaning towards cancelling".
 _NEGATIONS = word_set("dont not never without doesnt didnt cant cannot wont")
-_PAST = word_set("did didnt")
+_DONE_ALREADY = word_set("did didnt")
 _TO_THE_ASKER = word_set("me us")
+#: handing something over, which "me"/"us" after it makes a read ("give me the figures")
 _HANDING = word_set("give send email forward show share hand")
+#: acts that hand information over: the request reads what it hands on
 _DISCLOSING = word_set(
     "give send email forward share hand disclose paste text tell reveal reply respond pass"
 )
 _TOPIC_OF = word_set("about towards toward of considering regarding")
 _PERSONS = word_set("i we they he she")
+#: replying, which "so I can reply" makes the asker's purpose, not the request
 _ANSWERING = word_set("reply respond")
 
 
@@ -311,10 +317,15 @@ def asks_for_the_rule(text: str) -> bool:
     return bool(_THE_RULE.search(_normalise(text)))
 
 
+#: what a rule names when it is about handing something over; "release" is here and not in
+#: _DISCLOSING, since releasing a payment or a load is no read of anything
+_NAMES_DISCLOSURE = _DISCLOSING | word_set("release")
+
+
 def names_disclosure(text: str) -> bool:
     """Whether ``text`` speaks of handing something over (sharing, sending, releasing)."""
     return any(
-        form in _DISCLOSING or form == "release"
+        form in _NAMES_DISCLOSURE
         for token in tokenize(text)
         for form in _base_forms(token, past=True)
     )
@@ -350,7 +361,7 @@ def _asked_for(tokens: Sequence[str], i: int) -> bool:
     following = tokens[i + 1] if i + 1 < len(tokens) else ""
     if previous in DETERMINERS:
         return False  # "the archive", "any transfer": a noun
-    if _NEGATIONS & set(before[-2:]) or _PAST & set(before):
+    if _NEGATIONS & set(before[-2:]) or _DONE_ALREADY & set(before):
         return False  # "don't cancel", "did we destroy": not asked for, or done already
     if tokens[i] in _ANSWERING and "so" in before and _PERSONS & set(before):
         return False  # "give me the background so I can reply": the asker's purpose
@@ -399,7 +410,7 @@ def infer_action_types(text: str, *, describing: bool = False) -> frozenset[Acti
                 found.add(ActionType.read)
     if not describing:
         found |= _instructed(text)
-    if not describing and not found & {ActionType.write, ActionType.execute}:
+    if not describing and not found & CHANGING:
         found.add(ActionType.read)
     return frozenset(found)
 

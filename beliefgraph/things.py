@@ -185,9 +185,9 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
                 r[h],
                 frozenset(qualifiers),
                 tuple(r[h + 1 :]),
-                False,
-                tuple(r),
-                n in quantified,
+                generic=False,
+                words=tuple(r),
+                quantified=n in quantified,
             )
         )
     # An attribute-only compound tied to a thing ("the price of the dock van") or naming the
@@ -333,7 +333,7 @@ def _better(x: str, y: str) -> str:
 _UNITS = word_set(
     """
     iu mg mcg ml kg mm cm km am pm pc pct percent gb mb tb kw kwh psi bar hr hrs min
-    mins am pm st nd rd th
+    mins st nd rd th
     """
 )
 #: words before a number that make it a time, not the name of one of a kind
@@ -363,7 +363,7 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 _VERB_FORM = re.compile(r"(?:ed|ing)$")
 
 #: function words that are also kinds of numbered thing ("Lot 7")
-_KINDS = frozenset({"lot", "block", "part", "unit"})
+_NUMBERED_KINDS = frozenset({"lot", "block", "part", "unit"})
 
 
 @lru_cache(maxsize=8192)
@@ -383,7 +383,7 @@ def instances(text: str) -> dict[str, frozenset[str]]:
             if not any(ch.isdigit() for ch in number) or not any(ch.isalpha() for ch in kind):
                 continue
             if (
-                (kind in STOPWORDS and kind not in _KINDS)
+                (kind in STOPWORDS and kind not in _NUMBERED_KINDS)
                 or kind in _TIME_WORDS
                 or any(ch.isdigit() for ch in kind)
                 or _YEAR.fullmatch(number)
@@ -401,7 +401,11 @@ def instances(text: str) -> dict[str, frozenset[str]]:
                 found.setdefault(kind, set()).add(nth)  # "the second line": line 2
     for m in _LETTERED.finditer(text):
         named = words(m.group(1))
-        if named and (named[-1] in _KINDS or named[-1] not in STOPWORDS) and not is_act(named[-1]):
+        if (
+            named
+            and (named[-1] in _NUMBERED_KINDS or named[-1] not in STOPWORDS)
+            and not is_act(named[-1])
+        ):
             found.setdefault(named[-1], set()).add(m.group(2).lower())
     return {kind: frozenset(numbers) for kind, numbers in found.items()}
 

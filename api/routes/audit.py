@@ -7,7 +7,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from api.deps import CallerDep, StoreDep
-from beliefgraph import audit, cursors
+from api.query_params import CURSOR_DESCRIPTION
+from beliefgraph import audit
 from beliefgraph.access import Role
 from beliefgraph.errors import Forbidden
 from beliefgraph.models import BELIEF_ID_PATTERN, Instant
@@ -31,7 +32,7 @@ def list_audit(
     ] = None,
     cursor: Annotated[
         str | None,
-        Query(max_length=512, description=cursors.DESCRIPTION),
+        Query(max_length=512, description=CURSOR_DESCRIPTION),
     ] = None,
     limit: Annotated[int, Query(ge=1)] = 100,
 ) -> audit.AuditPage:

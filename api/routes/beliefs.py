@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Path, Query, Response, status
 
 from api.deps import CallerDep, StoreDep
-from beliefgraph import cursors
+from api.query_params import CURSOR_DESCRIPTION
 from beliefgraph.models import (
     BELIEF_ID_PATTERN,
     NAMESPACE_PATTERN,
@@ -92,7 +92,7 @@ def list_beliefs(
     status: Status | None = None,
     cursor: Annotated[
         str | None,
-        Query(max_length=512, description=cursors.DESCRIPTION),
+        Query(max_length=512, description=CURSOR_DESCRIPTION),
     ] = None,
     limit: Annotated[int, Query(ge=1)] = 50,
 ) -> BeliefPage:
