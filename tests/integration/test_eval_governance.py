@@ -73,16 +73,16 @@ def test_the_answer_key_never_reaches_the_store(store: Store) -> None:
         assert "should_not_fire" not in stored
 
 
-def eval_namespaces(store: Store) -> set[str]:
-    return {n.name for n in store.namespaces() if n.name.startswith("project:eval-")}
-
-
 def test_a_malformed_packet_is_named_and_loads_nothing(store: Store, tmp_path: Path) -> None:
     data = json.loads((GOVERNANCE / V22).read_text())
     del data["scenarios"][2]["memory_store"][1]["text"]
+    # scenario ids of this test's own, so that what it may have stored is told apart from
+    # any other evaluation that shares the Neo4j
+    mark = f"x{uuid.uuid4().hex[:12]}"
+    for scenario in data["scenarios"]:
+        scenario["id"] = f"{scenario['id']}-{mark}"
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
-    before = eval_namespaces(store)
     done = subprocess.run(
         [sys.executable, "-m", "beliefgraph.cli", "eval", "governance", str(bad)],
         capture_output=True,
@@ -90,8 +90,13 @@ def test_a_malformed_packet_is_named_and_loads_nothing(store: Store, tmp_path: P
         check=False,
     )
     assert done.returncode == 1
-    assert "scenario fresh_stale_superseded_vpn_v2, memory 2: text" in done.stderr
-    assert eval_namespaces(store) == before
+    assert f"scenario fresh_stale_superseded_vpn_v2-{mark}, memory 2: text" in done.stderr
+    stored = store.driver.execute_query(
+        "MATCH (b:Belief) WHERE b.id CONTAINS $mark RETURN count(b) AS n",
+        mark=mark,
+        database_=store.database,
+    ).records[0]["n"]
+    assert stored == 0
 
 
 def test_the_cli_writes_the_promised_json(tmp_path: Path) -> None:
