@@ -317,11 +317,11 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         return result(
             "none", "out of scope: it speaks of another property than the one asked", "excluded"
         )
-    record = not action_types & CHANGING and asks_what_was_done(request.text)
     if not type_match and (
         (scope.weight < STRONG and not _exactly_its_thing(scope, aboutness))
         or scope.action_types <= {ActionType.write}
-        or record  # reading the record of an act is not doing it
+        # reading the record of an act is not doing it
+        or (not action_types & CHANGING and asks_what_was_done(request.text))
     ):
         kinds = ", ".join(sorted(a.value for a in scope.action_types))
         return result("none", f"weak match, and it governs only {kinds}", "excluded")

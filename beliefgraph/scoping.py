@@ -347,11 +347,13 @@ def _without_record(text: str) -> str:
     return " ".join(kept)
 
 
+@lru_cache(maxsize=_CACHE)
 def asks_what_was_done(text: str) -> bool:
     """Whether a request asks about what was done ("when did the disks get erased?",
-    "which seat did I end up with?"): a read of the record, which a rule on doing it does
-    not hold."""
-    return _without_record(text) != text and not _PURPOSE.search(text)
+    "which seat did I end up with?"), and nothing more: a read of the record, which a rule
+    on doing it does not hold."""
+    asked = any(_ASKS_WHAT_WAS.match(s) for s in _SENTENCE.split(text))
+    return asked and not _PURPOSE.search(text)
 
 
 def _asked_for(tokens: Sequence[str], i: int) -> bool:
@@ -525,6 +527,7 @@ _THE_PAST = _cues(
 _PAST_TENSE = _cues(r"did", r"was", r"were", r"had", r"used to", r"could")
 
 
+@lru_cache(maxsize=_CACHE)
 def asks_about_the_past(text: str) -> bool:
     """Whether a request asks how things were at a time gone by ("back in 2023, what were
     counsellors allowed to do?"), rather than how they are.
@@ -657,6 +660,7 @@ _SAFETY = (
 )
 
 
+@lru_cache(maxsize=_CACHE)
 def safety_at_stake(text: str) -> tuple[ActionClass, str] | None:
     """What taking the answer from memory risks when a request asks for a dose or a safety
     limit, and the least protective action that respects it; ``None`` otherwise.

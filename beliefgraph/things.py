@@ -483,6 +483,7 @@ def properties(text: str) -> frozenset[str]:
 _QUESTION = re.compile(r"\?|\b(?:what|whats|where|which|when|how|who)\b", re.IGNORECASE)
 
 
+@lru_cache(maxsize=8192)
 def asked_properties(request: str) -> frozenset[str]:
     """The properties a request asks for: those its questions name (the context around a
     question - "the caller passed the PIN check" - asks for nothing)."""
