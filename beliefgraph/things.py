@@ -480,6 +480,9 @@ def properties(text: str) -> frozenset[str]:
     return frozenset(name for name, cue in _PROPERTIES.items() if cue.search(line))
 
 
+#: where one sentence of a request ends (a colon does not: "the caller asks: where is it?"
+#: is one question with its context)
+_QUESTION_BREAK = re.compile(r"(?<=[.?!;])\s+")
 _QUESTION = re.compile(r"\?|\b(?:what|whats|where|which|when|how|who)\b", re.IGNORECASE)
 
 
@@ -487,7 +490,7 @@ _QUESTION = re.compile(r"\?|\b(?:what|whats|where|which|when|how|who)\b", re.IGN
 def asked_properties(request: str) -> frozenset[str]:
     """The properties a request asks for: those its questions name (the context around a
     question - "the caller passed the PIN check" - asks for nothing)."""
-    questions = [s for s in re.split(r"(?<=[.?!;])\s+", request) if _QUESTION.search(s)]
+    questions = [s for s in _QUESTION_BREAK.split(request) if _QUESTION.search(s)]
     return properties(" ".join(questions)) if questions else frozenset()
 
 
