@@ -102,6 +102,12 @@ class Thing:
     words: tuple[str, ...] = ()
     #: the text says "any", "every" or "all" of it: the class, whatever its qualifiers
     quantified: bool = False
+    #: the qualifier next to the head, which says what kind of it this is: "truck" in "the
+    #: lobby truck alarm" and in "the alarm code for the lobby truck" (an alarm of a truck,
+    #: not the lobby alarm), "wing" in "the west wing badge"
+    nearest: str | None = None
+    #: the text says "a" or "an" of it: any one of its kind ("to an outside partner")
+    indefinite: bool = False
 
     def qualifiers_of(self, word: str) -> frozenset[str]:
         """The words before ``word`` in the compound (they qualify it)."""
@@ -141,6 +147,7 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
     answers: set[int] = set()
     linked: set[int] = set()
     quantified: set[int] = set()
+    indefinite: set[int] = set()
     belongs: set[int] = set()
     for i, token in enumerate(tokens):
         previous = tokens[i - 1] if i > 0 else ""
@@ -161,6 +168,8 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
             answers.add(len(runs))  # "which room": what the answer names, not the topic
         if not run and previous in _QUANTIFIERS:
             quantified.add(len(runs))  # "any user invite list": every one of them
+        if not run and previous in ("a", "an"):
+            indefinite.add(len(runs))
         run.append(token)
     if run:
         runs.append(run)
@@ -177,9 +186,15 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
         # router admin user bvadmin"), not another thing.
         h = next((j - 1 for j in range(heads[0] + 1, len(r)) if r[j] in ATTRIBUTES), heads[-1])
         qualifiers = set(r[:h])
+        nearest = r[h - 1] if h > 0 else None
         if n in belongs and n + 1 < len(runs):
             # "the alarm code for the annex truck": the annex truck's alarm
-            qualifiers |= {w for w in runs[n + 1] if w not in ATTRIBUTES}
+            owner = [w for w in runs[n + 1] if w not in ATTRIBUTES]
+            qualifiers |= set(owner)
+            if owner and h + 1 < len(r):
+                # an attribute for a thing names its owner ("the code for the lobby truck");
+                # a thing for something names a use ("the south kiosk for training")
+                nearest = owner[-1]
         found.append(
             Thing(
                 r[h],
@@ -188,6 +203,8 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
                 generic=False,
                 words=tuple(r),
                 quantified=n in quantified,
+                nearest=nearest,
+                indefinite=n in indefinite,
             )
         )
     # An attribute-only compound tied to a thing ("the price of the dock van") or naming the
@@ -275,6 +292,19 @@ def _agree(asked: frozenset[str], held: frozenset[str]) -> bool:
     return asked <= held or held <= asked
 
 
+def _one_kind(asked: Thing, held: Thing) -> bool:
+    """Whether two things with one head are the same thing: qualifiers that agree, and the
+    same qualifier next to the head where both have one. The nearest qualifier says what
+    kind of it this is; words further left only narrow it: "the main office wifi" is the
+    office wifi, but "the lobby truck alarm" is no lobby alarm, nor "the west wing badge"
+    the west badge."""
+    if not _agree(asked.qualifiers, held.qualifiers):
+        return False
+    if held.indefinite or asked.nearest is None or held.nearest is None:
+        return True  # "an outside partner" is any partner outside
+    return asked.nearest == held.nearest
+
+
 def _swapped(asked: frozenset[str], held: frozenset[str]) -> bool:
     # One qualifier put in place of another: "annex truck" / "north truck", "west wing
     # server" / "east wing server". More differences than one say less (a verb or a
@@ -290,7 +320,7 @@ def sibling(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Thing | None:
         if not a.qualifiers or a.generic:
             continue
         kin = [h for h in held if h.head == a.head and not h.generic]
-        if any(h.quantified or _agree(a.qualifiers, h.qualifiers) for h in kin):
+        if any(h.quantified or _one_kind(a, h) for h in kin):
             continue
         if any(_swapped(a.qualifiers, h.qualifiers) for h in kin):
             return a
@@ -305,7 +335,7 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
     for a in asked:
         level = "none"
         for h in held:
-            if a.head == h.head and _agree(a.qualifiers, h.qualifiers):
+            if a.head == h.head and _one_kind(a, h):
                 if a.qualifiers and not h.qualifiers:
                     level = _better(level, "class")
                     continue

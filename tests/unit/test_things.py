@@ -37,6 +37,23 @@ def test_a_compound_is_about_its_last_word_that_is_no_attribute() -> None:
         # written together, apart or hyphenated
         ("Who is covering the on call rota?", "The on-call rota lives in the wiki.", "same"),
         ("Send the e mail digest", "The email digest goes out on Mondays.", "same"),
+        # the qualifier next to the head says what kind of it this is
+        (
+            "When is the lobby alarm serviced?",
+            "The alarm code for the lobby truck is 6545.",
+            "none",
+        ),
+        ("Can I modify the rooftop alarm?", "Rooftop van alarm code: 959333", "none"),
+        ("When is the west wing badge serviced?", "The west badge is serviced on Mondays.", "none"),
+        ("What's the main office wifi password?", "The office wifi password is tulip-42.", "same"),
+        # ... unless the belief speaks of any one of the kind
+        (
+            "Release the beta invite list to the outside launch partner.",
+            "Never release any invite list to an outside partner.",
+            "same",
+        ),
+        # a thing for a use is still that thing
+        ("What do I use the south kiosk for?", "I prefer the south kiosk for training.", "same"),
     ],
 )
 def test_a_request_meets_a_belief_by_what_both_are_about(
