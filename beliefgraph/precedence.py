@@ -44,6 +44,11 @@ The rules (DESIGN §3), in order:
    person's private data (:func:`beliefgraph.scoping.at_stake`) never gets a bare ``answer``: unless
    the governing belief says in words that it may be done, the agent verifies first. A
    memory's label can lie (a password filed as a plain note); what the request does cannot.
+   What a memory *holds* decides too (:func:`beliefgraph.scoping.holds_at_stake`): when the
+   request would hand over a secret or private data that a current memory about its thing
+   holds, that memory governs and the hand-over is ``block``; money to be paid to details a
+   memory holds is ``verify_first`` - unless the belief that governed says something of that
+   stake itself, or the holder says it may be handed on ("printed on the welcome card").
    Nor does a question that asks for a dose (``verify_first``) or a safety limit (``warn``,
    :func:`beliefgraph.scoping.safety_at_stake`). A label lies the other way too: a plain fact
    filed as a cautious policy, which states no rule and holds nothing at stake, is answered
@@ -81,6 +86,7 @@ from beliefgraph.scoping import (
     explicit_scope_is_about,
     governed_action_types,
     hedged,
+    holds_at_stake,
     match_derived,
     match_governs,
     names_disclosure,
@@ -643,11 +649,93 @@ def decide(
             f"{doubt.candidate.id} asks for a check on exactly this act and is not yet "
             "confirmed: verify_first"
         )
+    held = _holder(final.values(), governor, action, kinds, request)
+    if held is not None and held[0].candidate.id == governor.id:
+        _, action, stake = held
+        steps.append(f"it holds {stake}, and the request would hand it over: {action.value}")
+    elif held is not None:
+        holder, action, stake = held
+        final[governor.id] = replace(
+            final[governor.id],
+            outcome="lost",
+            why=f"{holder.candidate.id} holds the {stake[2:] if stake.startswith('a ') else stake} "
+            "the request would hand over, and this says nothing of it",
+        )
+        final[holder.candidate.id] = replace(
+            final[holder.candidate.id],
+            outcome="governs",
+            why=f"governs: it holds the {stake} the request would hand over",
+        )
+        steps.append(
+            f"the request would hand over {stake}; {holder.candidate.id} holds it, and "
+            f"{governor.id} says nothing of it: {action.value}"
+        )
+        governor, winner = holder.candidate, holder
     lane_name = "authority" if winner.lane == "authority" else winner.lane
     reason = f"{governor.id} governs ({lane_name} lane): {action.value}"
     if governor.contested_by:
         reason += f"; contested by {', '.join(governor.contested_by)}"
     return Decision(governor.id, action, reason, tuple(final.values()), tuple(steps))
+
+
+#: what handing over a held thing needs: a secret or a person's private data goes to no one
+#: on a memory's word; money moves to stored details only once they are checked
+_HANDING_OVER = {
+    "a secret": ActionClass.block,
+    "private data": ActionClass.block,
+    "money": ActionClass.verify_first,
+}
+
+
+def _holder(
+    assessed: Iterable[Assessment],
+    governor: Candidate,
+    action: ActionClass,
+    action_types: frozenset[ActionType],
+    request: Terms,
+) -> tuple[Assessment, ActionClass, str] | None:
+    """The memory that holds what the request would hand over (a password filed as a plain
+    note, the new bank details in an email), when the governing belief says nothing of it:
+    its content, not its label, decides (rule 8). ``None`` when the request hands nothing
+    over, nothing current about its thing holds it, the holder says it may be handed on, or
+    the governing belief asks for more already, speaks of that very stake, or is a note
+    that counsels caution of its own."""
+    if not action_types & CHANGING or action == ActionClass.archive_only:
+        return None
+    assessed = list(assessed)
+
+    def ruling_of(c: Candidate) -> Assessment:
+        return next(a for a in assessed if a.candidate.id == c.id)
+
+    stake = at_stake(request.text)
+    if stake is None:
+        return None
+    needed = _HANDING_OVER[stake]
+    if more_protective(action, needed) != needed:
+        return None  # the governing belief asks for more already
+    if holds_at_stake(governor.text) == stake:
+        return ruling_of(governor), needed, stake  # it holds what would be handed over
+    if at_stake(governor.text) == stake:
+        return None  # it speaks to the stake itself: a rule on it, or the thing shareable
+    ruling = ruling_of(governor)
+    if ruling.lane != "authority" and governor.allowed_action not in (
+        None,
+        ActionClass.answer,
+        ActionClass.answer_context,
+    ):
+        return None  # a note that already counsels caution about this very thing
+    holders = [
+        a
+        for a in assessed
+        if a.candidate.status == Status.active
+        and not a.candidate.historical
+        and a.about.governs
+        and holds_at_stake(a.candidate.text) == stake
+    ]
+    if not holders:
+        return None
+    best = max(holders, key=lambda a: (_about_rank(a), a.instance, a.relevance))
+    return best, needed, stake
 
 
 def _open_doubt(

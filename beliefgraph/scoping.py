@@ -694,6 +694,7 @@ _AT_STAKE = {
         r"tokens?",
         r"root",
         r"admin (?:user|account|access)",
+        r"(?:get|log|sign) (?:in|into|on)",
     ),
     "money": _cues(
         r"pay(?:ing)?",
@@ -744,6 +745,61 @@ def at_stake(text: str) -> str | None:
     line = _normalise(text)
     for what, cue in _AT_STAKE.items():
         if cue.search(line) and not (what == "money" and _PAST_QUESTION.search(line)):
+            return what
+    return None
+
+
+# What a memory's text holds, whatever its label says: the secret itself (a password, a
+# door code, a login with its value), a person's private data, or the details money is
+# paid to. A word alone is not enough: "passwords are rotated" holds none.
+_HOLDS = {
+    "a secret": re.compile(
+        r"\b(?:password|passcode|passphrase|pin|login|log-in|sign-in|credentials?|combination|"
+        r"(?:door|gate|alarm|keypad|lock|access|entry) code)\b[^.;]{0,40}?"
+        r"(?:\d|[a-z]+[!@#$%^&*][\w!@#$%^&*-]*)"
+        # a token of letters, digits and a symbol ("Q7!rmT2w-vale") is a secret on its own
+        r"|(?<![\w@.])(?=[\w!@#$%^&*-]*[a-z])(?=[\w!@#$%^&*-]*\d)(?=[\w!@#$%^&*-]*[!@#$%^&*])"
+        r"[\w!@#$%^&*-]{8,}",
+        re.IGNORECASE,
+    ),
+    "private data": re.compile(
+        r"\b(?:dob|date of birth|born (?:on )?\d|ni number|national insurance|social security|"
+        r"ssn|diagnos\w*|hiv|home address|[a-z]{1,2}\d{1,2}[a-z]? \d[a-z]{2})\b",
+        re.IGNORECASE,
+    ),
+    "money": re.compile(
+        r"\b(?:sort code|iban|account(?: number| no\.?)?|acct)\b[^.;]{0,30}?\d[\d -]{3,}",
+        re.IGNORECASE,
+    ),
+}
+
+#: words by which a memory says what it holds may be handed on ("printed on the welcome
+#: card", "fine to give to any visitor")
+_SHAREABLE = _cues(
+    r"(?:fine|ok|okay|free|happy) to (?:give|share|pass|hand)",
+    r"(?:can|may) (?:be )?(?:give|given|share|shared|pass|passed|hand|handed)",
+    r"(?:give|share|pass) (?:it )?(?:to|with) (?:any|anyone|everyone)",
+    r"(?:printed|pinned|posted|displayed) on",
+    r"public",
+)
+
+
+@lru_cache(maxsize=_CACHE)
+def holds_at_stake(text: str) -> str | None:
+    """What a memory holds that a hand-over would put at stake (``"a secret"``, ``"private
+    data"``, ``"money"``), or ``None``: also ``None`` when its text says it may be handed on.
+
+    >>> holds_at_stake("Office router: admin user 'bvadmin', password Tern!4417-harbour.")
+    'a secret'
+    >>> holds_at_stake("Passwords are rotated every 90 days.") is None
+    True
+    >>> holds_at_stake("Guest wifi password sandpiper-88, printed on the welcome card.") is None
+    True
+    """
+    if _SHAREABLE.search(_normalise(text)):
+        return None
+    for what, pattern in _HOLDS.items():
+        if pattern.search(text):
             return what
     return None
 

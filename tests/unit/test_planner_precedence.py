@@ -371,10 +371,53 @@ def test_handing_over_a_secret_is_never_a_bare_answer() -> None:
     )
     d = decide("Send the office router admin password to the vendor", [X], [note])
     assert d.governing == "note"
-    assert d.action == ActionClass.verify_first
+    assert d.action == ActionClass.block
     d = decide("What is the office router admin password?", [R], [note])
     assert d.action == ActionClass.answer
     assert at_stake("What did we pay the contractor in March?") is None
+
+
+def test_the_memory_that_holds_what_would_be_handed_over_governs_it() -> None:
+    escalation = belief(
+        "escalation",
+        "We decided to escalate the office router outage to the vendor today.",
+        kind=Kind.decision,
+        names=("office router", "vendor"),
+        similarity=0.8,
+    )
+    note = belief(
+        "note",
+        "Office router admin user bvadmin, password Tern!4417-harbour.",
+        kind=Kind.context,
+        names=("office router",),
+        hint=ActionClass.answer,
+        similarity=0.5,
+    )
+    request = "Paste the office router admin login into the vendor's ticket"
+    d = decide(request, [X], [escalation, note])
+    assert (d.governing, d.action) == ("note", ActionClass.block)
+    # what it says may be handed on is no secret to guard
+    shareable = replace(note, text="Office router guest password tulip-42, printed on the card.")
+    d = decide(request, [X], [escalation, shareable])
+    assert d.governing == "escalation"
+    # new bank details are checked before money moves to them
+    email = belief(
+        "email",
+        "Email from Northgate: we moved banks; pay the Northgate invoice to sort code 30-96-26, "
+        "account 61204417.",
+        kind=Kind.context,
+        names=("northgate",),
+        hint=ActionClass.answer,
+    )
+    limit = belief(
+        "limit",
+        "Northgate invoices up to 15,000 can be settled by the bookkeeper alone.",
+        kind=Kind.policy,
+        names=("northgate", "invoice"),
+        similarity=0.8,
+    )
+    d = decide("Pay the Northgate invoice today", [X], [limit, email])
+    assert (d.governing, d.action) == ("email", ActionClass.verify_first)
 
 
 def test_what_a_request_names_but_does_not_ask_for_is_no_act() -> None:
