@@ -242,21 +242,44 @@ _ANSWERING = word_set("reply respond")
 # a request asks for them: first in a sentence ("Book the visits"), or after an asking cue.
 _INSTRUCTED_WRITES = word_set(
     """
-    note record log file label tag list date redate flag set put swap fix clear plan
+    note record log file label tag list date redate flag set swap fix clear plan
     schedule enter switch turn
     """
 )
 _INSTRUCTED_EXECUTES = word_set(
     """
     book rebook order reorder ship dispatch run lift key push bump load charge bill post
-    text call ring print knock tear pull
+    text call ring print knock tear pull shift lock
     """
 )
+
+#: what holds a record: putting something in one writes it
+_RECORD = (
+    r"(?:doc|document|ticket|notes?|list|calendar|file|folder|records?|system|sheet|"
+    r"spreadsheet|newsletter|channel|chat|email|message|form|log|register|crm|wiki|page|"
+    r"site|website|portal|account|inbox|diary|chart|rota|schedule|database|ledger|board)"
+)
+_PLACE = (
+    r"\b(?:put|post|drop|add|pop|paste|stick|upload|place|load)\b[^.;?!]{0,60}?"
+    r"\b(?:in|into|on|onto)\s+"
+)
+_PLACING = re.compile(_PLACE)
+_PLACING_IN_RECORD = re.compile(_PLACE + r"(?:[\w-]+\s+){0,4}?" + _RECORD + r"\b")
+#: taking something off a record, or moving an appointment to another time, changes a record
+_RECORD_CHANGES = re.compile(
+    r"\btake (?:\w+ ){1,3}off (?:\w+ ){0,3}?" + _RECORD + r"\b"
+    r"|\b(?:move|push|bump|shift|change)\b[^.;?!]{0,50}?\bto\s+(?:\d{1,2}(?::\d\d)?\s?(?:am|pm)\b"
+    r"|\d{1,2}:\d\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|"
+    r"next week)"
+)
+#: "get the pallets booked": the act in its participle is asked for
+_CAUSED = re.compile(r"\bget (?:[\w']+ ){1,6}?([a-z]+ed|sent|paid|done)\b")
 _ASKING_CUE = re.compile(
     r"(?:\b(?:go ahead and|can you|could you|would you|will you|"
     r"i need you to|id like you to|i want you to|please|just|and|so)\s+|^|[.!?;]\s*)"
     r"(?:please\s+|just\s+|now\s+|then\s+|also\s+|and\s+)*([a-z-]+)"
 )
+_LIGHT_VERBS = word_set("take get make have keep")
 _ASKED_EXPLICITLY = (
     "go ahead and",
     "can you",
@@ -279,6 +302,8 @@ def _instructed(text: str) -> frozenset[ActionType]:
         asked_outright = (
             cue.endswith(_ASKED_EXPLICITLY)
             and (verb == "do" or verb not in STOPWORDS)
+            # a light verb means what its words after it say ("take it off the list")
+            and verb not in _LIGHT_VERBS
             and not any(f in _READ_VERBS for f in _base_forms(verb, past=False))
             and not is_act(verb)
         )
@@ -286,6 +311,19 @@ def _instructed(text: str) -> frozenset[ActionType]:
             found.add(ActionType.write)
         elif verb in _INSTRUCTED_EXECUTES or asked_outright:
             found.add(ActionType.execute)
+    # into a document, a ticket, a folder: a write; onto a trailer or a shelf: a deed
+    if _PLACING_IN_RECORD.search(line):
+        found.add(ActionType.write)
+    elif _PLACING.search(line):
+        found.add(ActionType.execute)
+    if _RECORD_CHANGES.search(line):
+        found.add(ActionType.write)
+    for m in _CAUSED.finditer(line):
+        for form in _base_forms(m.group(1), past=True):
+            if form in _WRITE_VERBS or form in _INSTRUCTED_WRITES:
+                found.add(ActionType.write)
+            elif form in _EXECUTE_VERBS or form in _INSTRUCTED_EXECUTES:
+                found.add(ActionType.execute)
     return frozenset(found)
 
 

@@ -56,6 +56,13 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("Please release the beta invite list to the partner.", {X}),
         ("Reconciling my books tonight", {W}),
         ("What time is the team meeting?", {R}),
+        # putting something in a record writes it; onto a trailer, it is a deed
+        ("Post the final PDF into her candidate folder.", {W, X}),
+        ("Put the two pallets on Thursday's Dover trailer.", {X}),
+        ("Can you take it off Ondine's medication list?", {W}),
+        ("Move the pickup to 7am tomorrow, please.", {W, X}),
+        ("Go ahead and get this week's pallets booked out.", {X}),
+        ("What did we put on the trailer?", {R}),
     ],
 )
 def test_requests_name_their_acts(query: str, kinds: set[ActionType]) -> None:
