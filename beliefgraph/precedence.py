@@ -92,6 +92,7 @@ from beliefgraph.scoping import (
     names_disclosure,
     read_directive,
     safety_at_stake,
+    someone_elses_act,
 )
 from beliefgraph.things import NOTHING, Aboutness, about, other_property, same_instance
 
@@ -455,6 +456,11 @@ def action_for(
         least, what = safety
         action = least
         steps.append(f"the request asks for {what}: {least.value}")
+    if action_types & CHANGING and action != ActionClass.block and someone_elses_act(governor.text):
+        # "Refunds are done only at the till by a supervisor; the assistant may tell the
+        # customer how": the act is not the agent's to do, what it may give is the answer.
+        action = ActionClass.answer_context
+        steps.append("it says the act is someone else's to do: answer_context (explain it)")
     if governor.contested_by:
         # Rule 7 of the module docstring: report, and never answer as if undisputed.
         who = ", ".join(governor.contested_by)
@@ -643,7 +649,11 @@ def decide(
     action, action_steps = action_for(governor, winner, kinds, request)
     steps.extend(action_steps)
     doubt = _open_doubt(assessed.values(), governor, kinds)
-    if doubt is not None and action in (ActionClass.answer, ActionClass.answer_context):
+    if (
+        doubt is not None
+        and action in (ActionClass.answer, ActionClass.answer_context)
+        and not (kinds & CHANGING and someone_elses_act(governor.text))
+    ):
         action = ActionClass.verify_first
         steps.append(
             f"{doubt.candidate.id} asks for a check on exactly this act and is not yet "

@@ -787,6 +787,45 @@ def at_stake(text: str) -> str | None:
     return None
 
 
+# Whose act it is: a rule may say that the act asked for is someone else's to do (a
+# supervisor's at the till, the employee's own in the portal) and what the assistant may do
+# instead (explain, look up, compare). A request to do it then gets the explanation, not
+# the act.
+_ASSISTANT = r"(?:the |this |our |an? )?(?:assistant|ai|bot|agent)"
+_SOMEONE_ELSES = re.compile(
+    r"\b" + _ASSISTANT + r" (?:may|can|should|will) (?:only |just )?(?:explain|tell|describe|"
+    r"lay out|look up|compare|outline|point|summari[sz]e|walk)"
+    r"|\b" + _ASSISTANT + r" (?:only|just) (?:compiles|explains|prepares|drafts|summari[sz]es|"
+    r"looks up)"
+    r"|\b" + _ASSISTANT + r" (?:has|have) no \w+ (?:rights|access|authority|permission)"
+    r"|\b" + _ASSISTANT + r" (?:does not|doesnt|do not|dont|cannot|cant|may not|is not allowed "
+    r"to) (?:\w+ )?(?:approve|book|submit|sign|process|issue|refund|pay|decide|authori[sz]e|"
+    r"place|cancel|grant|perform)"
+    r"|\bi (?:only )?(?:explain|describe|outline) the (?:process|policy|options)"
+    r"|\b(?:is|are) (?:done|handled|made|signed off|approved|submitted|processed|issued|"
+    r"arranged|booked|authori[sz]ed|decided) (?:only )?(?:at (?:the )?\w+ )?by "
+    r"(?:the |our |a |an |their |his |her )?(?!assistant)[\w-]+"
+    r"|\bmust be (?:submitted|signed|made|done|approved|filed|sent|booked|handled) by "
+    r"(?:the |a |an )?(?:employee|member|customer|patient|client|user|candidate|manager|"
+    r"supervisor|owner|traveller|applicant)s?"
+    r"|\b(?:the )?\w+ (?:team|desk|office) (?:reimburses|refunds|processes|handles|approves|"
+    r"books|issues|arranges)"
+)
+
+
+@lru_cache(maxsize=_CACHE)
+def someone_elses_act(text: str) -> bool:
+    """Whether a rule says the act it governs is done by someone else, the assistant only
+    explaining or looking things up.
+
+    >>> someone_elses_act("Lay-away refunds are done only at the till by a supervisor.")
+    True
+    >>> someone_elses_act("Refunds over 50 GBP need a supervisor's approval.")
+    False
+    """
+    return bool(_SOMEONE_ELSES.search(_normalise(text)))
+
+
 # What a memory's text holds, whatever its label says: the secret itself (a password, a
 # door code, a login with its value), a person's private data, or the details money is
 # paid to. A word alone is not enough: "passwords are rotated" holds none.

@@ -661,3 +661,22 @@ def test_a_permission_that_says_may_be_is_no_doubt() -> None:
     )
     d = decide("Give the customer a small refund of five dollars.", {X}, [narrow])
     assert d.assessments[0].lane == "authority"
+
+
+def test_an_act_a_rule_gives_to_someone_else_is_explained_not_done() -> None:
+    remit = belief(
+        "remit",
+        "Lay-away cancellations and deposit refunds are done only at the till by a supervisor. "
+        "The assistant may tell the customer how.",
+        kind=Kind.policy,
+        names=("layaway",),
+        priority=Priority.high,
+        hint=ActionClass.verify_first,
+    )
+    d = decide("Cancel the layaway on order 5521 and refund her deposit.", [X, W], [remit])
+    assert (d.governing, d.action) == ("remit", ActionClass.answer_context)
+    approval = replace(remit, text="Lay-away deposit refunds need a supervisor's approval first.")
+    d = decide("Cancel the layaway on order 5521 and refund her deposit.", [X, W], [approval])
+    assert (d.governing, d.action) == ("remit", ActionClass.verify_first)
+    d = decide("How do layaway cancellations work?", [R], [remit])
+    assert not any("someone else" in step for step in d.steps)
