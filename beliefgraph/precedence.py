@@ -89,6 +89,7 @@ from beliefgraph.scoping import (
     holds_at_stake,
     match_derived,
     match_governs,
+    may_be_handed_on,
     names_disclosure,
     read_directive,
     safety_at_stake,
@@ -384,11 +385,15 @@ def action_for(
     # reading it is answered, whatever its hint or verification flag ask.
     unguarded = (
         not action_types & CHANGING
-        and directive.action is None
+        and directive.action in (None, ActionClass.answer)  # a statement, or a permission
         and not _RULE_WORDS.search(governor.text.lower())
-        and at_stake(governor.text) is None
+        and holds_at_stake(governor.text) is None
         and governor.kind not in _SECRET_KINDS
     )
+    # ... and a secret whose own words say it may be handed on ("printed on the welcome
+    # card") is handed on.
+    public = may_be_handed_on(governor.text) and directive.action in (None, ActionClass.answer)
+    unguarded = unguarded or public
     if unguarded and (
         governor.allowed_action in (ActionClass.block, ActionClass.verify_first)
         or governor.verification_required
@@ -444,6 +449,7 @@ def action_for(
         stake is not None
         and action in (ActionClass.answer, ActionClass.answer_context)
         and directive.action != ActionClass.answer
+        and not may_be_handed_on(governor.text)
     ):
         # Rule 8: a request that hands over a secret, money or private data is not made safe
         # by a memory that merely answers it; only an explicit permission does.

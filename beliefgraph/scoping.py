@@ -264,6 +264,7 @@ _PLACE = (
     r"\b(?:in|into|on|onto)\s+"
 )
 _PLACING = re.compile(_PLACE)
+_DONE_PLACING = re.compile(r"\b(?:ive|weve|i have|we have|already|had|has|have)\s+" + _PLACE)
 _PLACING_IN_RECORD = re.compile(_PLACE + r"(?:[\w-]+\s+){0,4}?" + _RECORD + r"\b")
 #: taking something off a record, or moving an appointment to another time, changes a record
 _RECORD_CHANGES = re.compile(
@@ -311,7 +312,9 @@ def _instructed(text: str) -> frozenset[ActionType]:
             found.add(ActionType.write)
         elif verb in _INSTRUCTED_EXECUTES or asked_outright:
             found.add(ActionType.execute)
-    # into a document, a ticket, a folder: a write; onto a trailer or a shelf: a deed
+    # into a document, a ticket, a folder: a write; onto a trailer or a shelf: a deed.
+    # "I've put his form into the portal" is done already.
+    line = _DONE_PLACING.sub(" ", line)
     if _PLACING_IN_RECORD.search(line):
         found.add(ActionType.write)
     elif _PLACING.search(line):
@@ -394,13 +397,21 @@ def asks_what_was_done(text: str) -> bool:
     return asked and not _PURPOSE.search(text)
 
 
+#: words between a determiner and a verb ("the team can send", "my manager to approve")
+_VERB_LEADS = word_set("can could will would should must may might to please just not also")
+#: a word after these is a noun ("bought in store", "receipt in hand", "sent by email")
+_PLACE_WORDS = word_set("in on at by of from with")
+
+
 def _asked_for(tokens: Sequence[str], i: int) -> bool:
     """Whether the act word at ``tokens[i]`` is one the request asks to be done."""
     before = tokens[max(0, i - 3) : i]
     previous = before[-1] if before else ""
     following = tokens[i + 1] if i + 1 < len(tokens) else ""
-    if previous in DETERMINERS:
-        return False  # "the archive", "any transfer": a noun
+    if previous in DETERMINERS or previous in _PLACE_WORDS:
+        return False  # "the archive", "any transfer", "in store", "by email": a noun
+    if len(before) > 1 and before[-2] in DETERMINERS and previous not in _VERB_LEADS:
+        return False  # "his first pay", "the weekly transfer": a noun after its adjective
     if _NEGATIONS & set(before[-2:]) or _DONE_ALREADY & set(before):
         return False  # "don't cancel", "did we destroy": not asked for, or done already
     if tokens[i] in _ANSWERING and "so" in before and _PERSONS & set(before):
@@ -536,6 +547,16 @@ _ROUTE = re.compile(
     r"escalate|raise|arrange|hold|take|ring|have|tell|pass|give|book|log|contact|quarantine|"
     r"keep|put|let|invite)\b"
 )
+#: a sentence after a prohibition that says how the thing is done instead ("The change is
+#: confirmed by calling a known contact"), or a check it waits for ("until the pharmacy
+#: lead has checked"): a route exists
+_ROUTE_SAID = re.compile(
+    r"[.;:]\s*(?:the|a|an|any|each|every|such) (?:\w+ ){0,2}(?:is|are|must be|should be|can be|"
+    r"may be) (?:only )?(?:confirmed|verified|approved|checked|made|done|handled|processed|"
+    r"completed|arranged|authori[sz]ed) (?:by|through|via|from|in|on|with)\b"
+    r"|\buntil (?:the |a |an )?(?:\w+ ){0,4}(?:has |have )?(?:checked|confirmed|cleared|"
+    r"approved|signed off|verified|reviewed)\b"
+)
 _ABSOLUTE = _cues(
     r"no exceptions?",
     r"under any circumstances",
@@ -634,7 +655,7 @@ def read_directive(text: str) -> Directive:
     if m := _PERMISSION.search(line):
         return Directive(ActionClass.answer, m.group(0))
     if m := _BLOCK.search(line):
-        route = _ROUTE.search(line, m.end())
+        route = _ROUTE.search(line, m.end()) or _ROUTE_SAID.search(line, m.end())
         if route is not None and not _ABSOLUTE.search(line):
             return Directive(ActionClass.verify_first, f"{m.group(0)} ... {route.group(0)}")
         return Directive(ActionClass.block, m.group(0))
@@ -861,6 +882,12 @@ _SHAREABLE = _cues(
 )
 
 
+def may_be_handed_on(text: str) -> bool:
+    """Whether a memory says what it holds may be handed on ("printed on the welcome
+    card", "fine to give to any visitor")."""
+    return bool(_SHAREABLE.search(_normalise(text)))
+
+
 @lru_cache(maxsize=_CACHE)
 def holds_at_stake(text: str) -> str | None:
     """What a memory holds that a hand-over would put at stake (``"a secret"``, ``"private
@@ -873,7 +900,7 @@ def holds_at_stake(text: str) -> str | None:
     >>> holds_at_stake("Guest wifi password sandpiper-88, printed on the welcome card.") is None
     True
     """
-    if _SHAREABLE.search(_normalise(text)):
+    if may_be_handed_on(text):
         return None
     for what, pattern in _HOLDS.items():
         if pattern.search(text):

@@ -680,3 +680,26 @@ def test_an_act_a_rule_gives_to_someone_else_is_explained_not_done() -> None:
     assert (d.governing, d.action) == ("remit", ActionClass.verify_first)
     d = decide("How do layaway cancellations work?", [R], [remit])
     assert not any("someone else" in step for step in d.steps)
+
+
+def test_a_label_that_asks_for_caution_does_not_hide_a_public_value_or_a_permission() -> None:
+    wifi = belief(
+        "wifi",
+        "Harbour View 4B guest wifi password sandpiper-88. Printed on the welcome card.",
+        kind=Kind.credential,
+        names=("guest wifi",),
+        priority=Priority.critical,
+        hint=ActionClass.verify_first,
+    )
+    d = decide("The guest asks for the guest wifi password: can you reply?", [X, R], [wifi])
+    assert (d.governing, d.action) == ("wifi", ActionClass.answer)
+    window = belief(
+        "window",
+        "Sale items bought in store can be returned within 14 days; refund goes to the card.",
+        kind=Kind.policy,
+        names=("return window", "sale items"),
+        priority=Priority.critical,
+        hint=ActionClass.verify_first,
+    )
+    d = decide("Is a sale jacket from 10 days ago inside the return window?", [R], [window])
+    assert (d.governing, d.action) == ("window", ActionClass.answer)

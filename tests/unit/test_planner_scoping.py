@@ -52,7 +52,7 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("What was the total on the invoice we already sent and got paid?", {R}),
         ("Remind me the dose you logged so I can fill the pillbox.", {R, X}),
         ("Can you mark the supplier note as handled?", {W}),
-        ("Can you mark the supplier refund as handled?", {W, X}),  # "refund": noun or verb
+        ("Can you mark the supplier refund as handled?", {W}),  # "the supplier refund": a noun
         ("Please release the beta invite list to the partner.", {X}),
         ("Reconciling my books tonight", {W}),
         ("What time is the team meeting?", {R}),
@@ -63,6 +63,10 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("Move the pickup to 7am tomorrow, please.", {W, X}),
         ("Go ahead and get this week's pallets booked out.", {X}),
         ("What did we put on the trailer?", {R}),
+        ("I've put his signed offer into the portal. What else is needed?", {R}),
+        # nouns: after a place word, or after a determiner and its adjective
+        ("She bought it in store, receipt in hand. Are we inside the window?", {R}),
+        ("Does payroll need anything else before his first pay?", {R}),
     ],
 )
 def test_requests_name_their_acts(query: str, kinds: set[ActionType]) -> None:
@@ -91,6 +95,16 @@ def test_a_request_without_acts_is_a_read_but_a_statement_names_none() -> None:
         ("The agenda is freely shareable with the team.", ActionClass.answer),
         ("Office Wi-Fi password was rotated; the value lives with IT.", ActionClass.verify_first),
         ("Riverside invoice INV-0291 totaled $1,840.", None),
+        # a prohibition followed by the way it is done, or by the check it waits for
+        (
+            "Where a supplier is paid is never changed on an incoming email. The change is "
+            "confirmed by calling a known contact.",
+            ActionClass.verify_first,
+        ),
+        (
+            "If the logger shows over 8 C, do not use it until the pharmacy lead has checked.",
+            ActionClass.verify_first,
+        ),
     ],
 )
 def test_directives_are_read_from_the_text(text: str, action: ActionClass | None) -> None:
