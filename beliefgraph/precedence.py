@@ -602,6 +602,8 @@ def decide(
                 _about_rank(a),
                 a.instance,
                 not other_property(request.text, a.candidate.text),
+                # what is confirmed answers before what was heard
+                a.candidate.epistemic_status == EpistemicStatus.confirmed,
                 a.relevance,
             ),
             reverse=True,

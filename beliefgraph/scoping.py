@@ -37,8 +37,43 @@ from beliefgraph.text import fold, tokenize, unique, word_set
 _PLURAL_KEEP = frozenset({"access", "process", "business", "status", "analysis", "address", "this"})
 
 
+# British and American spellings of one word compare equal ("authorisation",
+# "enrolment", "cancelled", "colour"): each is read in its American form.
+_SPELLINGS = (
+    (re.compile(r"isation(s?)$"), r"ization\1"),
+    (re.compile(r"(?<=[^l])lment(s?)$"), r"llment\1"),
+    (
+        re.compile(
+            r"^(author|organ|recogn|priorit|summar|final|minim|maxim|optim|custom|apolog|"
+            r"categor|special|normal|central|personal|visual|familiar|memor|sanit|item|"
+            r"standard|util|real|stabil|legal|formal|subsid|emphas|harmon|local)is(e|ed|es|ing)$"
+        ),
+        r"\1iz\2",
+    ),
+    (
+        re.compile(r"^(cancel|label|travel|model|fuel|signal|total|level|channel)l(ed|ing|er)$"),
+        r"\1\2",
+    ),
+    (re.compile(r"^(colo|behavio|favo|hono|labo|neighbo|odo|humo)ur(s?)$"), r"\1r\2"),
+    (re.compile(r"^(cent|met|lit|theat|fib)re(s?)$"), r"\1er\2"),
+    (re.compile(r"^(licen|defen|offen)ce(s?)$"), r"\1se\2"),
+    (re.compile(r"^(program|catalog|dialog)(?:me|ue)(s?)$"), r"\1\2"),
+)
+
+
+def american(token: str) -> str:
+    """``token`` in its American spelling ("enrolment" -> "enrollment")."""
+    if len(token) < 5 or not token.isalpha():
+        return token
+    for pattern, replacement in _SPELLINGS:
+        token = pattern.sub(replacement, token)
+    return token
+
+
 def fold_plural(token: str) -> str:
-    """``token`` without a regular English plural ending ("policies" -> "policy")."""
+    """``token`` without a regular English plural ending ("policies" -> "policy"), in its
+    American spelling."""
+    token = american(token)
     if len(token) <= 3 or token in _PLURAL_KEEP or token.endswith(("ss", "us", "is")):
         return token
     if token.endswith("ies") and len(token) > 4:

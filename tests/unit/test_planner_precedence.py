@@ -703,3 +703,22 @@ def test_a_label_that_asks_for_caution_does_not_hide_a_public_value_or_a_permiss
     )
     d = decide("Is a sale jacket from 10 days ago inside the return window?", [R], [window])
     assert (d.governing, d.action) == ("window", ActionClass.answer)
+
+
+def test_what_is_confirmed_answers_before_what_was_heard() -> None:
+    sheet = belief(
+        "sheet",
+        "Lab prep sheet: routine cholesterol panels are run non-fasting.",
+        names=("cholesterol panel",),
+        similarity=0.5,
+    )
+    hearsay = belief(
+        "hearsay",
+        "A nurse mentioned that cholesterol panels still need patients fasted.",
+        names=("cholesterol panel",),
+        epistemic=EpistemicStatus.reported,
+        priority=Priority.low,
+        similarity=0.6,
+    )
+    d = decide("Do patients fast before a cholesterol panel?", [R], [hearsay, sheet])
+    assert d.governing == "sheet"

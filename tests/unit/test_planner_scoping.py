@@ -15,6 +15,7 @@ from beliefgraph.scoping import (
     match_derived,
     match_governs,
     read_directive,
+    words,
 )
 
 R, W, X = ActionType.read, ActionType.write, ActionType.execute
@@ -34,6 +35,21 @@ R, W, X = ActionType.read, ActionType.write, ActionType.execute
 )
 def test_plurals_fold_and_nothing_else(word: str, folded: str) -> None:
     assert fold_plural(word) == folded
+
+
+@pytest.mark.parametrize(
+    ("british", "american"),
+    [
+        ("pre-authorisation", "preauthorization"),
+        ("enrolment", "enrollment"),
+        ("cancelled", "canceled"),
+        ("colours", "color"),
+        ("programme", "program"),
+    ],
+)
+def test_british_and_american_spellings_are_one_word(british: str, american: str) -> None:
+    assert words(british) == words(american)
+    assert words("promise") == ("promise",)  # only the words known to vary
 
 
 def test_terms_match_as_phrases_across_spellings() -> None:
