@@ -358,6 +358,7 @@ def _rank(a: Assessment, heads: Mapping[str, Candidate]) -> tuple[object, ...]:
         a.instance,
         a.strong,
         a.type_match,
+        a.about.qualified,
         _PRIORITY_RANK[gov.priority],
         exact,
         a.scope.weight,

@@ -85,6 +85,14 @@ _BELONGING = frozenset({"of", "for"})
 #: of the dock van", "the password for the front desk router")
 _LINKING = frozenset({"of", "for", "to", "on"})
 
+#: a thing followed by these is who speaks ("the site manager says go ahead")
+_SPEECH = word_set(
+    """
+    say said tell told ask asked want wanted emailed rang called mentioned think thought
+    insist insisted reckon claim claimed wrote
+    """
+)
+
 #: a compound right after these names the kind of answer asked for ("which room")
 _ASKING = frozenset({"which", "what", "whose"})
 
@@ -108,6 +116,9 @@ class Thing:
     nearest: str | None = None
     #: the text says "a" or "an" of it: any one of its kind ("to an outside partner")
     indefinite: bool = False
+    #: the text reports what it says ("the site manager says go ahead"): who speaks, not
+    #: what is spoken of
+    speaker: bool = False
 
     def qualifiers_of(self, word: str) -> frozenset[str]:
         """The words before ``word`` in the compound (they qualify it)."""
@@ -148,6 +159,7 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
     linked: set[int] = set()
     quantified: set[int] = set()
     indefinite: set[int] = set()
+    speaking: set[int] = set()
     belongs: set[int] = set()
     for i, token in enumerate(tokens):
         previous = tokens[i - 1] if i > 0 else ""
@@ -157,6 +169,8 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
                     linked.add(len(runs))
                 if token in _BELONGING:
                     belongs.add(len(runs))
+                if token in _SPEECH:
+                    speaking.add(len(runs))
                 runs.append(run)
             run = []
             continue
@@ -205,6 +219,7 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
                 quantified=n in quantified,
                 nearest=nearest,
                 indefinite=n in indefinite,
+                speaker=n in speaking,
             )
         )
     # An attribute-only compound tied to a thing ("the price of the dock van") or naming the
@@ -273,6 +288,9 @@ class Aboutness:
     #: a thing of the belief has exactly the request's qualifiers ("west wing kiosk", not
     #: "west kiosk")
     exact: bool = False
+    #: the belief names a qualified thing of the request by a qualifier of it ("the Year 10
+    #: history coursework"), not only unqualified words ("a parent")
+    qualified: bool = False
 
     @property
     def governs(self) -> bool:
@@ -331,7 +349,7 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
     """How ``held`` (a belief's things) meets ``asked`` (a request's)."""
     if sibling(asked, held) is not None:
         return NOTHING
-    best, matched, exact = "none", [], False
+    best, matched, exact, qualified = "none", [], False, False
     for a in asked:
         level = "none"
         for h in held:
@@ -341,6 +359,7 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
                     continue
                 level = "same"
                 exact = exact or a.qualifiers == h.qualifiers
+                qualified = qualified or (bool(a.qualifiers & h.qualifiers) and not a.speaker)
             elif h.generic and (h.head == a.head or h.head in a.attributes):
                 level = _better(level, "class")
             elif (
@@ -349,10 +368,14 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
                 and _agree(a.qualifiers, h.qualifiers_of(a.head))
             ):
                 level = _better(level, "mention")
+                # "the payment dashboard roles" names the payment dashboard asked about
+                qualified = qualified or (
+                    bool(a.qualifiers & h.qualifiers_of(a.head)) and not a.speaker
+                )
         if level != "none":
             matched.append(a.head)
             best = _better(best, level)
-    return Aboutness(best, tuple(dict.fromkeys(matched)), exact)
+    return Aboutness(best, tuple(dict.fromkeys(matched)), exact, qualified)
 
 
 def _better(x: str, y: str) -> str:

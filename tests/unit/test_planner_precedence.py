@@ -722,3 +722,46 @@ def test_what_is_confirmed_answers_before_what_was_heard() -> None:
     )
     d = decide("Do patients fast before a cholesterol panel?", [R], [hearsay, sheet])
     assert d.governing == "sheet"
+
+
+def test_the_rule_that_names_the_qualified_thing_asked_outranks_a_louder_one() -> None:
+    privacy = belief(
+        "privacy",
+        "Never discuss a student's marks with a parent until their identity is confirmed.",
+        kind=Kind.policy,
+        names=("parent",),
+        governs=Governs(any_terms=["parent", "marks"], action_types=[R]),
+        priority=Priority.high,
+        hint=ActionClass.verify_first,
+    )
+    coursework = belief(
+        "coursework",
+        "Year 10 history coursework handed in up to 3 days late loses 10% a day.",
+        kind=Kind.policy,
+        names=("history coursework",),
+        hint=ActionClass.answer,
+    )
+    request = "A parent asks what happens if the Year 10 history coursework is late. The rule?"
+    d = decide(request, [R], [privacy, coursework])
+    assert d.governing == "coursework"
+    # who says something is not what it is about
+    manager = belief(
+        "manager",
+        "Site manager Gary: the trusses go up today.",
+        kind=Kind.decision,
+        names=("site manager",),
+    )
+    crane = belief(
+        "crane",
+        "A crane stands idle from the day its thorough-examination certificate lapses.",
+        kind=Kind.policy,
+        names=("crane",),
+        governs=Governs(any_terms=["crane", "certificate", "lift"], action_types=[X]),
+        priority=Priority.critical,
+        hint=ActionClass.block,
+    )
+    request = (
+        "The tower crane's thorough-examination certificate ran out yesterday and the site "
+        "manager says go ahead and lift the roof trusses today."
+    )
+    assert decide(request, [X], [manager, crane]).governing == "crane"
