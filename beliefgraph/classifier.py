@@ -56,7 +56,9 @@ from typing import Any, Protocol
 from beliefgraph import frames
 from beliefgraph.config import Settings
 from beliefgraph.models import Verdict
+from beliefgraph.scoping import fold_plural
 from beliefgraph.text import CORRECTION_OPENING, tokenize, word_set
+from beliefgraph.things import ATTRIBUTES
 
 log = logging.getLogger(__name__)
 
@@ -419,8 +421,16 @@ class DefaultClassifier:
             # one-value kind says which, so only they decide on the value alone
             same_attribute = replaces
         else:
+            # One attribute inside the other ("password" in "wifi password") names the same
+            # property only when what they share is a property: sharing a name ("Rosa ...",
+            # "Rosa's new address ...") says they are about one person, not one property.
+            shared = {fold_plural(w) for w in a.attribute & b.attribute}
             same_attribute = bool(a.attribute and b.attribute) and (
-                a.attribute <= b.attribute or b.attribute <= a.attribute
+                a.attribute == b.attribute
+                or (
+                    bool(shared & ATTRIBUTES)
+                    and (a.attribute <= b.attribute or b.attribute <= a.attribute)
+                )
             )
         if not same_attribute:
             return None

@@ -116,6 +116,17 @@ def test_a_different_value_for_the_same_attribute_contradicts() -> None:
     assert judge(new, old, 0.75)[0] is Verdict.contradicts
 
 
+def test_sharing_only_a_name_before_the_verb_is_no_shared_attribute() -> None:
+    rosa = {"reyes": {"reyes"}}
+    old = view("Rosa Reyes on ward 3 is due a review.", id="r1", about=rosa)
+    new = view("Rosa Reyes updated her mailing address in the portal on 20 November.", about=rosa)
+    assert judge(new, old, 0.6)[0] is not Verdict.contradicts
+    # a property shared with a name is one property
+    old = view("Rosa Reyes's phone number is 0771 000 111.", id="r2", about=rosa)
+    new = view("Rosa Reyes's new phone number is 0772 999 888.", about=rosa)
+    assert judge(new, old, 0.8)[0] is Verdict.contradicts
+
+
 def test_the_same_value_again_is_noop_and_more_of_it_subsumes() -> None:
     about = {"project": {"project"}}
     old = view("The project's database is PostgreSQL.", about=about)
