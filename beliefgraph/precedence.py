@@ -95,7 +95,14 @@ from beliefgraph.scoping import (
     safety_at_stake,
     someone_elses_act,
 )
-from beliefgraph.things import NOTHING, Aboutness, about, other_property, same_instance
+from beliefgraph.things import (
+    NOTHING,
+    Aboutness,
+    about,
+    other_property,
+    same_instance,
+    same_property,
+)
 
 #: kinds that speak with authority when they govern (DESIGN §3); ``directive`` is an
 #: instruction by definition, so it joins the kinds of models.AUTHORITY_KINDS here
@@ -603,6 +610,7 @@ def decide(
                 _about_rank(a),
                 a.instance,
                 not other_property(request.text, a.candidate.text),
+                same_property(request.text, a.candidate.text),
                 # what is confirmed answers before what was heard
                 a.candidate.epistemic_status == EpistemicStatus.confirmed,
                 a.relevance,

@@ -732,7 +732,8 @@ _SAFETY = (
         _cues(
             r"(?:how much|how many|what|which) (?:dose|dosage|of "
             r"(?:his|her|their|the|dads|mums|my)?\s?(?:\w+ )?"
-            r"(?:morphine|insulin|medication|medicine|tablets?|pills?|drops?|syrup))",
+            r"(?:morphine|insulin|medication|medicine|tablets?|pills?|drops?|syrup|thinners?|"
+            r"anticoagulants?|antibiotics?|painkillers?|capsules?|injections?))",
             r"dose",
             r"dosage",
             r"draw up",
@@ -747,6 +748,9 @@ _SAFETY = (
             r"how much (?:weight|load|pressure)",
             r"(?:load|weight|pressure) (?:limit|rating|capacity)",
             r"(?:which|what) (?:breaker|fuse|circuit|isolator)",
+            r"torque",
+            r"(?:done|tightened|torqued) up to",
+            r"how tight",
             r"switch (?:\w+ )?off",
             r"isolate",
         ),

@@ -516,6 +516,9 @@ _PROPERTIES = {
     "what is preferred": re.compile(r"\b(?:prefer|preference|like|likes|favourite|go-to)\b"),
     "its settings": re.compile(r"\b(?:settings|configuration|config)\b"),
     "where to connect": re.compile(r"\b(?:host|hostname|port|url|endpoint|ip)\b"),
+    "how far it may go": re.compile(
+        r"\b(?:torque|nm|tighten\w*|done up to|maximum|max|limit|capacity|rated|psi|bar)\b"
+    ),
 }
 
 
@@ -545,6 +548,12 @@ def asked_properties(request: str) -> frozenset[str]:
     question - "the caller passed the PIN check" - asks for nothing)."""
     questions = [s for s in _QUESTION_BREAK.split(request) if _QUESTION.search(s)]
     return properties(" ".join(questions)) if questions else frozenset()
+
+
+def same_property(request: str, belief: str) -> bool:
+    """Whether ``belief`` states a property the request asks for ("270 Nm" for "what do the
+    wheel nuts get done up to?")."""
+    return bool(asked_properties(request) & properties(belief))
 
 
 def other_property(request: str, belief: str) -> bool:

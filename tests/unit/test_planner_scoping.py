@@ -15,6 +15,7 @@ from beliefgraph.scoping import (
     match_derived,
     match_governs,
     read_directive,
+    safety_at_stake,
     words,
 )
 
@@ -201,3 +202,19 @@ def test_a_scope_that_names_nothing_of_its_belief_is_not_trusted() -> None:
         any_terms=["donor", "crm"], all_terms=[], text=text, names=["beta"]
     )
     assert explicit_scope_is_about(any_terms=["partner"], all_terms=[], text=text, names=[])
+
+
+@pytest.mark.parametrize(
+    ("request_", "least"),
+    [
+        ("How much of the blood thinner goes in each evening slot?", ActionClass.verify_first),
+        ("New tyres on FL-3: what do the wheel nuts get done up to?", ActionClass.warn),
+        ("What's the highest pressure Autoclave 2 can take?", ActionClass.warn),
+        ("How many ampoules did we destroy in October?", None),
+    ],
+)
+def test_a_dose_or_a_limit_asked_for_is_never_taken_on_a_note_alone(
+    request_: str, least: ActionClass | None
+) -> None:
+    found = safety_at_stake(request_)
+    assert (found[0] if found else None) == least

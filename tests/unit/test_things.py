@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from beliefgraph.things import about, align, instances, other_property, things
+from beliefgraph.things import about, align, instances, other_property, same_property, things
 
 
 def test_a_compound_is_about_its_last_word_that_is_no_attribute() -> None:
@@ -128,3 +128,9 @@ def test_ordinals_and_numbers_name_the_same_instance() -> None:
     }
     assert instances("Line 3 press on quality hold") == {"line": frozenset({"3"})}
     assert instances("the 3rd floor kitchen") == {"floor": frozenset({"3"})}
+
+
+def test_a_belief_that_states_the_property_asked_for_is_marked() -> None:
+    request = "What do the FL-3 wheel nuts get done up to?"
+    assert same_property(request, "FL-3 wheel fixings: 270 Nm in a star pattern.")
+    assert not same_property(request, "FL-3 had new tyres fitted this morning.")
