@@ -83,6 +83,7 @@ from beliefgraph.scoping import (
     asks_for_the_rule,
     asks_what_was_done,
     at_stake,
+    checked_at_source,
     explicit_scope_is_about,
     governed_action_types,
     hedged,
@@ -99,6 +100,7 @@ from beliefgraph.things import (
     NOTHING,
     Aboutness,
     about,
+    another_of_that_name,
     other_property,
     same_instance,
     same_property,
@@ -310,6 +312,9 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         if c.historical:
             return result("none", f"{c.historical}, and holds no jurisdiction", "excluded")
         return result("evidence", "evidence: holds no jurisdiction")
+    if scope.in_scope and another_of_that_name(request.text, c.text):
+        # its scope's words match, but its text names another one of that name
+        return result("none", "out of scope: it names another one of that name", "excluded")
     if not scope.in_scope:
         if scope.excluded_by:
             why = f"out of scope: the request mentions excluded term {scope.excluded_by!r}"
@@ -458,6 +463,7 @@ def action_for(
         and action in (ActionClass.answer, ActionClass.answer_context)
         and directive.action != ActionClass.answer
         and not may_be_handed_on(governor.text)
+        and not (stake == "money" and checked_at_source(governor.text))
     ):
         # Rule 8: a request that hands over a secret, money or private data is not made safe
         # by a memory that merely answers it; only an explicit permission does.
@@ -758,6 +764,7 @@ def _holder(
         and not a.candidate.historical
         and a.about.governs
         and holds_at_stake(a.candidate.text) == stake
+        and not (stake == "money" and checked_at_source(a.candidate.text))
     ]
     if not holders:
         return None

@@ -921,6 +921,21 @@ _SHAREABLE = _cues(
 )
 
 
+#: words by which a memory says its details were checked at the source ("confirmed by phone
+#: callback to their known number")
+_CHECKED = _cues(
+    r"(?:confirmed|verified|checked|validated) (?:by|with|via|on|against|through) "
+    r"(?:a |the |their |our )?(?:phone|call|callback|call-back|calling|known|number|source|"
+    r"bank|supplier|vendor|letter)",
+)
+
+
+def checked_at_source(text: str) -> bool:
+    """Whether a memory says what it holds was checked at its source ("bank details
+    confirmed by phone callback to their known number"): paying to it needs no new check."""
+    return bool(_CHECKED.search(_normalise(text)))
+
+
 def may_be_handed_on(text: str) -> bool:
     """Whether a memory says what it holds may be handed on ("printed on the welcome
     card", "fine to give to any visitor")."""

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from beliefgraph.scoping import DETERMINERS, STOPWORDS, is_act, words
-from beliefgraph.text import word_set
+from beliefgraph.text import tokenize, word_set
 
 #: words that name a property of a thing, not a thing: a shared attribute is no shared topic
 ATTRIBUTES = word_set(
@@ -486,7 +486,98 @@ def about(request: str, belief: str, names: tuple[str, ...] = ()) -> Aboutness:
     """How a request meets a belief's text and the names of what it is about."""
     if other_instance(request, belief) is not None:
         return NOTHING
+    if another_of_that_name(request, belief):
+        return NOTHING  # "Kessler Metallbau KG" for "Kessler Metals": another one
     return _about(request, belief, tuple(names))
+
+
+#: a capitalised word, or an initial ("T.")
+_NAME_WORD = re.compile(r"\b[A-Z](?:\.|[\w'\u2019-]*)")
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n)\s*[\"'(]*$")
+#: capitalised words that name no one
+_NOT_NAMES = word_set(
+    """
+    monday tuesday wednesday thursday friday saturday sunday january february march april
+    may june july august september october november december jan feb mar apr jun jul aug
+    sep sept oct nov dec mr mrs ms miss dr prof
+    """
+)
+
+
+@lru_cache(maxsize=8192)
+def proper_names(text: str) -> tuple[tuple[str, ...], ...]:
+    """The runs of capitalised words ``text`` names ("Rosa Reyes", "Kessler Metals"),
+    folded; a run's first word is dropped when it only starts a sentence and is no name
+    ("Pay Northgate Supplies" names Northgate Supplies).
+
+    >>> proper_names("Pay Northgate Supplies today; T. Okafor rang on Monday.")
+    (('northgate', 'supplies'), ('t', 'okafor'))
+    """
+    runs: list[list[tuple[str, int]]] = []
+    last_end = -1
+    for m in _NAME_WORD.finditer(text):
+        if runs and text[last_end : m.start()].strip() == "":
+            runs[-1].append((m.group(0), m.start()))
+        else:
+            runs.append([(m.group(0), m.start())])
+        last_end = m.end()
+    found: list[tuple[str, ...]] = []
+    for run in runs:
+        tokens = [(w.rstrip(".").lower(), start) for w, start in run]
+        first, start = tokens[0]
+        if _SENTENCE_START.search(text[:start]) and (
+            first in STOPWORDS or is_act(first) or len(tokens) == 1
+        ):
+            tokens = tokens[1:]
+        folded = tuple(
+            t for w, _ in tokens if w not in _NOT_NAMES for t in tokenize(w) if t.isalpha()
+        )
+        if folded:
+            found.append(folded)
+    return tuple(found)
+
+
+#: abbreviations names are written with ("Fenwick Rd")
+_ABBREVIATED = {
+    "rd": "road",
+    "st": "street",
+    "ave": "avenue",
+    "ln": "lane",
+    "sq": "square",
+    "ct": "court",
+    "hwy": "highway",
+    "ltd": "limited",
+    "intl": "international",
+    "dept": "department",
+}
+
+
+def _same_word(a: str, b: str) -> bool:
+    a, b = _ABBREVIATED.get(a, a), _ABBREVIATED.get(b, b)
+    return a == b or (len(a) == 1 and b.startswith(a)) or (len(b) == 1 and a.startswith(b))
+
+
+def another_of_that_name(request: str, belief: str) -> bool:
+    """Whether a name of the request meets in the belief only names that share a part of it
+    but each has a part the other lacks ("Kessler Metals" and "Kessler Metallbau KG", "Elm
+    Street" and "Oak Street"): the belief is about another one of that name. An initial is
+    the name it starts ("T. Okafor" is Tomasz Okafor's)."""
+    held_names = proper_names(belief)
+    for asked in proper_names(request):
+        clash = False
+        for held in held_names:
+            shared = [a for a in asked if any(_same_word(a, h) for h in held)]
+            if not shared or all(len(w) == 1 for w in shared):
+                continue
+            asked_only = [a for a in asked if not any(_same_word(a, h) for h in held)]
+            held_only = [h for h in held if not any(_same_word(h, a) for a in asked)]
+            if not (asked_only and held_only):
+                break  # the belief names this one too
+            clash = True
+        else:
+            if clash:
+                return True
+    return False
 
 
 @lru_cache(maxsize=8192)

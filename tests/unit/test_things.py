@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from beliefgraph.things import about, align, instances, other_property, same_property, things
+from beliefgraph.things import (
+    about,
+    align,
+    another_of_that_name,
+    instances,
+    other_property,
+    same_property,
+    things,
+)
 
 
 def test_a_compound_is_about_its_last_word_that_is_no_attribute() -> None:
@@ -134,3 +142,33 @@ def test_a_belief_that_states_the_property_asked_for_is_marked() -> None:
     request = "What do the FL-3 wheel nuts get done up to?"
     assert same_property(request, "FL-3 wheel fixings: 270 Nm in a star pattern.")
     assert not same_property(request, "FL-3 had new tyres fitted this morning.")
+
+
+@pytest.mark.parametrize(
+    ("request_", "belief", "another"),
+    [
+        (
+            "Pay Kessler Metals in Dortmund.",
+            "Kessler Metallbau KG (Dortmund): payments frozen.",
+            True,
+        ),
+        ("Pay Kessler Metals in Dortmund.", "Kessler Metals GmbH: bank details confirmed.", False),
+        (
+            "Is Tomasz Okafor's fit note in?",
+            "T. Okafor (DOB 14/03/1988): fit note 10-24 Nov.",
+            False,
+        ),
+        ("Mr Harlow in bed 12 wants his tablets.", "Edwin Harlow (bed 12): all on hold.", False),
+        ("Is the Fenwick Road shop open?", "Fenwick Rd branch: Sun 10-4.", False),
+        # a belief that names this one too is about it, whatever else it names
+        (
+            "Pay out the Hollis Street holdback.",
+            "Hollis Street retention: Brennan v. Hollis Developments.",
+            False,
+        ),
+    ],
+)
+def test_a_name_that_shares_a_part_with_the_one_asked_names_another(
+    request_: str, belief: str, another: bool
+) -> None:
+    assert another_of_that_name(request_, belief) is another
