@@ -61,8 +61,26 @@ _SPELLINGS = (
 )
 
 
+#: one thing under two common names, read as one word ("the March bill" is its invoice)
+_SAME_THING = {
+    "bill": "invoice",
+    "bills": "invoices",
+    "shop": "store",
+    "shops": "stores",
+    "fridge": "refrigerator",
+    "fridges": "refrigerators",
+    "resit": "retake",
+    "resits": "retakes",
+    "lorry": "truck",
+    "lorries": "trucks",
+    "timetable": "schedule",
+}
+
+
 def american(token: str) -> str:
-    """``token`` in its American spelling ("enrolment" -> "enrollment")."""
+    """``token`` in its American spelling ("enrolment" -> "enrollment"), and under the one
+    name of a thing with two common ones ("bill" -> "invoice")."""
+    token = _SAME_THING.get(token, token)
     if len(token) < 5 or not token.isalpha():
         return token
     for pattern, replacement in _SPELLINGS:

@@ -46,6 +46,9 @@ def test_plurals_fold_and_nothing_else(word: str, folded: str) -> None:
         ("cancelled", "canceled"),
         ("colours", "color"),
         ("programme", "program"),
+        # one thing under two common names
+        ("the March bill", "the March invoice"),
+        ("the chemistry resit", "the chemistry retake"),
     ],
 )
 def test_british_and_american_spellings_are_one_word(british: str, american: str) -> None:
