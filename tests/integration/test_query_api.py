@@ -267,7 +267,8 @@ def test_a_narrower_scope_wins_once_an_admin_says_so(client: TestClient, ns: str
             "governs": {"any_terms": ["refund", "customer", uid]},
         },
         {
-            "text": "Small refunds to a customer may be issued by any agent.",
+            # names no qualified thing of the query, so precedence alone ranks it below
+            "text": "Refunds to a customer under ten dollars may be issued by any agent.",
             "kind": "policy",
             "priority": "low",
             "allowed_action": "answer",
