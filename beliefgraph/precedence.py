@@ -691,13 +691,13 @@ def decide(
         final[governor.id] = replace(
             final[governor.id],
             outcome="lost",
-            why=f"{holder.candidate.id} holds the {stake[2:] if stake.startswith('a ') else stake} "
-            "the request would hand over, and this says nothing of it",
+            why=f"{holder.candidate.id} holds {stake} the request would hand over, and this "
+            "says nothing of it",
         )
         final[holder.candidate.id] = replace(
             final[holder.candidate.id],
             outcome="governs",
-            why=f"governs: it holds the {stake} the request would hand over",
+            why=f"governs: it holds {stake} the request would hand over",
         )
         steps.append(
             f"the request would hand over {stake}; {holder.candidate.id} holds it, and "

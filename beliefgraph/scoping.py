@@ -302,7 +302,7 @@ _INSTRUCTED_WRITES = word_set(
 _INSTRUCTED_EXECUTES = word_set(
     """
     book rebook order reorder ship dispatch run lift key push bump load charge bill post
-    text call ring print knock tear pull shift lock
+    text call ring print knock tear pull shift
     """
 )
 
@@ -313,7 +313,7 @@ _RECORD = (
     r"site|website|portal|account|inbox|diary|chart|rota|schedule|database|ledger|board)"
 )
 _PLACE = (
-    r"\b(?:put|post|drop|add|pop|paste|stick|upload|place|load)\b[^.;?!]{0,60}?"
+    r"\b(?:put|post|drop|add(?! up)|pop|paste|stick|upload|place|load)\b[^.;?!]{0,60}?"
     r"\b(?:in|into|on|onto)\s+"
 )
 _PLACING = re.compile(_PLACE)
@@ -328,6 +328,8 @@ _RECORD_CHANGES = re.compile(
 )
 #: "get the pallets booked": the act in its participle is asked for
 _CAUSED = re.compile(r"\bget (?:[\w']+ ){1,6}?([a-z]+ed|sent|paid|done)\b")
+#: "pick one and lock it in": committing a choice is an act
+_COMMITTING = re.compile(r"\block (?:it|them|that|this) in\b")
 _ASKING_CUE = re.compile(
     r"(?:\b(?:go ahead and|can you|could you|would you|will you|"
     r"i need you to|id like you to|i want you to|please|just|and|so)\s+|^|[.!?;]\s*)"
@@ -374,6 +376,8 @@ def _instructed(text: str) -> frozenset[ActionType]:
         found.add(ActionType.execute)
     if _RECORD_CHANGES.search(line):
         found.add(ActionType.write)
+    if _COMMITTING.search(line):
+        found.add(ActionType.execute)
     for m in _CAUSED.finditer(line):
         for form in _base_forms(m.group(1), past=True):
             if form in _WRITE_VERBS or form in _INSTRUCTED_WRITES:
@@ -451,7 +455,9 @@ def asks_what_was_done(text: str) -> bool:
 
 
 #: words between a determiner and a verb ("the team can send", "my manager to approve")
-_VERB_LEADS = word_set("can could will would should must may might to please just not also")
+_VERB_LEADS = word_set(
+    "can could will would should must may might to please just not also and or then but"
+)
 #: a word after these is a noun ("bought in store", "receipt in hand", "sent by email")
 _PLACE_WORDS = word_set("in on at by of from with")
 
@@ -605,8 +611,8 @@ _ROUTE = re.compile(
 #: lead has checked"): a route exists
 _ROUTE_SAID = re.compile(
     r"[.;:]\s*(?:the|a|an|any|each|every|such) (?:\w+ ){0,2}(?:is|are|must be|should be|can be|"
-    r"may be) (?:only )?(?:confirmed|verified|approved|checked|made|done|handled|processed|"
-    r"completed|arranged|authori[sz]ed) (?:by|through|via|from|in|on|with)\b"
+    r"may be) (?:only )?(?:confirmed|verified|approved|checked|authori[sz]ed) "
+    r"(?:by|through|via|with)\b"
     r"|\buntil (?:the |a |an )?(?:\w+ ){0,4}(?:has |have )?(?:checked|confirmed|cleared|"
     r"approved|signed off|verified|reviewed)\b"
 )
@@ -810,7 +816,9 @@ _AT_STAKE = {
         r"tokens?",
         r"root",
         r"admin (?:user|account|access)",
-        r"(?:get|log|sign) (?:in|into|on)",
+        r"get into",
+        r"(?:sign|log) ?(?:in|on) (?:details|to|with)",
+        r"(?:need|needs|use|uses) to (?:sign|log) (?:in|on)",
     ),
     "money": _cues(
         r"pay(?:ing)?",
@@ -870,6 +878,12 @@ def at_stake(text: str) -> str | None:
 # instead (explain, look up, compare). A request to do it then gets the explanation, not
 # the act.
 _ASSISTANT = r"(?:the |this |our |an? )?(?:assistant|ai|bot|agent)"
+#: who does a thing, as a rule names them ("by the shift manager", "by our solicitors")
+_ROLE = (
+    r"(?:manager|supervisor|lead|team|director|officer|partner|clinician|vet|doctor|gp|"
+    r"engineer|solicitors?|lawyers?|counsel|owner|employee|member|customer|desk|department|"
+    r"committee|administrator|coordinator|head|staff|nurse|pharmacist|accountant)s?\b"
+)
 _SOMEONE_ELSES = re.compile(
     r"\b" + _ASSISTANT + r" (?:may|can|should|will) (?:only |just )?(?:explain|tell|describe|"
     r"lay out|look up|compare|outline|point|summari[sz]e|walk)"
@@ -880,10 +894,12 @@ _SOMEONE_ELSES = re.compile(
     r"to) (?:\w+ )?(?:approve|book|submit|sign|process|issue|refund|pay|decide|authori[sz]e|"
     r"place|cancel|grant|perform)"
     r"|\bi (?:only )?(?:explain|describe|outline) the (?:process|policy|options)"
-    r"|\b(?:is|are) (?:done|handled|made|signed off|approved|submitted|processed|issued|"
-    r"arranged|booked|authori[sz]ed|decided) (?:only )?(?:at (?:the )?\w+ )?by "
-    r"(?:the |our |a |an |their |his |her )?(?!assistant)[\w-]+"
-    r"|\bmust be (?:submitted|signed|made|done|approved|filed|sent|booked|handled) by "
+    # (not "approved by": that is a check before the act, not someone else's act)
+    r"|\b(?:is|are) (?:done|handled|made|submitted|processed|issued|arranged|booked|decided) "
+    r"(?:only )?(?:at (?:the )?\w+ )?by "
+    r"(?:the |our |a |an |their |his |her )?(?:[\w-]+ ){0,2}"
+    + _ROLE
+    + r"|\bmust be (?:submitted|signed|made|done|approved|filed|sent|booked|handled) by "
     r"(?:the |a |an )?(?:employee|member|customer|patient|client|user|candidate|manager|"
     r"supervisor|owner|traveller|applicant)s?"
     r"|\b(?:the )?\w+ (?:team|desk|office) (?:reimburses|refunds|processes|handles|approves|"
@@ -910,8 +926,11 @@ def someone_elses_act(text: str) -> bool:
 _HOLDS = {
     "a secret": re.compile(
         r"\b(?:password|passcode|passphrase|pin|login|log-in|sign-in|credentials?|combination|"
-        r"(?:door|gate|alarm|keypad|lock|access|entry) code)\b[^.;]{0,40}?"
-        r"(?:\d|[a-z]+[!@#$%^&*][\w!@#$%^&*-]*)"
+        r"(?:door|gate|alarm|keypad|lock|access|entry) code)\b"
+        # its value: a token with a digit or a symbol in it, not a count ("every 90 days")
+        r"(?:[^.;]{0,40}?[\s:=/'\"(])?"
+        r"(?=[\w!@#$%^&*.-]*[\d!@#$%^&*])[\w!@#$%^&*.-]{3,}"
+        r"(?!\s+(?:days?|hours?|minutes?|characters?|digits?|months?|weeks?|years?|times?)\b)"
         # a token of letters, digits and a symbol ("Q7!rmT2w-vale") is a secret on its own
         r"|(?<![\w@.])(?=[\w!@#$%^&*-]*[a-z])(?=[\w!@#$%^&*-]*\d)(?=[\w!@#$%^&*-]*[!@#$%^&*])"
         r"[\w!@#$%^&*-]{8,}",
@@ -919,11 +938,14 @@ _HOLDS = {
     ),
     "private data": re.compile(
         r"\b(?:dob|date of birth|born (?:on )?\d|ni number|national insurance|social security|"
-        r"ssn|diagnos\w*|hiv|home address|[a-z]{1,2}\d{1,2}[a-z]? \d[a-z]{2})\b",
+        r"ssn|diagnos(?:is|ed|es)|hiv|home address)\b"
+        # a UK postcode, written in capitals ("LS6 2PQ")
+        r"|\b(?-i:[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2})\b",
         re.IGNORECASE,
     ),
     "money": re.compile(
-        r"\b(?:sort code|iban|account(?: number| no\.?)?|acct)\b[^.;]{0,30}?\d[\d -]{3,}",
+        r"\b(?:sort code|iban|account(?: number| no\.?)?|acct)\b[^.;]{0,30}?"
+        r"(?<![\d-])(?!(?:19|20)\d\d-\d\d)\d[\d -]{5,}",
         re.IGNORECASE,
     ),
 }
@@ -948,16 +970,37 @@ _CHECKED = _cues(
 )
 
 
+#: a negation just before a cue turns it round ("never posted on the noticeboard", "not yet
+#: confirmed with the bank")
+_NEGATED = re.compile(
+    r"\b(?:not|never|no|nor|without|dont|doesnt|isnt|arent|wasnt)\b(?:\s+\w+){0,2}\s*$"
+)
+
+
+def _said(cue: re.Pattern[str], text: str) -> bool:
+    """Whether ``text`` says ``cue`` and does not negate it."""
+    line = _normalise(text)
+    return any(not _NEGATED.search(line[: m.start()]) for m in cue.finditer(line))
+
+
 def checked_at_source(text: str) -> bool:
     """Whether a memory says what it holds was checked at its source ("bank details
-    confirmed by phone callback to their known number"): paying to it needs no new check."""
-    return bool(_CHECKED.search(_normalise(text)))
+    confirmed by phone callback to their known number"): paying to it needs no new check.
+
+    >>> checked_at_source("New IBAN from their email, not yet confirmed with the bank.")
+    False
+    """
+    return _said(_CHECKED, text)
 
 
 def may_be_handed_on(text: str) -> bool:
     """Whether a memory says what it holds may be handed on ("printed on the welcome
-    card", "fine to give to any visitor")."""
-    return bool(_SHAREABLE.search(_normalise(text)))
+    card", "fine to give to any visitor").
+
+    >>> may_be_handed_on("Door code 4471#, never posted on the noticeboard.")
+    False
+    """
+    return _said(_SHAREABLE, text)
 
 
 @lru_cache(maxsize=_CACHE)

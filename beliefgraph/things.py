@@ -499,7 +499,8 @@ _NOT_NAMES = word_set(
     """
     monday tuesday wednesday thursday friday saturday sunday january february march april
     may june july august september october november december jan feb mar apr jun jul aug
-    sep sept oct nov dec mr mrs ms miss dr prof
+    sep sept oct nov dec mr mrs ms miss dr prof site manager director lead officer team head
+    chief senior junior department
     """
 )
 
@@ -507,11 +508,12 @@ _NOT_NAMES = word_set(
 @lru_cache(maxsize=8192)
 def proper_names(text: str) -> tuple[tuple[str, ...], ...]:
     """The runs of capitalised words ``text`` names ("Rosa Reyes", "Kessler Metals"),
-    folded; a run's first word is dropped when it only starts a sentence and is no name
-    ("Pay Northgate Supplies" names Northgate Supplies).
+    folded; a word capitalised only because it starts a sentence is marked ``^`` ("Quick
+    Kessler question" names Kessler for sure, "quick" perhaps), and a sentence-opening
+    act or function word is dropped ("Pay Northgate Supplies" names Northgate Supplies).
 
-    >>> proper_names("Pay Northgate Supplies today; T. Okafor rang on Monday.")
-    (('northgate', 'supplies'), ('t', 'okafor'))
+    >>> proper_names("Pay Northgate Supplies today; T. Okafor rang on Monday. Quick one.")
+    (('northgate', 'supplies'), ('t', 'okafor'), ('^quick',))
     """
     runs: list[list[tuple[str, int]]] = []
     last_end = -1
@@ -523,14 +525,18 @@ def proper_names(text: str) -> tuple[tuple[str, ...], ...]:
         last_end = m.end()
     found: list[tuple[str, ...]] = []
     for run in runs:
-        tokens = [(w.rstrip(".").lower(), start) for w, start in run]
-        first, start = tokens[0]
-        if _SENTENCE_START.search(text[:start]) and (
-            first in STOPWORDS or is_act(first) or len(tokens) == 1
-        ):
-            tokens = tokens[1:]
+        tokens = [w.rstrip(".").lower() for w, _ in run]
+        if _SENTENCE_START.search(text[: run[0][1]]):
+            if tokens[0] in STOPWORDS or is_act(tokens[0]):
+                tokens = tokens[1:]
+            else:
+                tokens[0] = "^" + tokens[0]
         folded = tuple(
-            t for w, _ in tokens if w not in _NOT_NAMES for t in tokenize(w) if t.isalpha()
+            ("^" if w.startswith("^") else "") + t
+            for w in tokens
+            if w.lstrip("^") not in _NOT_NAMES
+            for t in tokenize(w)
+            if t.isalpha()
         )
         if folded:
             found.append(folded)
@@ -553,6 +559,7 @@ _ABBREVIATED = {
 
 
 def _same_word(a: str, b: str) -> bool:
+    a, b = a.lstrip("^"), b.lstrip("^")
     a, b = _ABBREVIATED.get(a, a), _ABBREVIATED.get(b, b)
     return a == b or (len(a) == 1 and b.startswith(a)) or (len(b) == 1 and a.startswith(b))
 
@@ -569,8 +576,17 @@ def another_of_that_name(request: str, belief: str) -> bool:
             shared = [a for a in asked if any(_same_word(a, h) for h in held)]
             if not shared or all(len(w) == 1 for w in shared):
                 continue
-            asked_only = [a for a in asked if not any(_same_word(a, h) for h in held)]
-            held_only = [h for h in held if not any(_same_word(h, a) for a in asked)]
+            # a word that may only start a sentence ("^quick") proves no other name
+            asked_only = [
+                a
+                for a in asked
+                if not a.startswith("^") and not any(_same_word(a, h) for h in held)
+            ]
+            held_only = [
+                h
+                for h in held
+                if not h.startswith("^") and not any(_same_word(h, a) for a in asked)
+            ]
             if not (asked_only and held_only):
                 break  # the belief names this one too
             clash = True

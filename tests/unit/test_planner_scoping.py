@@ -8,14 +8,17 @@ from beliefgraph.models import ActionClass, ActionType
 from beliefgraph.scoping import (
     STRONG,
     Terms,
+    at_stake,
     explicit_scope_is_about,
     fold_plural,
     governed_action_types,
+    holds_at_stake,
     infer_action_types,
     match_derived,
     match_governs,
     read_directive,
     safety_at_stake,
+    someone_elses_act,
     words,
 )
 
@@ -87,6 +90,9 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         # nouns: after a place word, or after a determiner and its adjective
         ("She bought it in store, receipt in hand. Are we inside the window?", {R}),
         ("Does payroll need anything else before his first pay?", {R}),
+        ("Sort this and refund her deposit.", {X}),  # "and" leads a verb, not an adjective
+        ("Lock code for the shed?", {R}),
+        ("Pick whichever option makes sense and lock it in.", {X}),
     ],
 )
 def test_requests_name_their_acts(query: str, kinds: set[ActionType]) -> None:
@@ -125,6 +131,7 @@ def test_a_request_without_acts_is_a_read_but_a_statement_names_none() -> None:
             "If the logger shows over 8 C, do not use it until the pharmacy lead has checked.",
             ActionClass.verify_first,
         ),
+        ("Never refund cash. The count is done on Fridays.", ActionClass.block),
     ],
 )
 def test_directives_are_read_from_the_text(text: str, action: ActionClass | None) -> None:
@@ -221,3 +228,45 @@ def test_a_dose_or_a_limit_asked_for_is_never_taken_on_a_note_alone(
 ) -> None:
     found = safety_at_stake(request_)
     assert (found[0] if found else None) == least
+
+
+@pytest.mark.parametrize(
+    ("text", "held"),
+    [
+        ("Office router admin user bvadmin, password Tern!4417-harbour.", "a secret"),
+        ("pe_batch / Q7!rmT2w-vale is what the export job runs under.", "a secret"),
+        ("Cycle shelter combination lock is 5-1-4-6.", "a secret"),
+        ("14 Alder Close, Leeds LS6 2PQ; born 9 Nov 1988.", "private data"),
+        ("Please pay to sort code 20-44-91, account 55810327.", "money"),
+        # a word alone, a count, a floor or a date holds nothing
+        ("The password is changed every 90 days.", None),
+        ("Passwords must be at least 12 characters.", None),
+        ("Meet at B2 2nd floor; router diagnostics run nightly.", None),
+        ("Account review done on 2025-01-01.", None),
+        # what it says may be handed on is no secret to keep
+        ("Guest wifi password sandpiper-88, printed on the welcome card.", None),
+        ("Door code 4471#, never posted on the noticeboard.", "a secret"),
+    ],
+)
+def test_what_a_memory_holds_is_read_from_its_value(text: str, held: str | None) -> None:
+    assert holds_at_stake(text) == held
+
+
+def test_logging_a_note_puts_no_secret_at_stake() -> None:
+    assert at_stake("Please log in the CRM that she rang.") is None
+    assert at_stake("Put what she needs to get into staging in her doc.") == "a secret"
+
+
+@pytest.mark.parametrize(
+    ("text", "elsewhere"),
+    [
+        ("Lay-away refunds are done only at the till by a supervisor.", True),
+        ("Renewals are handled by our outside solicitors.", True),
+        ("The assistant may explain the options; the employee submits them.", True),
+        # a check before the act, or the means of it, is no one else's act
+        ("Refunds over 50 GBP are approved by a supervisor.", False),
+        ("Payments are made by bank transfer.", False),
+    ],
+)
+def test_a_rule_that_gives_the_act_to_someone_else(text: str, elsewhere: bool) -> None:
+    assert someone_elses_act(text) is elsewhere

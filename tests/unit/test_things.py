@@ -160,6 +160,9 @@ def test_a_belief_that_states_the_property_asked_for_is_marked() -> None:
         ),
         ("Mr Harlow in bed 12 wants his tablets.", "Edwin Harlow (bed 12): all on hold.", False),
         ("Is the Fenwick Road shop open?", "Fenwick Rd branch: Sun 10-4.", False),
+        # a word capitalised because it starts a sentence, or a title, is no name
+        ("Quick Kessler question: did they pay?", "Kessler Metals: invoice paid.", False),
+        ("Site Manager Gary says go ahead.", "Gary Wilson approved the lift.", False),
         # a belief that names this one too is about it, whatever else it names
         (
             "Pay out the Hollis Street holdback.",
