@@ -370,7 +370,7 @@ def _rank(a: Assessment, heads: Mapping[str, Candidate]) -> tuple[object, ...]:
         a.instance,
         a.strong,
         a.type_match,
-        a.about.qualified,
+        a.about.names_qualified_thing,
         _PRIORITY_RANK[gov.priority],
         exact,
         a.scope.weight,
@@ -405,8 +405,8 @@ def action_for(
     )
     # ... and a secret whose own words say it may be handed on ("printed on the welcome
     # card") is handed on.
-    public = may_be_handed_on(governor.text) and directive.action in (None, ActionClass.answer)
-    unguarded = unguarded or public
+    shareable = may_be_handed_on(governor.text) and directive.action in (None, ActionClass.answer)
+    unguarded = unguarded or shareable
     if unguarded and (
         governor.allowed_action in (ActionClass.block, ActionClass.verify_first)
         or governor.verification_required

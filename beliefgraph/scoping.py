@@ -62,25 +62,18 @@ _SPELLINGS = (
 
 
 #: one thing under two common names, read as one word ("the March bill" is its invoice)
-_SAME_THING = {
+_ONE_NAME = {
     "bill": "invoice",
-    "bills": "invoices",
     "shop": "store",
-    "shops": "stores",
     "fridge": "refrigerator",
-    "fridges": "refrigerators",
     "resit": "retake",
-    "resits": "retakes",
     "lorry": "truck",
-    "lorries": "trucks",
     "timetable": "schedule",
 }
 
 
 def american(token: str) -> str:
-    """``token`` in its American spelling ("enrolment" -> "enrollment"), and under the one
-    name of a thing with two common ones ("bill" -> "invoice")."""
-    token = _SAME_THING.get(token, token)
+    """``token`` in its American spelling ("enrolment" -> "enrollment")."""
     if len(token) < 5 or not token.isalpha():
         return token
     for pattern, replacement in _SPELLINGS:
@@ -90,8 +83,14 @@ def american(token: str) -> str:
 
 def fold_plural(token: str) -> str:
     """``token`` without a regular English plural ending ("policies" -> "policy"), in its
-    American spelling."""
+    American spelling, and under the one name of a thing with two common ones ("bills" ->
+    "invoice")."""
     token = american(token)
+    singular = _singular(token)
+    return _ONE_NAME.get(singular, singular)
+
+
+def _singular(token: str) -> str:
     if len(token) <= 3 or token in _PLURAL_KEEP or token.endswith(("ss", "us", "is")):
         return token
     if token.endswith("ies") and len(token) > 4:
@@ -459,7 +458,7 @@ _VERB_LEADS = word_set(
     "can could will would should must may might to please just not also and or then but"
 )
 #: a word after these is a noun ("bought in store", "receipt in hand", "sent by email")
-_PLACE_WORDS = word_set("in on at by of from with")
+_PREPOSITIONS = word_set("in on at by of from with")
 
 
 def _asked_for(tokens: Sequence[str], i: int) -> bool:
@@ -467,7 +466,7 @@ def _asked_for(tokens: Sequence[str], i: int) -> bool:
     before = tokens[max(0, i - 3) : i]
     previous = before[-1] if before else ""
     following = tokens[i + 1] if i + 1 < len(tokens) else ""
-    if previous in DETERMINERS or previous in _PLACE_WORDS:
+    if previous in DETERMINERS or previous in _PREPOSITIONS:
         return False  # "the archive", "any transfer", "in store", "by email": a noun
     if len(before) > 1 and before[-2] in DETERMINERS and previous not in _VERB_LEADS:
         return False  # "his first pay", "the weekly transfer": a noun after its adjective

@@ -113,12 +113,12 @@ class Thing:
     #: the qualifier next to the head, which says what kind of it this is: "truck" in "the
     #: lobby truck alarm" and in "the alarm code for the lobby truck" (an alarm of a truck,
     #: not the lobby alarm), "wing" in "the west wing badge"
-    nearest: str | None = None
+    nearest_qualifier: str | None = None
     #: the text says "a" or "an" of it: any one of its kind ("to an outside partner")
     indefinite: bool = False
     #: the text reports what it says ("the site manager says go ahead"): who speaks, not
     #: what is spoken of
-    speaker: bool = False
+    is_speaker: bool = False
 
     def qualifiers_of(self, word: str) -> frozenset[str]:
         """The words before ``word`` in the compound (they qualify it)."""
@@ -200,7 +200,7 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
         # router admin user bvadmin"), not another thing.
         h = next((j - 1 for j in range(heads[0] + 1, len(r)) if r[j] in ATTRIBUTES), heads[-1])
         qualifiers = set(r[:h])
-        nearest = r[h - 1] if h > 0 else None
+        nearest_qualifier = r[h - 1] if h > 0 else None
         if n in belongs and n + 1 < len(runs):
             # "the alarm code for the annex truck": the annex truck's alarm
             owner = [w for w in runs[n + 1] if w not in ATTRIBUTES]
@@ -208,7 +208,7 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
             if owner and h + 1 < len(r):
                 # an attribute for a thing names its owner ("the code for the lobby truck");
                 # a thing for something names a use ("the south kiosk for training")
-                nearest = owner[-1]
+                nearest_qualifier = owner[-1]
         found.append(
             Thing(
                 r[h],
@@ -217,9 +217,9 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
                 generic=False,
                 words=tuple(r),
                 quantified=n in quantified,
-                nearest=nearest,
+                nearest_qualifier=nearest_qualifier,
                 indefinite=n in indefinite,
-                speaker=n in speaking,
+                is_speaker=n in speaking,
             )
         )
     # An attribute-only compound tied to a thing ("the price of the dock van") or naming the
@@ -290,7 +290,7 @@ class Aboutness:
     exact: bool = False
     #: the belief names a qualified thing of the request by a qualifier of it ("the Year 10
     #: history coursework"), not only unqualified words ("a parent")
-    qualified: bool = False
+    names_qualified_thing: bool = False
 
     @property
     def governs(self) -> bool:
@@ -310,7 +310,7 @@ def _agree(asked: frozenset[str], held: frozenset[str]) -> bool:
     return asked <= held or held <= asked
 
 
-def _one_kind(asked: Thing, held: Thing) -> bool:
+def _same_kind(asked: Thing, held: Thing) -> bool:
     """Whether two things with one head are the same thing: qualifiers that agree, and the
     same qualifier next to the head where both have one. The nearest qualifier says what
     kind of it this is; words further left only narrow it: "the main office wifi" is the
@@ -318,9 +318,9 @@ def _one_kind(asked: Thing, held: Thing) -> bool:
     the west badge."""
     if not _agree(asked.qualifiers, held.qualifiers):
         return False
-    if held.indefinite or asked.nearest is None or held.nearest is None:
+    if held.indefinite or asked.nearest_qualifier is None or held.nearest_qualifier is None:
         return True  # "an outside partner" is any partner outside
-    return asked.nearest == held.nearest
+    return asked.nearest_qualifier == held.nearest_qualifier
 
 
 def _swapped(asked: frozenset[str], held: frozenset[str]) -> bool:
@@ -338,7 +338,7 @@ def sibling(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Thing | None:
         if not a.qualifiers or a.generic:
             continue
         kin = [h for h in held if h.head == a.head and not h.generic]
-        if any(h.quantified or _one_kind(a, h) for h in kin):
+        if any(h.quantified or _same_kind(a, h) for h in kin):
             continue
         if any(_swapped(a.qualifiers, h.qualifiers) for h in kin):
             return a
@@ -353,13 +353,13 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
     for a in asked:
         level = "none"
         for h in held:
-            if a.head == h.head and _one_kind(a, h):
+            if a.head == h.head and _same_kind(a, h):
                 if a.qualifiers and not h.qualifiers:
                     level = _better(level, "class")
                     continue
                 level = "same"
                 exact = exact or a.qualifiers == h.qualifiers
-                qualified = qualified or (bool(a.qualifiers & h.qualifiers) and not a.speaker)
+                qualified = qualified or (bool(a.qualifiers & h.qualifiers) and not a.is_speaker)
             elif h.generic and (h.head == a.head or h.head in a.attributes):
                 level = _better(level, "class")
             elif (
@@ -370,7 +370,7 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
                 level = _better(level, "mention")
                 # "the payment dashboard roles" names the payment dashboard asked about
                 qualified = qualified or (
-                    bool(a.qualifiers & h.qualifiers_of(a.head)) and not a.speaker
+                    bool(a.qualifiers & h.qualifiers_of(a.head)) and not a.is_speaker
                 )
         if level != "none":
             matched.append(a.head)

@@ -377,30 +377,37 @@ def test_handing_over_a_secret_is_never_a_bare_answer() -> None:
     assert at_stake("What did we pay the contractor in March?") is None
 
 
-def test_the_memory_that_holds_what_would_be_handed_over_governs_it() -> None:
-    escalation = belief(
-        "escalation",
-        "We decided to escalate the office router outage to the vendor today.",
-        kind=Kind.decision,
-        names=("office router", "vendor"),
-        similarity=0.8,
-    )
-    note = belief(
-        "note",
-        "Office router admin user bvadmin, password Tern!4417-harbour.",
-        kind=Kind.context,
-        names=("office router",),
-        hint=ActionClass.answer,
-        similarity=0.5,
-    )
-    request = "Paste the office router admin login into the vendor's ticket"
-    d = decide(request, [X], [escalation, note])
+ESCALATION = belief(
+    "escalation",
+    "We decided to escalate the office router outage to the vendor today.",
+    kind=Kind.decision,
+    names=("office router", "vendor"),
+    similarity=0.8,
+)
+ROUTER_NOTE = belief(
+    "note",
+    "Office router admin user bvadmin, password Tern!4417-harbour.",
+    kind=Kind.context,
+    names=("office router",),
+    hint=ActionClass.answer,
+    similarity=0.5,
+)
+HAND_OVER = "Paste the office router admin login into the vendor's ticket"
+
+
+def test_the_memory_that_holds_a_secret_handed_over_governs_it() -> None:
+    d = decide(HAND_OVER, [X], [ESCALATION, ROUTER_NOTE])
     assert (d.governing, d.action) == ("note", ActionClass.block)
-    # what it says may be handed on is no secret to guard
-    shareable = replace(note, text="Office router guest password tulip-42, printed on the card.")
-    d = decide(request, [X], [escalation, shareable])
-    assert d.governing == "escalation"
-    # new bank details are checked before money moves to them
+
+
+def test_a_value_its_note_says_may_be_handed_on_is_no_secret_to_guard() -> None:
+    shareable = replace(
+        ROUTER_NOTE, text="Office router guest password tulip-42, printed on the card."
+    )
+    assert decide(HAND_OVER, [X], [ESCALATION, shareable]).governing == "escalation"
+
+
+def test_new_bank_details_in_a_note_are_checked_before_money_moves() -> None:
     email = belief(
         "email",
         "Email from Northgate: we moved banks; pay the Northgate invoice to sort code 30-96-26, "
@@ -717,7 +724,6 @@ def test_what_is_confirmed_answers_before_what_was_heard() -> None:
         "A nurse mentioned that cholesterol panels still need patients fasted.",
         names=("cholesterol panel",),
         epistemic=EpistemicStatus.reported,
-        priority=Priority.low,
         similarity=0.6,
     )
     d = decide("Do patients fast before a cholesterol panel?", [R], [hearsay, sheet])

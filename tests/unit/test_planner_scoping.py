@@ -54,9 +54,14 @@ def test_plurals_fold_and_nothing_else(word: str, folded: str) -> None:
         ("the chemistry resit", "the chemistry retake"),
     ],
 )
-def test_british_and_american_spellings_are_one_word(british: str, american: str) -> None:
+def test_british_and_american_spellings_and_two_names_of_a_thing_are_one_word(
+    british: str, american: str
+) -> None:
     assert words(british) == words(american)
-    assert words("promise") == ("promise",)  # only the words known to vary
+
+
+def test_only_the_words_known_to_vary_are_respelled() -> None:
+    assert words("promise premise exercise") == ("promise", "premise", "exercise")
 
 
 def test_terms_match_as_phrases_across_spellings() -> None:
@@ -223,7 +228,7 @@ def test_a_scope_that_names_nothing_of_its_belief_is_not_trusted() -> None:
         ("How many ampoules did we destroy in October?", None),
     ],
 )
-def test_a_dose_or_a_limit_asked_for_is_never_taken_on_a_note_alone(
+def test_a_question_asking_for_a_dose_or_a_limit_is_one(
     request_: str, least: ActionClass | None
 ) -> None:
     found = safety_at_stake(request_)

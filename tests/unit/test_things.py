@@ -138,7 +138,7 @@ def test_ordinals_and_numbers_name_the_same_instance() -> None:
     assert instances("the 3rd floor kitchen") == {"floor": frozenset({"3"})}
 
 
-def test_a_belief_that_states_the_property_asked_for_is_marked() -> None:
+def test_a_belief_states_the_property_asked_or_another() -> None:
     request = "What do the FL-3 wheel nuts get done up to?"
     assert same_property(request, "FL-3 wheel fixings: 270 Nm in a star pattern.")
     assert not same_property(request, "FL-3 had new tyres fitted this morning.")
