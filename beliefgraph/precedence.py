@@ -648,6 +648,9 @@ def decide(
             )
         elif a.outcome == "excluded":
             final[cid] = a
+        elif winner is not None and a.lane in ("authority", "history") and winner.scope is None:
+            # the record of the past asked about is a statement, ranked on no scope
+            final[cid] = replace(a, why=f"{a.why}; {winner.candidate.id} is the record asked for")
         elif winner is not None and a.lane in ("authority", "history"):
             final[cid] = replace(a, why=_loss_reason(a, winner, heads))
         elif winner is not None and winner.lane in ("authority", "history"):

@@ -69,6 +69,7 @@ _ONE_NAME = {
     "resit": "retake",
     "lorry": "truck",
     "timetable": "schedule",
+    "visitor": "guest",
 }
 
 
@@ -635,6 +636,9 @@ _ABSOLUTE = _cues(
 _THE_PAST = _cues(
     r"back (?:in|when|then)",
     r"(?:in|during|for) (?:the )?(?:19|20)\d\d(?: ?- ?\d\d)?(?: season| school year| year)?",
+    r"(?:in|during|for|from) (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* "
+    r"(?:19|20)\d\d",
+    r"(?:we|they|you|people|staff) used to",
     r"before [^.?!]{0,40}(?:existed|came in|was introduced|changed)",
     r"originally",
     r"when we first",
@@ -827,6 +831,9 @@ _AT_STAKE = {
         r"refund",
         r"release (?:the )?(?:funds|money|payment)",
         r"bank (?:details|account)",
+        r"(?:moved|changed|switched|new) banks?",
+        r"(?:banking|bank details|remittance) (?:has|have) changed",
+        r"remittance",
         r"account numbers?",
         r"sort code",
         r"iban",
@@ -878,11 +885,12 @@ def at_stake(text: str) -> str | None:
 # the act.
 _ASSISTANT = r"(?:the |this |our |an? )?(?:assistant|ai|bot|agent)"
 #: who does a thing, as a rule names them ("by the shift manager", "by our solicitors")
-_ROLE = (
+_ROLE_WORD = (
     r"(?:manager|supervisor|lead|team|director|officer|partner|clinician|vet|doctor|gp|"
-    r"engineer|solicitors?|lawyers?|counsel|owner|employee|member|customer|desk|department|"
-    r"committee|administrator|coordinator|head|staff|nurse|pharmacist|accountant)s?\b"
+    r"engineer|solicitor|lawyer|counsel|owner|employee|member|customer|desk|department|"
+    r"committee|administrator|coordinator|head|staff|nurse|pharmacist|accountant)"
 )
+_ROLE = _ROLE_WORD + r"s?\b"
 _SOMEONE_ELSES = re.compile(
     r"\b" + _ASSISTANT + r" (?:may|can|should|will) (?:only |just )?(?:explain|tell|describe|"
     r"lay out|look up|compare|outline|point|summari[sz]e|walk)"
@@ -893,6 +901,11 @@ _SOMEONE_ELSES = re.compile(
     r"to) (?:\w+ )?(?:approve|book|submit|sign|process|issue|refund|pay|decide|authori[sz]e|"
     r"place|cancel|grant|perform)"
     r"|\bi (?:only )?(?:explain|describe|outline) the (?:process|policy|options)"
+    r"|\b(?:i|we) (?:only |just )?(?:give|set out|lay out|explain|describe|point to|outline) "
+    r"(?:the )?(?:background|requirements|process|options|steps|links)"
+    r"|\b" + _ASSISTANT + r"s (?:part|role|job) is (?:to|only to|just to)"
+    r"|\b(?:is|are) (?:the |a |an )?(?:[\w-]+ ){0,3}" + _ROLE_WORD + r"s? (?:call|decision)\b"
+    r"|\b(?:is|are) (?:up to|for) (?:the |a |an )?(?:[\w-]+ ){0,3}" + _ROLE_WORD + r"s? to decide"
     # (not "approved by": that is a check before the act, not someone else's act)
     r"|\b(?:is|are) (?:done|handled|made|submitted|processed|issued|arranged|booked|decided) "
     r"(?:only )?(?:at (?:the )?\w+ )?by "

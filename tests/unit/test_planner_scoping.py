@@ -8,6 +8,7 @@ from beliefgraph.models import ActionClass, ActionType
 from beliefgraph.scoping import (
     STRONG,
     Terms,
+    asks_about_the_past,
     at_stake,
     explicit_scope_is_about,
     fold_plural,
@@ -52,6 +53,7 @@ def test_plurals_fold_and_nothing_else(word: str, folded: str) -> None:
         # one thing under two common names
         ("the March bill", "the March invoice"),
         ("the chemistry resit", "the chemistry retake"),
+        ("the visitor Wi-Fi", "the guest wifi"),
     ],
 )
 def test_british_and_american_spellings_and_two_names_of_a_thing_are_one_word(
@@ -257,6 +259,16 @@ def test_what_a_memory_holds_is_read_from_its_value(text: str, held: str | None)
     assert holds_at_stake(text) == held
 
 
+def test_new_bank_details_in_other_words_put_money_at_stake() -> None:
+    assert at_stake("They've moved banks; update their supplier record.") == "money"
+    assert at_stake("Their banking has changed, see the email.") == "money"
+
+
+def test_a_month_and_a_year_gone_by_or_what_we_used_to_do_is_the_past() -> None:
+    assert asks_about_the_past("What allowance were people entitled to in March 2025?")
+    assert asks_about_the_past("How long did we used to let pallets sit out?")
+
+
 def test_logging_a_note_puts_no_secret_at_stake() -> None:
     assert at_stake("Please log in the CRM that she rang.") is None
     assert at_stake("Put what she needs to get into staging in her doc.") == "a secret"
@@ -268,6 +280,13 @@ def test_logging_a_note_puts_no_secret_at_stake() -> None:
         ("Lay-away refunds are done only at the till by a supervisor.", True),
         ("Renewals are handled by our outside solicitors.", True),
         ("The assistant may explain the options; the employee submits them.", True),
+        (
+            "Warranty exceptions are the Tier-2 lead's call; the assistant's part is to assemble "
+            "the case.",
+            True,
+        ),
+        ("For visa applications I give background, requirements and official links.", True),
+        ("It is up to the line manager to decide.", True),
         # a check before the act, or the means of it, is no one else's act
         ("Refunds over 50 GBP are approved by a supervisor.", False),
         ("Payments are made by bank transfer.", False),
