@@ -103,7 +103,6 @@ from beliefgraph.things import (
     another_of_that_name,
     other_property,
     same_instance,
-    same_property,
 )
 
 #: kinds that speak with authority when they govern (DESIGN §3); ``directive`` is an
@@ -616,7 +615,6 @@ def decide(
                 _about_rank(a),
                 a.instance,
                 not other_property(request.text, a.candidate.text),
-                same_property(request.text, a.candidate.text),
                 # what is confirmed answers before what was heard
                 a.candidate.epistemic_status == EpistemicStatus.confirmed,
                 a.relevance,

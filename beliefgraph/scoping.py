@@ -505,19 +505,22 @@ def infer_action_types(text: str, *, describing: bool = False) -> frozenset[Acti
         # record, whatever acts it names.
         text = _without_record(text)
     found: set[ActionType] = set()
-    tokens = tokenize(text)
-    for i, token in enumerate(tokens):
-        if not describing and not _asked_for(tokens, i):
-            continue
-        for form in _base_forms(token, past=describing):
-            if form in _WRITE_VERBS:
-                found.add(ActionType.write)
-            elif form in _EXECUTE_VERBS:
-                found.add(ActionType.execute)
-                if not describing and form in _DISCLOSING:
-                    found.add(ActionType.read)  # what is handed over is read first
-            elif form in _READ_VERBS:
-                found.add(ActionType.read)
+    # sentence by sentence: what stands before a word in another sentence says nothing of it
+    # ("... in the queue. Sign it off")
+    for sentence in _SENTENCE.split(text):
+        tokens = tokenize(sentence)
+        for i, token in enumerate(tokens):
+            if not describing and not _asked_for(tokens, i):
+                continue
+            for form in _base_forms(token, past=describing):
+                if form in _WRITE_VERBS:
+                    found.add(ActionType.write)
+                elif form in _EXECUTE_VERBS:
+                    found.add(ActionType.execute)
+                    if not describing and form in _DISCLOSING:
+                        found.add(ActionType.read)  # what is handed over is read first
+                elif form in _READ_VERBS:
+                    found.add(ActionType.read)
     if not describing:
         found |= _instructed(text)
     if not describing and not found & CHANGING:

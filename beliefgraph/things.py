@@ -657,12 +657,6 @@ def asked_properties(request: str) -> frozenset[str]:
     return properties(" ".join(questions)) if questions else frozenset()
 
 
-def same_property(request: str, belief: str) -> bool:
-    """Whether ``belief`` states a property the request asks for ("270 Nm" for "what do the
-    wheel nuts get done up to?")."""
-    return bool(asked_properties(request) & properties(belief))
-
-
 def other_property(request: str, belief: str) -> bool:
     """Whether ``belief`` speaks only of other properties than the ones ``request`` asks
     for ("the dock phone's PIN" for "where is the dock phone?")."""

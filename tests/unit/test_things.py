@@ -10,7 +10,6 @@ from beliefgraph.things import (
     another_of_that_name,
     instances,
     other_property,
-    same_property,
     things,
 )
 
@@ -136,12 +135,6 @@ def test_ordinals_and_numbers_name_the_same_instance() -> None:
     }
     assert instances("Line 3 press on quality hold") == {"line": frozenset({"3"})}
     assert instances("the 3rd floor kitchen") == {"floor": frozenset({"3"})}
-
-
-def test_a_belief_states_the_property_asked_or_another() -> None:
-    request = "What do the FL-3 wheel nuts get done up to?"
-    assert same_property(request, "FL-3 wheel fixings: 270 Nm in a star pattern.")
-    assert not same_property(request, "FL-3 had new tyres fitted this morning.")
 
 
 @pytest.mark.parametrize(
