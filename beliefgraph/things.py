@@ -151,6 +151,21 @@ def _breaks(tokens: tuple[str, ...], i: int, in_run: bool) -> bool:
     return not (previous in DETERMINERS or in_run)
 
 
+#: words that may stand between an article and its thing ("a new terminal", "another spare")
+_BETWEEN_ARTICLE = frozenset(
+    {"new", "other", "different", "spare", "extra", "second", "replacement"}
+)
+
+
+def _after_an_article(tokens: tuple[str, ...], i: int) -> bool:
+    """Whether ``tokens[i]`` follows "a", "an", "another" or "no", with at most one such word
+    between ("a new terminal"): any one of its kind, not a particular one."""
+    j = i - 1
+    if j >= 0 and tokens[j] in _BETWEEN_ARTICLE:
+        j -= 1
+    return j >= 0 and tokens[j] in ("a", "an", "another", "no")
+
+
 def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
     """The things a token sequence names, in order."""
     runs: list[list[str]] = []
@@ -182,7 +197,7 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
             answers.add(len(runs))  # "which room": what the answer names, not the topic
         if not run and previous in _QUANTIFIERS:
             quantified.add(len(runs))  # "any user invite list": every one of them
-        if not run and previous in ("a", "an"):
+        if not run and _after_an_article(tokens, i):
             indefinite.add(len(runs))
         run.append(token)
     if run:
@@ -355,7 +370,10 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
         for h in held:
             if a.head == h.head and _same_kind(a, h):
                 if a.qualifiers and not h.qualifiers:
-                    level = _better(level, "class")
+                    if not h.indefinite:
+                        # "terminals", "the terminal": the class; "a new terminal" is one
+                        # terminal, not the workshop terminal asked about
+                        level = _better(level, "class")
                     continue
                 level = "same"
                 exact = exact or a.qualifiers == h.qualifiers

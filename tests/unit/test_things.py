@@ -59,6 +59,18 @@ def test_a_compound_is_about_its_last_word_that_is_no_attribute() -> None:
             "Never release any invite list to an outside partner.",
             "same",
         ),
+        # "a new terminal", "no new terminal": one of its kind, not the workshop terminal
+        (
+            "How much did the workshop terminal cost?",
+            "Retire the kiosk and get a new terminal.",
+            "none",
+        ),
+        ("How much did the workshop terminal cost?", "We keep the kiosk; no new terminal.", "none"),
+        (
+            "How much did the workshop terminal cost?",
+            "Terminals are replaced every 5 years.",
+            "class",
+        ),
         # a thing for a use is still that thing
         ("What do I use the south kiosk for?", "I prefer the south kiosk for training.", "same"),
     ],
