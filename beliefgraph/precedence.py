@@ -63,6 +63,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import NamedTuple
 
 from beliefgraph.models import (
     ActionClass,
@@ -395,17 +396,21 @@ def action_for(
     # A label can lie both ways: a plain fact filed as a critical policy ("Dock B's Friday
     # cut-off is 14:30") holds no secret, money or private data to guard and says no rule;
     # reading it is answered, whatever its hint or verification flag ask.
-    unguarded = (
-        not action_types & CHANGING
-        and directive.action in (None, ActionClass.answer)  # a statement, or a permission
-        and not _RULE_WORDS.search(governor.text.lower())
-        and holds_at_stake(governor.text) is None
-        and governor.kind not in _SECRET_KINDS
+    restricts = directive.action not in (
+        None,
+        ActionClass.answer,
+    )  # not a statement or a permission
+    unguarded = not restricts and (
+        (
+            not action_types & CHANGING
+            and not _RULE_WORDS.search(governor.text.lower())
+            and holds_at_stake(governor.text) is None
+            and governor.kind not in _SECRET_KINDS
+        )
+        # ... and a secret whose own words say it may be handed on ("printed on the welcome
+        # card") is handed on.
+        or may_be_handed_on(governor.text)
     )
-    # ... and a secret whose own words say it may be handed on ("printed on the welcome
-    # card") is handed on.
-    shareable = may_be_handed_on(governor.text) and directive.action in (None, ActionClass.answer)
-    unguarded = unguarded or shareable
     if unguarded and (
         governor.allowed_action in (ActionClass.block, ActionClass.verify_first)
         or governor.verification_required
@@ -683,28 +688,11 @@ def decide(
             f"{doubt.candidate.id} asks for a check on exactly this act and is not yet "
             "confirmed: verify_first"
         )
-    held = _holder(final.values(), governor, action, kinds, request)
-    if held is not None and held[0].candidate.id == governor.id:
-        _, action, stake = held
-        steps.append(f"it holds {stake}, and the request would hand it over: {action.value}")
-    elif held is not None:
-        holder, action, stake = held
-        final[governor.id] = replace(
-            final[governor.id],
-            outcome="lost",
-            why=f"{holder.candidate.id} holds {stake} the request would hand over, and this "
-            "says nothing of it",
-        )
-        final[holder.candidate.id] = replace(
-            final[holder.candidate.id],
-            outcome="governs",
-            why=f"governs: it holds {stake} the request would hand over",
-        )
-        steps.append(
-            f"the request would hand over {stake}; {holder.candidate.id} holds it, and "
-            f"{governor.id} says nothing of it: {action.value}"
-        )
-        governor, winner = holder.candidate, holder
+    held = _holder(final, governor, action, kinds, request)
+    if held is not None:
+        action = held.action
+        steps.append(_hand_to_holder(final, governor, held))
+        governor, winner = held.holder.candidate, held.holder
     lane_name = "authority" if winner.lane == "authority" else winner.lane
     reason = f"{governor.id} governs ({lane_name} lane): {action.value}"
     if governor.contested_by:
@@ -721,13 +709,21 @@ _HANDING_OVER = {
 }
 
 
+class Holding(NamedTuple):
+    """The memory that holds what a request would hand over, and what handing it needs."""
+
+    holder: Assessment
+    action: ActionClass
+    stake: str
+
+
 def _holder(
-    assessed: Iterable[Assessment],
+    final: Mapping[str, Assessment],
     governor: Candidate,
     action: ActionClass,
     action_types: frozenset[ActionType],
     request: Terms,
-) -> tuple[Assessment, ActionClass, str] | None:
+) -> Holding | None:
     """The memory that holds what the request would hand over (a password filed as a plain
     note, the new bank details in an email), when the governing belief says nothing of it:
     its content, not its label, decides (rule 8). ``None`` when the request hands nothing
@@ -736,11 +732,6 @@ def _holder(
     that counsels caution of its own."""
     if not action_types & CHANGING or action == ActionClass.archive_only:
         return None
-    assessed = list(assessed)
-
-    def ruling_of(c: Candidate) -> Assessment:
-        return next(a for a in assessed if a.candidate.id == c.id)
-
     stake = at_stake(request.text)
     if stake is None:
         return None
@@ -748,11 +739,10 @@ def _holder(
     if more_protective(action, needed) != needed:
         return None  # the governing belief asks for more already
     if holds_at_stake(governor.text) == stake:
-        return ruling_of(governor), needed, stake  # it holds what would be handed over
+        return Holding(final[governor.id], needed, stake)  # it holds what would be handed over
     if at_stake(governor.text) == stake:
         return None  # it speaks to the stake itself: a rule on it, or the thing shareable
-    ruling = ruling_of(governor)
-    if ruling.lane != "authority" and governor.allowed_action not in (
+    if final[governor.id].lane != "authority" and governor.allowed_action not in (
         None,
         ActionClass.answer,
         ActionClass.answer_context,
@@ -760,7 +750,7 @@ def _holder(
         return None  # a note that already counsels caution about this very thing
     holders = [
         a
-        for a in assessed
+        for a in final.values()
         if a.candidate.status == Status.active
         and not a.candidate.historical
         and a.about.governs
@@ -770,7 +760,29 @@ def _holder(
     if not holders:
         return None
     best = max(holders, key=lambda a: (_about_rank(a), a.instance, a.relevance))
-    return best, needed, stake
+    return Holding(best, needed, stake)
+
+
+def _hand_to_holder(final: dict[str, Assessment], governor: Candidate, held: Holding) -> str:
+    """Record in ``final`` that the holder governs instead of ``governor`` (the governor
+    itself, when it is the holder), and return the step that says why."""
+    holder, stake = held.holder.candidate, held.stake
+    if holder.id == governor.id:
+        return f"it holds {stake}, and the request would hand it over: {held.action.value}"
+    final[governor.id] = replace(
+        final[governor.id],
+        outcome="lost",
+        why=f"{holder.id} holds {stake} the request would hand over, and this says nothing of it",
+    )
+    final[holder.id] = replace(
+        final[holder.id],
+        outcome="governs",
+        why=f"governs: it holds {stake} the request would hand over",
+    )
+    return (
+        f"the request would hand over {stake}; {holder.id} holds it, and {governor.id} says "
+        f"nothing of it: {held.action.value}"
+    )
 
 
 def _open_doubt(
