@@ -998,6 +998,7 @@ def _said(cue: re.Pattern[str], text: str) -> bool:
     return any(not _NEGATED.search(line[: m.start()]) for m in cue.finditer(line))
 
 
+@lru_cache(maxsize=_CACHE)
 def checked_at_source(text: str) -> bool:
     """Whether a memory says what it holds was checked at its source ("bank details
     confirmed by phone callback to their known number"): paying to it needs no new check.
@@ -1008,6 +1009,7 @@ def checked_at_source(text: str) -> bool:
     return _said(_CHECKED, text)
 
 
+@lru_cache(maxsize=_CACHE)
 def may_be_handed_on(text: str) -> bool:
     """Whether a memory says what it holds may be handed on ("printed on the welcome
     card", "fine to give to any visitor").

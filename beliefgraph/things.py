@@ -582,6 +582,24 @@ def _same_word(a: str, b: str) -> bool:
     return a == b or (len(a) == 1 and b.startswith(a)) or (len(b) == 1 and a.startswith(b))
 
 
+def _meeting(asked: tuple[str, ...], held: tuple[str, ...]) -> str | None:
+    """How two names meet: ``"same"`` when one holds the other (an initial standing for the
+    word it starts), ``"other"`` when they share a part but each has a part the other lacks,
+    ``None`` when they share nothing (or only initials). A word that may only start a
+    sentence ("^quick") proves no other name."""
+    shared = [a for a in asked if any(_same_word(a, h) for h in held)]
+    if not shared or all(len(w) == 1 for w in shared):
+        return None
+    asked_only = [
+        a for a in asked if not a.startswith("^") and not any(_same_word(a, h) for h in held)
+    ]
+    held_only = [
+        h for h in held if not h.startswith("^") and not any(_same_word(h, a) for a in asked)
+    ]
+    return "other" if asked_only and held_only else "same"
+
+
+@lru_cache(maxsize=8192)
 def another_of_that_name(request: str, belief: str) -> bool:
     """Whether a name of the request meets in the belief only names that share a part of it
     but each has a part the other lacks ("Kessler Metals" and "Kessler Metallbau KG", "Elm
@@ -589,28 +607,9 @@ def another_of_that_name(request: str, belief: str) -> bool:
     the name it starts ("T. Okafor" is Tomasz Okafor's)."""
     held_names = proper_names(belief)
     for asked in proper_names(request):
-        clash = False
-        for held in held_names:
-            shared = [a for a in asked if any(_same_word(a, h) for h in held)]
-            if not shared or all(len(w) == 1 for w in shared):
-                continue
-            # a word that may only start a sentence ("^quick") proves no other name
-            asked_only = [
-                a
-                for a in asked
-                if not a.startswith("^") and not any(_same_word(a, h) for h in held)
-            ]
-            held_only = [
-                h
-                for h in held
-                if not h.startswith("^") and not any(_same_word(h, a) for a in asked)
-            ]
-            if not (asked_only and held_only):
-                break  # the belief names this one too
-            clash = True
-        else:
-            if clash:
-                return True
+        meetings = {_meeting(asked, held) for held in held_names}
+        if "other" in meetings and "same" not in meetings:
+            return True
     return False
 
 
