@@ -24,10 +24,11 @@ from api.routes import keys as keys_routes
 from api.routes import query as query_routes
 from api.routes import search as search_routes
 from beliefgraph.config import Settings, get_settings
+from beliefgraph.db import connect
 from beliefgraph.embeddings import load_embedder
 from beliefgraph.heap import frozen_heap
 from beliefgraph.keys import KnownKeys
-from beliefgraph.store import Store, connect
+from beliefgraph.store import Store
 
 log = logging.getLogger("beliefgraph.api")
 

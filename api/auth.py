@@ -68,7 +68,7 @@ async def authenticate(
     store = cast(Store, request.app.state.store)
     # The key lookup is a database round trip: a worker thread, never the event loop. The
     # cases above answer without one, and without the thread hop of a plain `def`.
-    caller = await run_in_threadpool(keys.authenticate, store, token)
+    caller = await run_in_threadpool(keys.authenticate, store.db, token)
     known.remember(token, caller)
     return caller
 

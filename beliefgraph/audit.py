@@ -37,18 +37,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from neo4j import ManagedTransaction
 from pydantic import BaseModel, Field
 
 from beliefgraph import cursors
 from beliefgraph.access import Caller, Role
+from beliefgraph.db import Db
 from beliefgraph.errors import InvalidInput
 from beliefgraph.records import native_datetime
-
-if TYPE_CHECKING:
-    from beliefgraph.store import Store
 
 #: the chain of events that touch no namespace (API key changes)
 SYSTEM_CHAIN = "system"
@@ -206,7 +204,7 @@ def event_hash(fields: dict[str, Any]) -> str:
     return hashlib.sha256(canonical_json(fields)).hexdigest()
 
 
-def append(store: Store, tx: ManagedTransaction, entries: Sequence[AuditEntry]) -> list[str]:
+def append(db: Db, tx: ManagedTransaction, entries: Sequence[AuditEntry]) -> list[str]:
     """Append ``entries`` to their chains inside ``tx``, after the changes they record.
 
     The chains' head nodes are locked (in name order) until ``tx`` ends, so the appends of
@@ -218,7 +216,7 @@ def append(store: Store, tx: ManagedTransaction, entries: Sequence[AuditEntry]) 
     names = sorted({chain_for(e.namespaces) for e in entries})
     heads = {
         r["name"]: (int(r["length"]), r["head"])
-        for r in store.tx_run(tx, "audit_chain_lock", names=names)
+        for r in db.tx_run(tx, "audit_chain_lock", names=names)
     }
     events: list[dict[str, Any]] = []
     for entry in entries:
@@ -253,7 +251,7 @@ def append(store: Store, tx: ManagedTransaction, entries: Sequence[AuditEntry]) 
         # of a date-time is slow enough to matter in a 256-belief import batch)
         props = {k: v for k, v in fields.items() if v is not None and k != "at"}
         events.append({"props": props | {"hash": digest}, "beliefs": list(entry.beliefs)})
-    store.tx_run(
+    db.tx_run(
         tx,
         "audit_append",
         events=events,
@@ -349,7 +347,7 @@ class _ChainCheck:
             self._break(self.seen, None, "the head does not point at the chain's last event")
 
 
-def verify(store: Store, chain: str | None = None, *, page_size: int = VERIFY_PAGE) -> Verification:
+def verify(db: Db, chain: str | None = None, *, page_size: int = VERIFY_PAGE) -> Verification:
     """Walk one chain (or every chain) and check each hash, each link and each head.
 
     Verification is linear in the number of events and reads them a page at a time in
@@ -360,14 +358,14 @@ def verify(store: Store, chain: str | None = None, *, page_size: int = VERIFY_PA
         A :class:`Verification`; ``first_broken`` names the first broken link.
     """
     if chain is not None:
-        heads = store.run_read("audit_chain_get", chain=chain)
+        heads = db.run_read("audit_chain_get", chain=chain)
         length, head = (heads[0]["length"], heads[0]["head"]) if heads else (None, None)
         checks = [_ChainCheck(chain, length, head)]
-        _walk_chain(store, checks[0], after=0, page_size=page_size)
+        _walk_chain(db, checks[0], after=0, page_size=page_size)
         if not heads and checks[0].seen == 0 and checks[0].broken is None:
             return Verification(ok=True, chains=0, events=0, broken=[], heads=[])
     else:
-        checks = _verify_all(store, page_size)
+        checks = _verify_all(db, page_size)
     events = 0
     for check in checks:
         check.finish()
@@ -381,10 +379,10 @@ def verify(store: Store, chain: str | None = None, *, page_size: int = VERIFY_PA
     )
 
 
-def _verify_all(store: Store, page_size: int) -> list[_ChainCheck]:
+def _verify_all(db: Db, page_size: int) -> list[_ChainCheck]:
     checks = {
         r["name"]: _ChainCheck(r["name"], r["length"], r["head"])
-        for r in store.run_read("audit_chains")
+        for r in db.run_read("audit_chains")
     }
 
     def check_for(name: str) -> _ChainCheck:
@@ -393,7 +391,7 @@ def _verify_all(store: Store, page_size: int) -> list[_ChainCheck]:
 
     after_chain = ""
     while True:
-        page = store.read_rows("audit_scan", after_chain=after_chain, limit=page_size)
+        page = db.read_rows("audit_scan", after_chain=after_chain, limit=page_size)
         for event in page:
             check_for(str(event["chain"])).feed(dict(event))
         if len(page) < page_size:
@@ -401,13 +399,13 @@ def _verify_all(store: Store, page_size: int) -> list[_ChainCheck]:
         # the page may have cut the last chain short: finish it by seq, then move on
         last = page[-1]
         after_chain = str(last["chain"])
-        _walk_chain(store, check_for(after_chain), after=int(last["seq"]), page_size=page_size)
+        _walk_chain(db, check_for(after_chain), after=int(last["seq"]), page_size=page_size)
     return [checks[name] for name in sorted(checks)]
 
 
-def _walk_chain(store: Store, check: _ChainCheck, *, after: int, page_size: int) -> None:
+def _walk_chain(db: Db, check: _ChainCheck, *, after: int, page_size: int) -> None:
     while True:
-        page = store.read_rows("audit_chain_page", chain=check.chain, after=after, limit=page_size)
+        page = db.read_rows("audit_chain_page", chain=check.chain, after=after, limit=page_size)
         for event in page:
             check.feed(dict(event))
         if len(page) < page_size:
@@ -415,17 +413,17 @@ def _walk_chain(store: Store, check: _ChainCheck, *, after: int, page_size: int)
         after = int(page[-1]["seq"])
 
 
-def record_refusal(store: Store, entry: AuditEntry) -> None:
+def record_refusal(db: Db, entry: AuditEntry) -> None:
     """Write one event in a transaction of its own (the refused change wrote nothing)."""
 
     def work(tx: ManagedTransaction) -> None:
-        append(store, tx, [entry])
+        append(db, tx, [entry])
 
-    store.write(work)
+    db.write(work)
 
 
 def list_events(
-    store: Store,
+    db: Db,
     caller: Caller,
     *,
     action: AuditAction | None = None,
@@ -442,16 +440,16 @@ def list_events(
     Raises:
         InvalidInput: the cursor is not one this function returned, or the limit is out of range.
     """
-    if not 1 <= limit <= store.settings.max_page_size:
+    if not 1 <= limit <= db.settings.max_page_size:
         raise InvalidInput(
-            f"limit must be between 1 and {store.settings.max_page_size}", field="limit"
+            f"limit must be between 1 and {db.settings.max_page_size}", field="limit"
         )
     before_at, before_id = cursors.decode(cursor) if cursor else (None, None)
     allowed = None if caller.namespaces is None else sorted(caller.namespaces)
     # key changes name every tenant's grants: for admins over every namespace only
     system = caller.role is Role.admin and caller.namespaces is None
     records = _page_events(
-        store,
+        db,
         action=action.value if action else None,
         since=since,
         belief=belief,
@@ -470,7 +468,7 @@ def list_events(
 
 
 def _page_events(
-    store: Store,
+    db: Db,
     *,
     action: str | None,
     since: datetime | None,
@@ -485,7 +483,7 @@ def _page_events(
 
     One belief's history is read from the events that touch it. Otherwise the log is read
     newest first (for a key limited to namespaces, at most
-    :attr:`Store.scanned_per_row <beliefgraph.store.Store.scanned_per_row>` events per row of
+    :attr:`Db.scanned_per_row <beliefgraph.db.Db.scanned_per_row>` events per row of
     the page), and when that does not fill the page, the chains of the key's namespaces: an
     event goes to the chain of its least namespace, which is in the grant of every key that
     may see it.
@@ -493,7 +491,7 @@ def _page_events(
     if allowed == []:
         return []  # a key granted no namespace sees no event
     if belief is not None:
-        touching = store.run_read(
+        touching = db.run_read(
             "audit_list_touching",
             action=action,
             since=since,
@@ -506,9 +504,9 @@ def _page_events(
         )[0]
         if touching["known"]:
             return list(touching["events"])
-    records = store.run_read(
+    records = db.run_read(
         "audit_list",
-        scan=None if allowed is None else store.scanned_per_row * limit,
+        scan=None if allowed is None else db.scanned_per_row * limit,
         action=action,
         since=since,
         belief=belief,
@@ -519,7 +517,7 @@ def _page_events(
         limit=limit,
     )
     if allowed is not None and len(records) < limit:  # sparse in time, or the last page
-        records = store.run_read(
+        records = db.run_read(
             "audit_list_in",
             chains=[chain_for([ns]) for ns in allowed],
             action=action,

@@ -32,6 +32,7 @@ from beliefgraph.errors import BeliefGraphError, InvalidInput
 from beliefgraph.evaluation.packets import NOISE_VARIANTS
 from beliefgraph.launcher import LauncherError, Neo4jLauncher
 from beliefgraph.models import BeliefCreate, Kind, Priority, WritePath
+from beliefgraph.schema import init_schema
 
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
@@ -40,8 +41,9 @@ EXIT_USAGE = 2
 @contextmanager
 def open_store(settings: Settings) -> Iterator[Any]:
     """A store over a fresh driver, closed on exit; the model loads only if something embeds."""
+    from beliefgraph.db import connect
     from beliefgraph.embeddings import LazyEmbedder
-    from beliefgraph.store import Store, connect
+    from beliefgraph.store import Store
 
     driver = connect(settings.neo4j)
     try:
@@ -69,7 +71,7 @@ def _print(value: BaseModel | list[BaseModel] | dict[str, Any]) -> None:
 
 def cmd_init(args: argparse.Namespace, settings: Settings) -> int:
     with open_store(settings) as store:
-        store.init_schema()
+        init_schema(store.db)
     print(f"schema ready on {settings.neo4j.uri}")
     return 0
 
@@ -122,7 +124,7 @@ def cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
         )
     if not args.url and not args.no_init:
         with open_store(settings) as store:
-            store.init_schema()
+            init_schema(store.db)
     try:
         anyio.run(serve_stdio, settings, args.url)
     except KeyboardInterrupt:
@@ -138,7 +140,7 @@ def cmd_up(args: argparse.Namespace, settings: Settings) -> int:
         print(f"Neo4j:   {status.bolt_uri} (home {status.home})")
         print(f"Browser: {status.http_url}/browser/")
     with open_store(settings) as store:
-        store.init_schema()
+        init_schema(store.db)
         added = load_sample(store)
     print(f"sample:  {added} beliefs added" if added else "sample:  already loaded")
     return cmd_serve(argparse.Namespace(**{**vars(args), "no_init": True}), settings)
@@ -279,7 +281,7 @@ def cmd_eval_precision(args: argparse.Namespace, settings: Settings) -> int:
     from beliefgraph.evaluation.precision import render, run
 
     with open_store(settings) as store:
-        store.init_schema()
+        init_schema(store.db)
         report = run(
             store,
             Path(args.seed),
@@ -297,7 +299,7 @@ def cmd_audit_verify(args: argparse.Namespace, settings: Settings) -> int:
     from beliefgraph.audit import verify
 
     with open_store(settings) as store:
-        report = verify(store, args.chain)
+        report = verify(store.db, args.chain)
     if args.json:
         _print(report)
     elif report.ok:
@@ -323,7 +325,7 @@ def cmd_keys_create(args: argparse.Namespace, settings: Settings) -> int:
 
     request = KeyCreate(name=args.name, role=args.role, namespaces=args.namespace or None)
     with open_store(settings) as store:
-        created = create_key(store, request, actor=f"cli:{getpass.getuser()}")
+        created = create_key(store.db, request, actor=f"cli:{getpass.getuser()}")
     if args.quiet:
         print(created.key)
     else:
@@ -336,7 +338,7 @@ def cmd_keys_list(args: argparse.Namespace, settings: Settings) -> int:
     from beliefgraph.keys import list_keys
 
     with open_store(settings) as store:
-        _print(list_keys(store))  # type: ignore[arg-type]  # a list of models prints as one
+        _print(list_keys(store.db))  # type: ignore[arg-type]  # a list of models prints as one
     return 0
 
 
@@ -344,7 +346,7 @@ def cmd_keys_revoke(args: argparse.Namespace, settings: Settings) -> int:
     from beliefgraph.keys import revoke_key
 
     with open_store(settings) as store:
-        _print(revoke_key(store, args.id, actor=f"cli:{getpass.getuser()}"))
+        _print(revoke_key(store.db, args.id, actor=f"cli:{getpass.getuser()}"))
     return 0
 
 
@@ -388,7 +390,7 @@ def cmd_eval_governance(args: argparse.Namespace, settings: Settings) -> int:
         packet = noise_variant(packet, args.noise)
     strategies = args.strategy or ["planner"]
     with open_store(settings) as store:
-        store.init_schema()
+        init_schema(store.db)
         summaries = evaluate(store, packet, strategies)
     for summary in summaries:
         summary["annotations"] = [Path(a).name for a in args.annotations]

@@ -330,7 +330,7 @@ class Compat:
         started = time.perf_counter()
         stored = None
         if not body.aliases:
-            found = self.store.run_read(
+            found = self.store.db.run_read(
                 "compat_pmb_names",
                 id=self.belief_id(body.user_id, body.metadata.beliefId),
                 prefix=self.prefix,
@@ -350,7 +350,7 @@ class Compat:
         replacement = self.belief_id(body.user_id, superseded_by) if superseded_by else None
 
         def work(tx: ManagedTransaction) -> bool:
-            found = store.tx_run(tx, "compat_pmb_lookup", id=belief.id, prefix=self.prefix)
+            found = store.db.tx_run(tx, "compat_pmb_lookup", id=belief.id, prefix=self.prefix)
             if found and not found[0]["compat"]:
                 raise InvalidInput(
                     f"belief {harness_id!r} exists outside the compat namespaces",
@@ -366,7 +366,7 @@ class Compat:
                     props.pop(key, None)
                 for key in _REPLACEABLE:
                     props.setdefault(key, None)  # what the new body lacks is removed
-                store.tx_run(
+                store.db.tx_run(
                     tx,
                     "compat_pmb_replace",
                     id=belief.id,
@@ -376,7 +376,7 @@ class Compat:
                     namespaces=row["namespaces"],
                     about=row["about"],
                 )
-            store.tx_run(
+            store.db.tx_run(
                 tx,
                 "compat_pmb_link",
                 id=belief.id,
@@ -386,7 +386,7 @@ class Compat:
             )
             return True
 
-        if not store.write(work):
+        if not store.db.write(work):
             raise NotFound(f"no belief with beliefId {harness_id!r}", field="beliefId")
         return Ok(db_overhead_ms=round((time.perf_counter() - started) * 1000, 2))
 
@@ -394,15 +394,15 @@ class Compat:
         """Delete every belief whose namespaces are all compat namespaces; return how many."""
 
         def work(tx: ManagedTransaction) -> int:
-            done = self.store.tx_run(tx, "compat_pmb_reset", prefix=self.prefix)
+            done = self.store.db.tx_run(tx, "compat_pmb_reset", prefix=self.prefix)
             return int(done[0]["deleted"]) if done else 0
 
-        deleted: int = self.store.write(work)
+        deleted: int = self.store.db.write(work)
         return deleted
 
     def wait(self, seconds: int = 300) -> None:
         """Return when every index is online."""
-        self.store.run_read("await_indexes", seconds=seconds)
+        self.store.db.run_read("await_indexes", seconds=seconds)
 
     # -- reads ------------------------------------------------------------------------------
 
@@ -418,7 +418,7 @@ class Compat:
             persona = set(self.persona_namespaces(body.user_id))
             namespaces = [
                 r["name"]
-                for r in self.store.run_read(
+                for r in self.store.db.run_read(
                     "compat_pmb_namespaces", home=self.home(body.user_id) + "."
                 )
                 if r["name"] not in persona

@@ -108,7 +108,7 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
             fetch=settings.search_fetch,
             visible=caller.namespaces,
         )
-    records = store.run_read(
+    records = store.db.run_read(
         "context_layers",
         user=request.user,
         namespaces=namespaces,
@@ -153,7 +153,7 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
                 relevant.append(ContextItem(belief=hit.belief, score=hit.score))
     relations = [i.belief.id for i in relevant if i.belief.kind == Kind.relation]
     if relations and len(relevant) < relevant_slots:
-        for belief, belief_namespaces in store.read_rows(
+        for belief, belief_namespaces in store.db.read_rows(
             "context_participants",
             ids=relations,
             user=request.user,

@@ -338,7 +338,7 @@ def import_documents(
     """
     beliefs = [to_belief(d, isolation) for d in docs]
     ids = [b.id for b in beliefs if b.id]
-    present = set(store.read_rows("belief_existing_ids", ids=ids))
+    present = set(store.db.read_rows("belief_existing_ids", ids=ids))
     known = set(ids) | present
     links = []
     for d in docs:
@@ -377,14 +377,14 @@ def import_documents(
             decisions = store.create_in(tx, rows, actor=actor) or []
             merged = sum(1 for d in decisions if str(d.verdict) in _NOT_STORED)
         if relates:
-            written = store.tx_run(tx, "documents_relate", rows=relates)
+            written = store.db.tx_run(tx, "documents_relate", rows=relates)
             related = int(written[0]["written"]) if written else 0
         if not links:
             return merged, 0, related
-        done = store.tx_run(tx, "documents_supersede", rows=links, by=actor, now=clock())
+        done = store.db.tx_run(tx, "documents_supersede", rows=links, by=actor, now=clock())
         # an explicit change, audited like any other supersession (in this transaction)
         audit.append(
-            store,
+            store.db,
             tx,
             [
                 audit.AuditEntry(
@@ -404,7 +404,7 @@ def import_documents(
         )
         return merged, len(done), related
 
-    merged, linked, related = store.write(work)
+    merged, linked, related = store.db.write(work)
     return ImportReport(
         created=len(fresh) - merged,
         already_present=len(present),
@@ -432,7 +432,7 @@ def add_aliases(
     clean = [a.strip() for a in aliases if a.strip()]
 
     def work(tx: ManagedTransaction) -> list[str] | None:
-        found = store.tx_run(
+        found = store.db.tx_run(
             tx,
             "documents_add_aliases",
             id=belief_id,
@@ -442,7 +442,7 @@ def add_aliases(
         )
         return list(found[0]["aliases"]) if found else None
 
-    result: list[str] | None = store.write(work)
+    result: list[str] | None = store.db.write(work)
     if result is None:
         raise NotFound(f"no belief with id {belief_id!r}")
     return result

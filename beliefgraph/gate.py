@@ -70,10 +70,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from neo4j import ManagedTransaction
+from neo4j.exceptions import ConstraintError
 
 from beliefgraph import audit
 from beliefgraph.access import (
@@ -92,6 +93,8 @@ from beliefgraph.classifier import (
     different_subjects,
 )
 from beliefgraph.config import Settings
+from beliefgraph.db import Db
+from beliefgraph.embeddings import Embedder
 from beliefgraph.errors import DuplicateId, Forbidden, NotFound
 from beliefgraph.models import BeliefCreate, GateDecision, Verdict
 from beliefgraph.text import tokenize
@@ -106,9 +109,6 @@ from beliefgraph.vectors import (
     related,
     subjects_of,
 )
-
-if TYPE_CHECKING:
-    from beliefgraph.store import Store
 
 #: statuses a gate compares with: everything that may still govern or surface
 LIVE_STATUSES = ("active", "provisional", "inferred", "exploratory")
@@ -321,17 +321,21 @@ def _candidate(record: Any) -> Candidate:
 
 
 class Gate:
-    """Finds neighbours, decides verdicts and applies them, for one :class:`Store`.
+    """Finds neighbours, decides verdicts and applies them, for one store.
 
     Args:
-        store: runs the queries.
+        db: runs the queries.
+        embedder: what the beliefs' vectors were made with (their dimensions).
         settings: thresholds and limits (``gate_*``).
         classifier: judges pairs before the write (the LLM's, when configured); inside the
             write's locks the deterministic classifier judges any pair it did not see.
     """
 
-    def __init__(self, store: Store, settings: Settings, classifier: Classifier) -> None:
-        self.store = store
+    def __init__(
+        self, db: Db, embedder: Embedder, settings: Settings, classifier: Classifier
+    ) -> None:
+        self.db = db
+        self.embedder = embedder
         self.settings = settings
         self.classifier = classifier
         self.default = DefaultClassifier(settings)
@@ -346,12 +350,12 @@ class Gate:
 
     def lock(self, tx: ManagedTransaction, namespaces: Sequence[str]) -> dict[str, int]:
         """Lock these namespaces until ``tx`` ends (sorted order); return their sizes."""
-        records = self.store.tx_run(tx, "gate_lock_namespaces", names=sorted(set(namespaces)))
+        records = self.db.tx_run(tx, "gate_lock_namespaces", names=sorted(set(namespaces)))
         return {r["name"]: int(r["beliefs"]) for r in records}
 
     def sizes(self, namespaces: Sequence[str]) -> dict[str, int]:
         """How many beliefs each namespace holds (no locks)."""
-        records = self.store.run_read("gate_namespace_sizes", names=sorted(set(namespaces)))
+        records = self.db.run_read("gate_namespace_sizes", names=sorted(set(namespaces)))
         return {r["name"]: int(r["beliefs"]) for r in records}
 
     def candidates(
@@ -422,7 +426,7 @@ class Gate:
         ranks = self._rank(rows, copies, vectors, self._near_limit, floors)
         proposals = _proposals(ranks, self._related(rows, copies, vectors))
         token = uuid.uuid4().hex
-        records = self.store.tx_run(
+        records = self.db.tx_run(
             tx,
             "gate_lock_near",
             names=names,
@@ -555,11 +559,9 @@ class Gate:
         Those no longer live are read under the lock, so they are final: the copy starts out
         knowing them (:meth:`~beliefgraph.vectors.Rows.bury`) and never proposes them.
         """
-        dims = self.store.embedder.dimensions
+        dims = self.embedder.dimensions
         records = (
-            self.store.tx_run(
-                tx, "gate_namespace_vectors", namespace=name, live=list(LIVE_STATUSES)
-            )
+            self.db.tx_run(tx, "gate_namespace_vectors", namespace=name, live=list(LIVE_STATUSES))
             if count
             else []
         )
@@ -596,7 +598,7 @@ class Gate:
             ranks = self._rank(pending, copies, vectors, limit, floors)
             proposals = _proposals(ranks, structural)
             ids = sorted({belief for pairs in proposals.values() for belief, _ in pairs})
-            near = self.store.tx_rows(tx, "gate_candidates_near", ids=ids, live=list(LIVE_STATUSES))
+            near = self.db.tx_rows(tx, "gate_candidates_near", ids=ids, live=list(LIVE_STATUSES))
             live = {r["id"]: r["about"] for r in near}
             found += _candidates(proposals, _live_views(live, copies.values()))
             for copy in copies.values():
@@ -660,32 +662,24 @@ class Gate:
     def _structural(self, tx: ManagedTransaction | None, rows: list[dict[str, Any]]) -> list[Any]:
         live, limit = list(LIVE_STATUSES), STRUCTURAL_LIMIT
         if tx is None:
-            return self.store.run_read(
-                "gate_candidates_structural", rows=rows, limit=limit, live=live
-            )
-        return self.store.tx_run(
-            tx, "gate_candidates_structural", rows=rows, limit=limit, live=live
-        )
+            return self.db.run_read("gate_candidates_structural", rows=rows, limit=limit, live=live)
+        return self.db.tx_run(tx, "gate_candidates_structural", rows=rows, limit=limit, live=live)
 
     def _exact(
         self, tx: ManagedTransaction | None, rows: list[dict[str, Any]], k: int
     ) -> list[Any]:
         live = list(LIVE_STATUSES)
         if tx is None:
-            return self.store.run_read("gate_candidates_exact", rows=rows, k=k, live=live)
-        return self.store.tx_run(tx, "gate_candidates_exact", rows=rows, k=k, live=live)
+            return self.db.run_read("gate_candidates_exact", rows=rows, k=k, live=live)
+        return self.db.tx_run(tx, "gate_candidates_exact", rows=rows, k=k, live=live)
 
     def _index(
         self, tx: ManagedTransaction | None, rows: list[dict[str, Any]], k: int, fetch: int
     ) -> list[Any]:
         live = list(LIVE_STATUSES)
         if tx is None:
-            return self.store.run_read(
-                "gate_candidates_index", rows=rows, k=k, fetch=fetch, live=live
-            )
-        return self.store.tx_run(
-            tx, "gate_candidates_index", rows=rows, k=k, fetch=fetch, live=live
-        )
+            return self.db.run_read("gate_candidates_index", rows=rows, k=k, fetch=fetch, live=live)
+        return self.db.tx_run(tx, "gate_candidates_index", rows=rows, k=k, fetch=fetch, live=live)
 
     # -- decisions ---------------------------------------------------------------------------
 
@@ -908,7 +902,7 @@ class Gate:
         self, tx: ManagedTransaction, effects: Effects, *, actor: str | None, now: Any
     ) -> None:
         """Apply the effects of :meth:`decide` in ``tx`` (the new beliefs already created)."""
-        s = self.store
+        s = self.db
         if effects.reinforce:
             rows = [{"id": i, "times": n} for i, n in sorted(effects.reinforce.items())]
             s.tx_run(tx, "gate_reinforce", rows=rows, now=now)
@@ -941,7 +935,7 @@ def trust_too_low(new: float, old: float, ratio: float) -> bool:
 
 
 def authorise_writes(
-    store: Store,
+    db: Db,
     beliefs: Sequence[BeliefCreate],
     caller: Caller,
     *,
@@ -975,7 +969,7 @@ def authorise_writes(
         why, field = refusal
         if record:
             audit.record_refusal(
-                store,
+                db,
                 audit.AuditEntry(
                     action=audit.AuditAction.refused,
                     beliefs=[],
@@ -1016,18 +1010,18 @@ class GateWrite:
         Raises:
             DuplicateId: an id is already stored (whatever the verdict would have been).
         """
-        store = self.gate.store
+        db = self.gate.db
         incoming = incoming_from_rows(rows)
         found, locked = self.gate.lock_and_find(tx, incoming)
         decisions, effects = self.gate.decide(incoming, found, caller, prejudged)
         if effects.store:
-            store.create_rows(tx, [rows[i] for i in effects.store])
+            create_rows(db, tx, [rows[i] for i in effects.store])
         self.gate.remember(locked, [incoming[i] for i in effects.store])
         self.gate.apply(tx, effects, actor=actor, now=now)
         texts = {c.view.id: (c.view.text, c.view.namespaces) for cs in found.values() for c in cs}
         texts |= {i.id: (i.view.text, i.view.namespaces) for i in incoming}
         audit.append(
-            store,
+            db,
             tx,
             audit_entries(incoming, decisions, texts, actor=actor, write_path=write_path),
         )
@@ -1071,3 +1065,37 @@ def audit_entries(
             )
         )
     return entries
+
+
+def check_ids_free(db: Db, tx: ManagedTransaction, ids: list[str]) -> None:
+    """Raise :class:`DuplicateId` if any of ``ids`` is taken (inside ``tx``)."""
+    taken = db.tx_rows(tx, "belief_existing_ids", ids=ids)
+    if taken:
+        raise DuplicateId(f"a belief with id {taken[0]!r} already exists", field="id")
+
+
+def create_rows(db: Db, tx: ManagedTransaction, rows: list[dict[str, Any]]) -> None:
+    """Create ``belief_create`` rows in ``tx`` (the gate's verdict already given).
+
+    Raises:
+        DuplicateId: a concurrent writer took an id between the check and the write.
+    """
+    # A batch's rows share one creation time: it travels once, as $now (the driver's
+    # encoding of a date-time costs ~0.3 ms, twice per belief otherwise).
+    now = rows[0]["props"].get("created_at") if rows else None
+    if now is not None:
+        rows = [_hoisted(row, now) for row in rows]
+    try:
+        db.tx_run(tx, "belief_create", rows=rows, now=now)
+    except ConstraintError as e:  # a concurrent writer took the id between check and write
+        raise DuplicateId(f"a belief id already exists: {e.message}", field="id") from e
+
+
+def _hoisted(row: dict[str, Any], now: Any) -> dict[str, Any]:
+    """``row`` without the creation and update times that equal ``now`` (set from $now)."""
+    props = {
+        k: v
+        for k, v in row["props"].items()
+        if not (k in ("created_at", "updated_at") and v == now)
+    }
+    return row | {"props": props}

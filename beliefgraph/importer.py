@@ -1121,7 +1121,7 @@ class Importer:
         source_key = "src-" + _digest(ns, fmt.value, hashlib.sha256(log.head).hexdigest())
         done_before = 0
         if not self.options.restart:
-            found = self.store.run_read("import_checkpoint_get", key=source_key)
+            found = self.store.db.run_read("import_checkpoint_get", key=source_key)
             if found:
                 done_before = max(int(found[0]["records_done"]), 0)
                 # a record skipped as invalid may be mended since: read again from there
@@ -1238,7 +1238,7 @@ class Importer:
         ids = [turn_node_id(ns, turn) for turn, _ in turns]
         found = {
             r["turn"]: (r["keys"], r["ordered"])
-            for r in self.store.read_rows("import_turn_keys", turns=list(dict.fromkeys(ids)))
+            for r in self.store.db.read_rows("import_turn_keys", turns=list(dict.fromkeys(ids)))
         }
         for (turn, when), turn_id in zip(turns, ids, strict=True):
             keys, ordered = found.get(turn_id, ([], True))
@@ -1277,13 +1277,13 @@ class Importer:
     def _prepare(self, batch: _Batch) -> _Prepared:
         """Find which statements are new, and embed them (runs in the worker thread)."""
         keys = list(dict.fromkeys(p.key for p in batch.planned))
-        done = {r["key"]: r["belief"] for r in self.store.read_rows("import_done", keys=keys)}
+        done = {r["key"]: r["belief"] for r in self.store.db.read_rows("import_done", keys=keys)}
         todo = [p for p in batch.planned if p.key not in done]
         if self.options.dry_run or not todo:
             return _Prepared(batch, todo, done, [], [])
         # a belief with a statement's id but no ASSERTED edge comes from outside this
         # importer's transactions (ids are hashes, so only a deliberate copy): link, don't write
-        stored = set(self.store.read_rows("belief_existing_ids", ids=[p.key for p in todo]))
+        stored = set(self.store.db.read_rows("belief_existing_ids", ids=[p.key for p in todo]))
         done.update({key: key for key in stored})
         creates = [p for p in todo if p.key not in stored]
         beliefs = [_belief(p, self.options) for p in creates]
@@ -1322,11 +1322,11 @@ class Importer:
                 }
             )
             if wanted:  # statements of earlier batches that these follow or explain
-                found = self.store.tx_rows(tx, "import_done", keys=wanted)
+                found = self.store.db.tx_rows(tx, "import_done", keys=wanted)
                 targets.update({r["key"]: r["belief"] for r in found})
             self._write_provenance(tx, todo, targets, rows, batch)
 
-        self.store.write(work)
+        self.store.db.write(work)
         for d in decisions:
             verdict = str(d.verdict)
             if verdict in ("noop", "subsumed"):
@@ -1375,7 +1375,7 @@ class Importer:
     ) -> None:
         source = self._source
         ns = self.options.namespace
-        self.store.tx_run(
+        self.store.db.tx_run(
             tx,
             "import_checkpoint",
             key=source["key"],
@@ -1398,7 +1398,7 @@ class Importer:
             )
         )
         if follows:
-            self.store.tx_run(
+            self.store.db.tx_run(
                 tx, "import_follows", rows=[{"later": a, "earlier": b} for a, b in follows]
             )
         if not todo:
@@ -1415,13 +1415,13 @@ class Importer:
             for p in todo
         ]
         caused = _edges((targets.get(p.key), targets.get(p.caused_key or "")) for p in todo)
-        self.store.tx_run(
+        self.store.db.tx_run(
             tx, "import_conversations", source=source["key"], rows=rows["conversations"]
         )
-        self.store.tx_run(tx, "import_turns", rows=rows["turns"])
-        self.store.tx_run(tx, "import_asserted", rows=asserted)
+        self.store.db.tx_run(tx, "import_turns", rows=rows["turns"])
+        self.store.db.tx_run(tx, "import_asserted", rows=asserted)
         if caused:
-            self.store.tx_run(
+            self.store.db.tx_run(
                 tx, "import_caused", rows=[{"reason": a, "claim": b} for a, b in caused]
             )
 

@@ -12,9 +12,9 @@ its own query (the ``key_state`` of the planner's read and of the context's laye
 with :func:`raise_for_state`) or with :func:`confirm`. Creating and revoking a key are
 audited on the ``system`` chain.
 
->>> created = create_key(store, KeyCreate(name="ci-agent", role=Role.agent,   # doctest: +SKIP
+>>> created = create_key(db, KeyCreate(name="ci-agent", role=Role.agent,   # doctest: +SKIP
 ...                                       namespaces=["project:demo"]), actor="cli")
->>> authenticate(store, created.key).role                                      # doctest: +SKIP
+>>> authenticate(db, created.key).role                                      # doctest: +SKIP
 <Role.agent: 'agent'>
 """
 
@@ -27,19 +27,17 @@ import uuid
 from collections import OrderedDict
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, Self
+from typing import Any, Literal, NoReturn, Self
 
 from neo4j import ManagedTransaction
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from beliefgraph import audit
 from beliefgraph.access import Caller, Role
+from beliefgraph.db import Db
 from beliefgraph.errors import Forbidden, NotFound, Unauthenticated
 from beliefgraph.models import NamespaceName, Term
 from beliefgraph.records import native_datetime
-
-if TYPE_CHECKING:
-    from beliefgraph.store import Store
 
 KEY_PREFIX = "bgk_"
 
@@ -106,7 +104,7 @@ def _grant(namespaces: list[str] | None) -> str:
 
 
 def create_key(
-    store: Store, request: KeyCreate, *, actor: str, caller: Caller | None = None
+    db: Db, request: KeyCreate, *, actor: str, caller: Caller | None = None
 ) -> ApiKeyCreated:
     """Make a key and audit it, in one transaction.
 
@@ -135,9 +133,9 @@ def create_key(
         props["namespaces"] = sorted(set(request.namespaces))
 
     def work(tx: ManagedTransaction) -> dict[str, Any]:
-        [record] = store.tx_run(tx, "key_create", props=props)
+        [record] = db.tx_run(tx, "key_create", props=props)
         audit.append(
-            store,
+            db,
             tx,
             [
                 audit.AuditEntry(
@@ -153,20 +151,18 @@ def create_key(
         )
         return dict(record["key"])
 
-    created = _from_map(store.write(work))
+    created = _from_map(db.write(work))
     return ApiKeyCreated(**created.model_dump(), key=token)
 
 
-def list_keys(store: Store, *, caller: Caller | None = None) -> list[ApiKeyPublic]:
+def list_keys(db: Db, *, caller: Caller | None = None) -> list[ApiKeyPublic]:
     """Every key, revoked ones included, oldest first; for a ``caller`` given some
     namespaces, the keys whose grant lies within its own (the others are not its to see)."""
-    found = [_from_map(dict(r["key"])) for r in store.run_read("key_list")]
+    found = [_from_map(dict(r["key"])) for r in db.run_read("key_list")]
     return [k for k in found if caller is None or caller.can_grant(k.namespaces)]
 
 
-def revoke_key(
-    store: Store, key_id: str, *, actor: str, caller: Caller | None = None
-) -> ApiKeyPublic:
+def revoke_key(db: Db, key_id: str, *, actor: str, caller: Caller | None = None) -> ApiKeyPublic:
     """Revoke a key at once (it is kept, marked revoked). Idempotent; audited once.
 
     Raises:
@@ -174,17 +170,17 @@ def revoke_key(
             :func:`list_keys`).
     """
     scoped = caller is not None and caller.namespaces is not None
-    if scoped and key_id not in {k.id for k in list_keys(store, caller=caller)}:
+    if scoped and key_id not in {k.id for k in list_keys(db, caller=caller)}:
         raise NotFound(f"no API key with id {key_id!r}")
 
     def work(tx: ManagedTransaction) -> dict[str, Any] | None:
-        found = store.tx_run(tx, "key_revoke", id=key_id, now=datetime.now(UTC))
+        found = db.tx_run(tx, "key_revoke", id=key_id, now=datetime.now(UTC))
         if not found:
             return None
         key = dict(found[0]["key"])
         if found[0]["was_active"]:
             audit.append(
-                store,
+                db,
                 tx,
                 [
                     audit.AuditEntry(
@@ -199,13 +195,13 @@ def revoke_key(
             )
         return key
 
-    key = store.write(work)
+    key = db.write(work)
     if key is None:
         raise NotFound(f"no API key with id {key_id!r}")
     return _from_map(key)
 
 
-def authenticate(store: Store, token: str) -> Caller:
+def authenticate(db: Db, token: str) -> Caller:
     """The caller a bearer token stands for.
 
     Raises:
@@ -213,7 +209,7 @@ def authenticate(store: Store, token: str) -> Caller:
     """
     if not token.startswith(KEY_PREFIX):
         raise Unauthenticated("the bearer token is not a beliefgraph API key")
-    key = _valid_key(store, hash_key(token))
+    key = _valid_key(db, hash_key(token))
     return Caller(
         name=f"key:{key.name}/{key.id}",
         role=key.role,
@@ -241,7 +237,7 @@ def _refuse(state: KeyState | None) -> NoReturn:
     raise Unauthenticated("unknown API key")
 
 
-def confirm(store: Store, caller: Caller) -> None:
+def confirm(db: Db, caller: Caller) -> None:
     """Read whether the key of a caller recognised from memory is still valid (a round trip;
     a read that can check ``Caller.unconfirmed_key`` in its own query does that instead).
 
@@ -249,12 +245,12 @@ def confirm(store: Store, caller: Caller) -> None:
         Unauthenticated: the key has been revoked (or is gone) since it was recognised.
     """
     if caller.unconfirmed_key is not None:
-        _valid_key(store, caller.unconfirmed_key)
+        _valid_key(db, caller.unconfirmed_key)
 
 
-def _valid_key(store: Store, digest: str) -> ApiKeyPublic:
+def _valid_key(db: Db, digest: str) -> ApiKeyPublic:
     """The key with this hash, read now; refused if unknown or revoked."""
-    found = store.run_read("key_lookup", hash=digest)
+    found = db.run_read("key_lookup", hash=digest)
     if not found:
         _refuse("unknown")
     key = _from_map(dict(found[0]["key"]))

@@ -172,7 +172,7 @@ class Planner:
             )
 
         if not visible:
-            confirm(self.store, caller)
+            confirm(self.store.db, caller)
             return empty(
                 NamespaceReport(searched=[], not_visible=not_visible, unknown=[]),
                 "none of the requested namespaces may be read by this caller",
@@ -184,7 +184,7 @@ class Planner:
         timings["embed"] = self._ms(mark)
 
         mark = self._clock()
-        rows = self.store.run_read(
+        rows = self.store.db.run_read(
             "planner_candidates",
             namespaces=visible,
             embedding=Vector(embedding),

@@ -603,7 +603,7 @@ def find(
         embedder = store.embedder
         aside = embedder.embed_aside if isinstance(embedder, AsideEmbedder) else embedder.embed
         early = _EMBEDDING.submit(aside, [query.text])
-    rows = store.read_rows(
+    rows = store.db.read_rows(
         "search_candidates",
         names=asked.names,
         text=asked.text,

@@ -5,7 +5,7 @@ named queries of ``cypher/``. Every write is one transaction: on any error, noth
 remains.
 
 >>> store = Store(driver, load_embedder(cache_dir), database="neo4j")   # doctest: +SKIP
->>> store.init_schema()                                                   # doctest: +SKIP
+>>> init_schema(store.db)                                                   # doctest: +SKIP
 >>> [b] = store.create([BeliefCreate(text="Wi-Fi password is hunter2",   # doctest: +SKIP
 ...                                  kind="credential", namespaces=["user:me"])])
 """
@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import math
-import random
 import threading
 import time
 import uuid
@@ -28,22 +26,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from neo4j import (
-    READ_ACCESS,
     Driver,
-    GraphDatabase,
     ManagedTransaction,
-    NotificationDisabledClassification,
-)
-from neo4j.exceptions import (
-    AuthError,
-    ConfigurationError,
-    ConstraintError,
-    DriverError,
-    Neo4jError,
-    ResultFailedError,
-    ServiceUnavailable,
-    SessionExpired,
-    TransientError,
 )
 
 from beliefgraph import audit, cursors
@@ -54,8 +38,9 @@ from beliefgraph.access import (
     precedence_refusal,
 )
 from beliefgraph.classifier import Classifier, build_classifier
-from beliefgraph.config import Neo4jSettings, Settings
-from beliefgraph.cypher import Queries, load_queries
+from beliefgraph.config import Settings
+from beliefgraph.cypher import Queries
+from beliefgraph.db import UNREACHABLE, Db, Unreachable
 from beliefgraph.embeddings import Embedder, Vector, packed
 from beliefgraph.errors import (
     DuplicateId,
@@ -68,12 +53,13 @@ from beliefgraph.errors import (
     SupersessionCycle,
     TextTooLong,
     TrustGuarded,
-    WriteOutcomeUnknown,
 )
 from beliefgraph.gate import (
     Gate,
     GateWrite,
     authorise_writes,
+    check_ids_free,
+    create_rows,
     incoming_from_rows,
     trust_too_low,
 )
@@ -96,10 +82,6 @@ from beliefgraph.models import (
 )
 from beliefgraph.records import belief_from_record, link_from_map, native_datetime
 from beliefgraph.text import entity_key
-
-#: how many times :meth:`Store.write` tries a write the driver gave up on as transient
-WRITE_ATTEMPTS = 5
-
 
 #: how long after a write found Neo4j away the writers queued behind it fail without trying
 FAIL_FAST_SECONDS = 2.0
@@ -253,78 +235,8 @@ class NamespaceQueue:
                 lock.release()
 
 
-#: the indexes the service needs online before it is ready
-REQUIRED_INDEXES = frozenset({"belief_embedding", "belief_text", "belief_search", "entity_names"})
-#: what cypher/schema.cypher's belief_search covers, in order; an index made over other
-#: properties (by an earlier schema) is made again by init
-SEARCH_INDEX_PROPERTIES = (
-    "canonical_name",
-    "aliases_text",
-    "text_words",
-    "search_keys",
-    "name_edits",
-)
-
-
-@dataclass(frozen=True)
-class Readiness:
-    """Whether Neo4j answers and the required indexes are online, and if not, why (in words
-    that name neither Neo4j's address nor its version: the log has those)."""
-
-    ready: bool
-    reason: str | None
-    #: the server's agent ("Neo4j/5.26.30") and the required indexes' states, for the log
-    neo4j: str
-    indexes: dict[str, str]
-
-
-log = logging.getLogger(__name__)
-_REFUSED = "Neo4j refused the credentials (NEO4J_USER, NEO4J_PASSWORD): "
-
-
-#: what a client is told when Neo4j cannot be reached: that it cannot, not where it is
-UNREACHABLE = "Neo4j is unreachable; try again shortly"
-
-
-class Unreachable(StoreUnavailable):
-    """Neo4j could not be reached (not: it refused the work, or was busy)."""
-
-
-def unreachable(error: Exception) -> Unreachable:
-    """What a client is told when Neo4j cannot be reached (the driver's message names the
-    internal address; it goes to the log)."""
-    log.warning("Neo4j is unreachable: %s", error)
-    return Unreachable(UNREACHABLE)
-
-
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def connect(neo: Neo4jSettings) -> Driver:
-    """A driver for ``neo``. Neo4j's UNRECOGNIZED notifications are off: on a new store
-    every query naming a property or relationship type not written yet ("the property
-    `embedding_f32` does not exist") would log a warning, on every start.
-
-    Raises:
-        InvalidInput: the URI is not one the driver can use (``field`` ``NEO4J_URI``).
-    """
-    secret = neo.password.get_secret_value()
-    try:
-        return GraphDatabase.driver(
-            neo.uri,
-            auth=(neo.user, secret) if secret else None,
-            notifications_disabled_classifications=[
-                NotificationDisabledClassification.UNRECOGNIZED
-            ],
-            # a Neo4j that accepts connections and never answers must cost seconds, not
-            # the driver's minute per attempt
-            connection_timeout=neo.connect_timeout,
-            connection_acquisition_timeout=neo.acquire_timeout,
-            max_transaction_retry_time=neo.retry_seconds,
-        )
-    except ConfigurationError as e:  # a scheme the driver does not know, say
-        raise InvalidInput(str(e), field="NEO4J_URI") from e
 
 
 class Store:
@@ -340,13 +252,6 @@ class Store:
         classifier: the curation gate's classifier (default: as the settings say).
     """
 
-    #: A page of a listing restricted to namespaces (beliefs, or a key's audit) first reads
-    #: the store (the log) in its order, at most this many per row the page returns (510 for
-    #: a page of 50, ~3 ms), and reads the namespaces' own (their chains) when those did not
-    #: fill it: what is listed fills a page from the first read when denser there than one
-    #: in ten.
-    scanned_per_row = 10
-
     def __init__(
         self,
         driver: Driver,
@@ -358,203 +263,16 @@ class Store:
         clock: Callable[[], datetime] = _now,
         classifier: Classifier | None = None,
     ) -> None:
-        self.driver = driver
         self.embedder = embedder
-        self.database = database
         self.settings = settings or Settings()
-        self.queries = queries or load_queries()
+        self.db = Db(driver, database=database, settings=self.settings, queries=queries)
         self._clock = clock
-        self.gate = Gate(self, self.settings, classifier or build_classifier(self.settings))
+        self.gate = Gate(
+            self.db, embedder, self.settings, classifier or build_classifier(self.settings)
+        )
         self.queue = NamespaceQueue(
             self.settings.write_queue_timeout, most_rows=self.settings.max_batch_size
         )
-
-    # -- plumbing -------------------------------------------------------------------------
-
-    def run_read(self, name: str, **params: Any) -> list[Any]:
-        """Run a named read query in one auto-commit transaction; return its records.
-
-        Auto-commit, because its records come back in one round trip, where a managed
-        transaction adds a second for the COMMIT (every request waits for it). A read that
-        fails at once on a dropped connection (a restarted server) or with an error the server
-        calls transient is tried once more; one that waited out the connection timeout is not
-        (a silent server would make it wait again).
-        """
-        text = self.queries[name].text
-        started = time.monotonic()
-        try:
-            return self._auto_commit_read(text, params)
-        except TransientError:
-            pass
-        except (ServiceUnavailable, SessionExpired) as e:
-            if time.monotonic() - started >= self.settings.neo4j_connect_timeout:
-                raise unreachable(e) from e
-        except AuthError as e:
-            raise StoreUnavailable(_REFUSED + str(e)) from e
-        try:
-            return self._auto_commit_read(text, params)
-        except (ServiceUnavailable, SessionExpired) as e:
-            raise unreachable(e) from e
-
-    def read_rows(self, name: str, **params: Any) -> list[Any]:
-        """Run a named read query that collects its result into one record's ``rows``
-        (as :meth:`run_read`); return that list."""
-        rows: list[Any] = self.run_read(name, **params)[0]["rows"]
-        return rows
-
-    def _auto_commit_read(self, text: str, params: dict[str, Any]) -> list[Any]:
-        with self.driver.session(database=self.database, default_access_mode=READ_ACCESS) as s:
-            return list(s.run(text, params))
-
-    def write(self, work: Callable[[ManagedTransaction], Any]) -> Any:
-        """Run ``work`` in one write transaction, retried on transient errors.
-
-        The driver retries a transient error (a deadlock between concurrent writers, a lock
-        timeout) itself, except when the server reports it while records stream: rolling
-        back then raises a ``ResultFailedError`` caused by it, which the driver does not
-        retry (neo4j 6.4: seen with eight writers creating one namespace at once). Those are
-        tried again here, up to :data:`WRITE_ATTEMPTS` times, after a short random pause.
-        """
-        reached_commit = False  # the work ran to its end: only the commit was left
-
-        def tracked_work(tx: ManagedTransaction) -> Any:
-            nonlocal reached_commit
-            reached_commit = False
-            done = work(tx)
-            reached_commit = True
-            return done
-
-        for attempt in range(1, WRITE_ATTEMPTS + 1):
-            try:
-                with self.driver.session(database=self.database) as session:
-                    return session.execute_write(tracked_work)
-            except ResultFailedError as e:
-                transient = isinstance(e.__cause__, Neo4jError) and e.__cause__.is_retryable()
-                if not transient or attempt == WRITE_ATTEMPTS:
-                    raise
-            except (ServiceUnavailable, SessionExpired) as e:
-                if reached_commit:  # lost while committing (IncompleteCommit, or the connection)
-                    log.warning("Neo4j went away during a commit: %s", e)
-                    raise WriteOutcomeUnknown(
-                        "Neo4j went away while the write committed: it may or may not be "
-                        "stored. Send the same write again, with the same ids: if it was "
-                        "stored, the answer is 200 with it"
-                    ) from e
-                raise unreachable(e) from e
-            except TransientError as e:  # still failing when the driver's retries ran out
-                log.warning("a write failed transiently after retries: %s", e)
-                raise StoreUnavailable("Neo4j is busy; try again shortly") from e
-            except AuthError as e:
-                raise StoreUnavailable(_REFUSED + str(e)) from e
-            # S311: jitter, so that writers that collided do not collide again in step
-            time.sleep(random.uniform(0.01, 0.05) * attempt)  # noqa: S311
-        raise AssertionError("unreachable: the last attempt returns or raises")
-
-    def tx_run(self, tx: ManagedTransaction, name: str, **params: Any) -> list[Any]:
-        """Run a named query inside ``tx``; return its records."""
-        return list(tx.run(self.queries[name].text, params))
-
-    def tx_rows(self, tx: ManagedTransaction, name: str, **params: Any) -> list[Any]:
-        """Run a named query inside ``tx`` that collects its result into one record's
-        ``rows``; return that list.
-
-        A query that may find many rows collects them: the driver spends ~20 us of Python on
-        each record it receives (1,700 one-number records took 32 ms of CPU, the same numbers
-        in one record 1 ms), where the Rust codec unpacks a list inside one record at once.
-        Not for a result that can be large (a namespace's copy): the server builds the list
-        in its heap before it sends any of it.
-        """
-        rows: list[Any] = self.tx_run(tx, name, **params)[0]["rows"]
-        return rows
-
-    # -- schema and health ----------------------------------------------------------------
-
-    def init_schema(self, *, wait_seconds: int = 300) -> None:
-        """Create constraints and indexes if missing (``belief_search`` again when an earlier
-        schema made it over other properties), wait until they are online, and give beliefs
-        stored before ``search_keys``, ``embedding_f32``, ``name_edits`` and ``text_words``
-        existed those (a no-op once done)."""
-        with self.driver.session(database=self.database) as session:
-            found = self.run_read("index_properties", index="belief_search")
-            if found and list(found[0]["properties"]) != list(SEARCH_INDEX_PROPERTIES):
-                session.run(self.queries["belief_search_drop"].text).consume()
-            for statement in self.queries["schema"].statements():
-                session.run(statement).consume()
-            session.run(self.queries["await_indexes"].text, seconds=wait_seconds).consume()
-        self.backfill_search_keys()
-        self.backfill_packed_embeddings()
-        self.backfill_search_terms()
-
-    def backfill_search_keys(self, *, batch: int = 5_000) -> int:
-        """Set ``search_keys`` on every belief that lacks it; return how many were set."""
-        done = 0
-        while found := self.run_read("belief_missing_search_keys", limit=batch):
-            rows = [{"id": r["id"], "keys": search_keys(r["user"], r["namespaces"])} for r in found]
-
-            def work(tx: ManagedTransaction, rows: list[dict[str, Any]] = rows) -> int:
-                return int(self.tx_run(tx, "belief_set_search_keys", rows=rows)[0]["updated"])
-
-            done += self.write(work)
-        return done
-
-    def backfill_search_terms(self, *, batch: int = 5_000) -> int:
-        """Set ``name_edits`` (:func:`~beliefgraph.index_keys.name_edits`) and ``text_words``
-        (:func:`~beliefgraph.index_keys.text_words`) on every belief that lacks them; return how
-        many were set."""
-        done, after = 0, ""
-        while found := self.run_read("belief_missing_search_terms", after=after, limit=batch):
-            rows = [
-                {
-                    "id": r["id"],
-                    "name_edits": name_edits([r["canonical_name"], *r["aliases"]]),
-                    "text_words": text_words(r["text"]),
-                }
-                for r in found
-            ]
-
-            def work(tx: ManagedTransaction, rows: list[dict[str, Any]] = rows) -> int:
-                return int(self.tx_run(tx, "belief_set_search_terms", rows=rows)[0]["updated"])
-
-            done += self.write(work)
-            after = found[-1]["id"]
-        return done
-
-    def backfill_packed_embeddings(self, *, batch: int = 2_000) -> int:
-        """Set ``embedding_f32`` (:func:`~beliefgraph.embeddings.packed`) on every belief
-        that lacks it; return how many were set."""
-        done, after = 0, ""
-        while found := self.run_read("belief_missing_embedding_f32", after=after, limit=batch):
-            rows = [
-                {"id": r["id"], "embedding_f32": packed(r["embedding"])}
-                for r in found
-                if r["embedding"] is not None
-            ]
-
-            def work(tx: ManagedTransaction, rows: list[dict[str, Any]] = rows) -> int:
-                return int(self.tx_run(tx, "belief_set_embedding_f32", rows=rows)[0]["updated"])
-
-            done += self.write(work) if rows else 0
-            after = found[-1]["id"]
-        return done
-
-    def readiness(self) -> Readiness:
-        """Check that Neo4j answers and every required index is online; never raises."""
-        try:
-            info = self.driver.get_server_info()
-            records = self.run_read("index_states")
-        except (StoreUnavailable, Neo4jError, DriverError, OSError) as e:
-            log.warning("not ready: %s", e)
-            return Readiness(False, "Neo4j is unreachable", "unreachable", {})
-        states = {r["name"]: r["state"] for r in records if r["name"] in REQUIRED_INDEXES}
-        for name in REQUIRED_INDEXES - states.keys():
-            states[name] = "MISSING"
-        offline = sorted(name for name, state in states.items() if state != "ONLINE")
-        if offline:
-            log.warning("not ready: indexes not online: %s", ", ".join(offline))
-        reason = (
-            f"{len(offline)} of {len(states)} required indexes are not online" if offline else None
-        )
-        return Readiness(not offline, reason, info.agent, dict(sorted(states.items())))
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -611,7 +329,7 @@ class Store:
                 field="beliefs",
             )
         beliefs = authorise_writes(
-            self, beliefs, caller, actor=actor, write_path=write_path.value, record=not dry_run
+            self.db, beliefs, caller, actor=actor, write_path=write_path.value, record=not dry_run
         )
         rows = self._rows(beliefs, write_path=write_path, actor=actor)
         prejudged = None
@@ -623,7 +341,7 @@ class Store:
             prejudged = self.gate.prejudge(incoming, found) if self.gate.prejudges else None
             if dry_run:
                 ids = [row["props"]["id"] for row in rows]
-                taken = self.read_rows("belief_existing_ids", ids=ids)
+                taken = self.db.read_rows("belief_existing_ids", ids=ids)
                 if taken:
                     raise DuplicateId(f"a belief with id {taken[0]!r} exists", field="id")
                 return self.gate.decide(incoming, found, caller, prejudged)[0]
@@ -640,7 +358,7 @@ class Store:
                     prejudged=prejudged,
                 )
 
-            decisions: list[GateDecision] = self.write(work)
+            decisions: list[GateDecision] = self.db.write(work)
             return decisions
 
         namespaces = frozenset(ns for row in rows for ns in row["namespaces"])
@@ -728,12 +446,12 @@ class Store:
 
         def work(tx: ManagedTransaction) -> bool:
             self.gate.lock(tx, target["namespaces"])
-            [current] = self.tx_run(tx, "gate_targets", ids=[belief_id])
-            if not self.tx_run(tx, "belief_retract", id=belief_id, now=self._clock()):
+            [current] = self.db.tx_run(tx, "gate_targets", ids=[belief_id])
+            if not self.db.tx_run(tx, "belief_retract", id=belief_id, now=self._clock()):
                 return False
             if current["status"] != Status.retracted:
                 audit.append(
-                    self,
+                    self.db,
                     tx,
                     [
                         audit.AuditEntry(
@@ -750,7 +468,7 @@ class Store:
                 )
             return True
 
-        if not self.write(work):
+        if not self.db.write(work):
             raise NotFound(f"no belief with id {belief_id!r}")
         return self.get(belief_id, caller=caller)
 
@@ -789,7 +507,7 @@ class Store:
         self._authorise_change(old, caller, "supersede", actor=actor, write_path=write_path)
         if request.by is not None:
             [new] = authorise_writes(
-                self, [request.by], caller, actor=actor, write_path=write_path.value
+                self.db, [request.by], caller, actor=actor, write_path=write_path.value
             )
             rows = self._rows([new], write_path=write_path, actor=actor)
             new_text, new_trust, new_namespaces = new.text, new.trust, list(new.namespaces)
@@ -815,7 +533,7 @@ class Store:
             if rows:
                 self._create_in(tx, rows)
             self._check_replacement(tx, old_id, new_id)
-            self.tx_run(
+            self.db.tx_run(
                 tx,
                 "belief_supersede",
                 old_id=old_id,
@@ -825,7 +543,7 @@ class Store:
                 now=self._clock(),
             )
             audit.append(
-                self,
+                self.db,
                 tx,
                 [
                     audit.AuditEntry(
@@ -843,7 +561,7 @@ class Store:
                 ],
             )
 
-        self.write(work)
+        self.db.write(work)
         return self.chain(old_id, caller=caller)
 
     def rank(
@@ -884,11 +602,11 @@ class Store:
         )
 
         def work(tx: ManagedTransaction) -> dict[str, Any]:
-            self.tx_run(tx, "precedence_lock")
+            self.db.tx_run(tx, "precedence_lock")
             self.gate.lock(tx, [*source["namespaces"], *other["namespaces"]])
             now, reason = self._clock(), request.reason
             if edge is EdgeType.overrides:
-                [row] = self.tx_run(
+                [row] = self.db.tx_run(
                     tx,
                     "belief_override",
                     winner=source_id,
@@ -899,7 +617,7 @@ class Store:
                 )
                 problem = "loop" if row["loop"] else None
             else:
-                [row] = self.tx_run(
+                [row] = self.db.tx_run(
                     tx,
                     "scope_narrow",
                     narrow=source_id,
@@ -924,10 +642,10 @@ class Store:
             if row["created"]:
                 why = f"{source_id} {edge.value} {request.other}: {request.reason}"
                 event = _between(action, source, other, why, actor=actor, write_path=write_path)
-                audit.append(self, tx, [event])
+                audit.append(self.db, tx, [event])
             return dict(row)
 
-        row = self.write(work)
+        row = self.db.write(work)
         found = dict(row["edge"])
         return PrecedenceEdge(
             source=source_id,
@@ -966,9 +684,9 @@ class Store:
         )
 
         def work(tx: ManagedTransaction) -> bool:
-            self.tx_run(tx, "precedence_lock")
+            self.db.tx_run(tx, "precedence_lock")
             self.gate.lock(tx, [*source["namespaces"], *other["namespaces"]])
-            removed = self.tx_run(
+            removed = self.db.tx_run(
                 tx, "precedence_remove", source=source_id, target=other_id, type=edge.value
             )
             if not removed:
@@ -981,10 +699,10 @@ class Store:
             event = _between(
                 audit.AuditAction.unrank, source, other, why, actor=actor, write_path=write_path
             )
-            audit.append(self, tx, [event])
+            audit.append(self.db, tx, [event])
             return True
 
-        if not self.write(work):
+        if not self.db.write(work):
             raise NotFound(f"{source_id!r} has no {edge.value} edge to {other_id!r}")
 
     # -- reads ----------------------------------------------------------------------------
@@ -1049,7 +767,7 @@ class Store:
         """
         if not ids:
             return []
-        found = self.run_read("belief_get_many", ids=list(ids), visible=_allowed(caller))
+        found = self.db.run_read("belief_get_many", ids=list(ids), visible=_allowed(caller))
         by_id = {b.id: _as_seen_by(caller, b) for b in map(belief_from_record, found)}
         return [by_id[i] for i in ids if i in by_id]
 
@@ -1067,7 +785,7 @@ class Store:
 
         Only beliefs the caller may see are listed; a namespace outside its grant lists
         nothing, as an unknown one does. A page of a namespace (or a key's grant) first reads
-        the store in creation order, at most :attr:`scanned_per_row` beliefs per row of the
+        the store in creation order, at most :attr:`Db.scanned_per_row` beliefs per row of the
         page, and when those do not fill it (the beliefs listed are sparse there, or it is the
         last page) the beliefs of the namespaces: it reads about what it lists, or what the
         namespaces hold. Without a namespace, an admin's page reads the store in order until
@@ -1091,9 +809,9 @@ class Store:
             return BeliefPage(items=[], next_cursor=None)
         kind_value = kind.value if kind else None
         status_value = status.value if status else None
-        records = self.run_read(
+        records = self.db.run_read(
             "belief_list",
-            scan=None if anchor is None else self.scanned_per_row * (limit + 1),
+            scan=None if anchor is None else self.db.scanned_per_row * (limit + 1),
             anchor=anchor,
             kind=kind_value,
             status=status_value,
@@ -1102,7 +820,7 @@ class Store:
             limit=limit + 1,
         )
         if anchor is not None and len(records) <= limit:  # sparse in time, or the last page
-            records = self.run_read(
+            records = self.db.run_read(
                 "belief_list_in",
                 anchor=anchor,
                 kind=kind_value,
@@ -1129,7 +847,7 @@ class Store:
         Raises:
             NotFound: no belief has that id, or none the caller may see.
         """
-        records = self.run_read("belief_chain", id=belief_id)
+        records = self.db.run_read("belief_chain", id=belief_id)
         if not records:
             raise NotFound(f"no belief with id {belief_id!r}")
         beliefs = [
@@ -1151,7 +869,7 @@ class Store:
         """Every namespace (the caller may see) with its belief count."""
         return [
             NamespacePublic(name=r["name"], beliefs=r["beliefs"])
-            for r in self.run_read("namespace_list", allowed=_allowed(caller))
+            for r in self.db.run_read("namespace_list", allowed=_allowed(caller))
         ]
 
     # -- internals ------------------------------------------------------------------------
@@ -1188,30 +906,8 @@ class Store:
         ]
 
     def _create_in(self, tx: ManagedTransaction, rows: list[dict[str, Any]]) -> None:
-        self.check_ids_free(tx, [row["props"]["id"] for row in rows])
-        self.create_rows(tx, rows)
-
-    def check_ids_free(self, tx: ManagedTransaction, ids: list[str]) -> None:
-        """Raise :class:`DuplicateId` if any of ``ids`` is taken (inside ``tx``)."""
-        taken = self.tx_rows(tx, "belief_existing_ids", ids=ids)
-        if taken:
-            raise DuplicateId(f"a belief with id {taken[0]!r} already exists", field="id")
-
-    def create_rows(self, tx: ManagedTransaction, rows: list[dict[str, Any]]) -> None:
-        """Create ``belief_create`` rows in ``tx`` with no gate (the gate calls this).
-
-        Raises:
-            DuplicateId: a concurrent writer took an id between the check and the write.
-        """
-        # A batch's rows share one creation time: it travels once, as $now (the driver's
-        # encoding of a date-time costs ~0.3 ms, twice per belief otherwise).
-        now = rows[0]["props"].get("created_at") if rows else None
-        if now is not None:
-            rows = [_hoisted(row, now) for row in rows]
-        try:
-            self.tx_run(tx, "belief_create", rows=rows, now=now)
-        except ConstraintError as e:  # a concurrent writer took the id between check and write
-            raise DuplicateId(f"a belief id already exists: {e.message}", field="id") from e
+        check_ids_free(self.db, tx, [row["props"]["id"] for row in rows])
+        create_rows(self.db, tx, rows)
 
     def _targets(
         self, ids: list[str], caller: Caller, *, field: str | None = None
@@ -1222,7 +918,7 @@ class Store:
             NotFound: an id is unknown or outside the caller's grant (the same answer, so
                 existence does not leak).
         """
-        found = {r["id"]: dict(r) for r in self.run_read("gate_targets", ids=ids)}
+        found = {r["id"]: dict(r) for r in self.db.run_read("gate_targets", ids=ids)}
         for belief_id in ids:
             target = found.get(belief_id)
             if target is None or not _visible(caller, target["namespaces"]):
@@ -1293,7 +989,7 @@ class Store:
     ) -> None:
         """Audit a refused change to ``target`` (in a transaction of its own)."""
         audit.record_refusal(
-            self,
+            self.db,
             audit.AuditEntry(
                 action=audit.AuditAction.refused,
                 beliefs=[target["id"]],
@@ -1306,7 +1002,7 @@ class Store:
         )
 
     def _lock_supersedable(self, tx: ManagedTransaction, old_id: str) -> None:
-        locked = self.tx_run(tx, "belief_lock", id=old_id)
+        locked = self.db.tx_run(tx, "belief_lock", id=old_id)
         if not locked:
             raise NotFound(f"no belief with id {old_id!r}")
         status, superseded_by = locked[0]["status"], locked[0]["superseded_by"]
@@ -1321,7 +1017,7 @@ class Store:
     def _check_replacement(self, tx: ManagedTransaction, old_id: str, new_id: str) -> None:
         if new_id == old_id:
             raise SupersessionCycle(f"belief {old_id!r} cannot supersede itself")
-        found = self.tx_run(tx, "belief_supersede_check", old_id=old_id, new_id=new_id)
+        found = self.db.tx_run(tx, "belief_supersede_check", old_id=old_id, new_id=new_id)
         if not found:
             raise NotFound(f"no belief with id {new_id!r}", field="by_id")
         check = found[0]
@@ -1453,13 +1149,3 @@ def _row(
         ],
         "scope": _scope_row(belief.governs),
     }
-
-
-def _hoisted(row: dict[str, Any], now: datetime) -> dict[str, Any]:
-    """``row`` without the creation and update times that equal ``now`` (set from $now)."""
-    props = {
-        k: v
-        for k, v in row["props"].items()
-        if not (k in ("created_at", "updated_at") and v == now)
-    }
-    return row | {"props": props}

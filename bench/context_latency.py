@@ -71,7 +71,9 @@ from beliefgraph.context import assemble  # noqa: E402
 from beliefgraph.context_models import ContextRequest  # noqa: E402
 from beliefgraph.documents import Isolation, import_documents, load_documents  # noqa: E402
 from beliefgraph.embeddings import DIMENSIONS, load_embedder  # noqa: E402
+from beliefgraph.gate import create_rows  # noqa: E402
 from beliefgraph.models import BeliefCreate, Kind  # noqa: E402
+from beliefgraph.schema import init_schema  # noqa: E402
 from beliefgraph.store import Store  # noqa: E402
 
 PRECISION = ROOT.parent / "shared" / "benchmarks" / "precision"
@@ -194,9 +196,9 @@ def load(loader: Store, beliefs: list[BeliefCreate], batch: int = 1000) -> None:
         rows = loader.prepare(beliefs[i : i + batch], actor="bench")
 
         def work(tx: ManagedTransaction, rows: list[dict[str, Any]] = rows) -> None:
-            loader.create_rows(tx, rows)
+            create_rows(loader.db, tx, rows)
 
-        loader.write(work)
+        loader.db.write(work)
 
 
 def requests(user: str = USER) -> list[ContextRequest]:
@@ -218,10 +220,10 @@ def requests(user: str = USER) -> list[ContextRequest]:
 
 def user_beliefs(store: Store, user: str) -> dict[str, int]:
     """How many beliefs of each kind ``user`` owns (what each profile's requests search)."""
-    records, _, _ = store.driver.execute_query(
+    records, _, _ = store.db.driver.execute_query(
         "MATCH (b:Belief {user: $user}) RETURN b.kind AS kind, count(*) AS n ORDER BY kind",
         user=user,
-        database_=store.database,
+        database_=store.db.database,
     )
     return {r["kind"]: r["n"] for r in records}
 
@@ -343,7 +345,7 @@ def main() -> int:
     try:
         embedder = load_embedder(settings.cache_dir)
         store = Store(driver, embedder, database="neo4j", settings=settings)
-        store.init_schema()
+        init_schema(store.db)
         loader = Store(driver, RandomEmbedder(7), database="neo4j", settings=settings)
         seed = load_documents(PRECISION / "beliefs.seed.json")
         import_documents(store, seed)

@@ -44,6 +44,7 @@ from beliefgraph.evaluation.governance import (  # noqa: E402
 )
 from beliefgraph.evaluation.packets import NOISE_VARIANTS, read_packet  # noqa: E402
 from beliefgraph.evaluation.stores import StoreNamespace, Stores, evaluate_stores  # noqa: E402
+from beliefgraph.schema import init_schema  # noqa: E402
 from beliefgraph.store import Store  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
@@ -95,7 +96,7 @@ def main() -> int:
     stores: list[dict[str, Any]] = []
     try:
         store = Store(driver, load_embedder(settings.cache_dir), database=neo.database)
-        store.init_schema()
+        init_schema(store.db)
         for config in configurations():
             summaries = evaluate(store, read_configuration(data, config), STRATEGIES)
             results.append({"configuration": config.label, "summaries": summaries})

@@ -68,6 +68,7 @@ from beliefgraph.importer import (  # noqa: E402  (the checkout, not an installe
     open_log,
 )
 from beliefgraph.launcher import NEO4J_VERSION, cpu_seconds  # noqa: E402
+from beliefgraph.schema import init_schema  # noqa: E402
 from beliefgraph.store import Store  # noqa: E402
 
 CACHE = Path.home() / ".cache" / "beliefgraph"
@@ -230,7 +231,7 @@ def run(turns: int, runs: int) -> dict[str, Any]:
     results: list[dict[str, Any]] = []
     try:
         store = Store(driver, embedder, database="neo4j", settings=settings)
-        store.init_schema()
+        init_schema(store.db)
         server = launcher.status().pid
         assert server is not None
         for i in range(runs):

@@ -48,7 +48,9 @@ from context_latency import RandomEmbedder, machine  # noqa: E402
 
 from beliefgraph.access import Caller, Role  # noqa: E402
 from beliefgraph.config import Settings  # noqa: E402
+from beliefgraph.gate import create_rows  # noqa: E402
 from beliefgraph.models import BeliefCreate, BeliefPage, Kind  # noqa: E402
+from beliefgraph.schema import init_schema  # noqa: E402
 
 # the cursor is the listing's own; the baseline's query reads the same (created_at, id)
 from beliefgraph.store import Store, _decode_cursor  # noqa: E402
@@ -117,9 +119,9 @@ def fill(loader: Store, size: int, seed: int) -> None:
         rows = loader.prepare(beliefs, actor="bench")
 
         def work(tx: ManagedTransaction, rows: list[dict[str, Any]] = rows) -> None:
-            loader.create_rows(tx, rows)
+            create_rows(loader.db, tx, rows)
 
-        loader.write(work)
+        loader.db.write(work)
 
 
 def old_listing(store: Store, text: str) -> Callable[[Case, str | None], list[str]]:
@@ -128,7 +130,7 @@ def old_listing(store: Store, text: str) -> Callable[[Case, str | None], list[st
     def listing(case: Case, cursor: str | None) -> list[str]:
         after_created_at, after_id = _decode_cursor(cursor) if cursor else (None, None)
         caller = case.caller()
-        records = store.driver.execute_query(
+        records = store.db.driver.execute_query(
             text,
             namespace=case.namespace,
             kind=case.kind.value if case.kind else None,
@@ -137,7 +139,7 @@ def old_listing(store: Store, text: str) -> Callable[[Case, str | None], list[st
             after_id=after_id,
             limit=PAGE + 1,
             allowed=None if case.grant is None else sorted(case.grant),
-            database_=store.database,
+            database_=store.db.database,
         ).records
         return [b.id for b in store.get_many([r["id"] for r in records[:PAGE]], caller=caller)]
 
@@ -210,7 +212,7 @@ def main() -> int:
     }
     try:
         store = Store(driver, RandomEmbedder(3), database="neo4j", settings=settings)
-        store.init_schema()
+        init_schema(store.db)
         started = time.perf_counter()
         fill(store, args.size, seed=17)
         print(f"wrote {args.size} beliefs in {time.perf_counter() - started:.0f} s", flush=True)

@@ -71,8 +71,10 @@ from rest_api import Api, api_server, bench_key, post_json  # noqa: E402
 
 from beliefgraph.config import Settings  # noqa: E402
 from beliefgraph.embeddings import load_embedder  # noqa: E402
+from beliefgraph.gate import create_rows  # noqa: E402
 from beliefgraph.launcher import NEO4J_VERSION, Neo4jLauncher  # noqa: E402
 from beliefgraph.models import BeliefCreate  # noqa: E402
+from beliefgraph.schema import init_schema  # noqa: E402
 from beliefgraph.store import Store  # noqa: E402
 
 CACHE = Path.home() / ".cache" / "beliefgraph"
@@ -269,7 +271,7 @@ def build(store: Store, start: int, count: int, seed: int) -> list[tuple[str, li
     def flush() -> None:
         if batch:
             rows = store.prepare(batch)
-            store.write(lambda tx: store.create_rows(tx, rows))
+            store.db.write(lambda tx: create_rows(store.db, tx, rows))
             batch.clear()
 
     for i in range(start, start + count):
@@ -286,9 +288,9 @@ def build(store: Store, start: int, count: int, seed: int) -> list[tuple[str, li
     now = datetime.now(UTC)
     for k in range(0, len(chains), 1000):
         part = chains[k : k + 1000]
-        store.write(
+        store.db.write(
             lambda tx, part=part: [
-                store.tx_run(
+                store.db.tx_run(
                     tx,
                     "belief_supersede",
                     old_id=o,
@@ -321,7 +323,7 @@ def build_big(store: Store, seed: int) -> None:
     beliefs, _ = big_namespace(seed)
     for k in range(0, len(beliefs), 1000):
         rows = store.prepare(beliefs[k : k + 1000])
-        store.write(lambda tx, rows=rows: store.create_rows(tx, rows))
+        store.db.write(lambda tx, rows=rows: create_rows(store.db, tx, rows))
 
 
 def pct(values: list[float], p: float) -> float:
@@ -431,8 +433,8 @@ def db_hits(
             # no key to confirm: the column leaves out the key check (one index seek)
             "key": None,
         }
-        with store.driver.session(database=store.database) as session:
-            query = text or store.queries["planner_candidates"].text
+        with store.db.driver.session(database=store.db.database) as session:
+            query = text or store.db.queries["planner_candidates"].text
             profile = session.run("PROFILE " + query, params)
             plan = profile.consume().profile
 
@@ -476,7 +478,7 @@ def bench_neo4j(home: Path, bolt: int, http_port: int, *, reuse: bool) -> Iterat
     driver = GraphDatabase.driver(f"bolt://127.0.0.1:{bolt}")
     try:
         store = Store(driver, load_embedder(Settings().cache_dir), database="neo4j")
-        store.init_schema(wait_seconds=600)
+        init_schema(store.db, wait_seconds=600)
         yield store
     finally:
         driver.close()
@@ -510,7 +512,7 @@ def filled(store: Store, size: int, seed: int, *, big: bool) -> list[tuple[str, 
         print(f"built {size} beliefs in {time.perf_counter() - started:.0f}s", flush=True)
     if big and "tenant:bench-big" not in namespaces:
         build_big(store, seed)
-    store.init_schema(wait_seconds=600)
+    init_schema(store.db, wait_seconds=600)
     out = []
     for i in range(count):
         rng = random.Random(seed * 1_000_003 + i)  # noqa: S311  (seeded fixture, not crypto)

@@ -102,8 +102,8 @@ def bench_key(store: Store, auth: str) -> Iterator[str | None]:
     if auth != "keys":
         yield None
         return
-    made = keys.create_key(store, keys.KeyCreate(name="bench", role=Role.admin), actor="bench")
+    made = keys.create_key(store.db, keys.KeyCreate(name="bench", role=Role.admin), actor="bench")
     try:
         yield made.key
     finally:
-        keys.revoke_key(store, made.id, actor="bench")
+        keys.revoke_key(store.db, made.id, actor="bench")

@@ -61,9 +61,10 @@ from beliefgraph import keys
 from beliefgraph.access import Role
 from beliefgraph.config import Settings, default_cache_dir
 from beliefgraph.embeddings import DIMENSIONS, OnnxEmbedder, load_embedder
-from beliefgraph.gate import Gate, incoming_from_rows
+from beliefgraph.gate import Gate, create_rows, incoming_from_rows
 from beliefgraph.launcher import Neo4jLauncher
 from beliefgraph.models import BeliefCreate
+from beliefgraph.schema import init_schema
 from beliefgraph.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -210,9 +211,9 @@ def fill(driver: Driver, settings: Settings, total: int) -> None:
         rows = store.prepare(beliefs, actor="bench-fill")
 
         def work(tx: Any, rows: list[dict[str, Any]] = rows) -> None:
-            store.create_rows(tx, rows)
+            create_rows(store.db, tx, rows)
 
-        store.write(work)
+        store.db.write(work)
         done = min(start + batch, total)
         rate = (done - have) / (time.perf_counter() - started)
         print(f"  filled {done}/{total} ({rate:.0f}/s)", flush=True)
@@ -449,13 +450,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         store = Store(
             driver, load_embedder(settings.cache_dir), database="neo4j", settings=settings
         )
-        store.init_schema()
+        init_schema(store.db)
         fill(driver, settings, args.beliefs)
         if args.fill_only:
             return 0
         server_info = driver.get_server_info().agent
         token = keys.create_key(
-            store, keys.KeyCreate(name="bench", role=Role.admin), actor="bench"
+            store.db, keys.KeyCreate(name="bench", role=Role.admin), actor="bench"
         ).key
         instrument()
         by_size = {size: name for name, size in small_namespaces(args.beliefs)}

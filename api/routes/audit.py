@@ -38,7 +38,7 @@ def list_audit(
 ) -> audit.AuditPage:
     """Events in the key's namespaces (key changes: admins only); `next_cursor` pages on."""
     return audit.list_events(
-        store, caller, action=action, since=since, belief=belief, cursor=cursor, limit=limit
+        store.db, caller, action=action, since=since, belief=belief, cursor=cursor, limit=limit
     )
 
 
@@ -52,4 +52,4 @@ def verify_audit(
     if caller.role is not Role.admin or caller.namespaces is not None:
         # the chains are named after every tenant's namespaces
         raise Forbidden("only an admin key over every namespace may verify the whole audit log")
-    return audit.verify(store, chain)
+    return audit.verify(store.db, chain)

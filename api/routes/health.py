@@ -7,6 +7,7 @@ from fastapi.responses import JSONResponse
 
 from api.deps import StoreDep
 from beliefgraph.models import Health, Ready
+from beliefgraph.schema import readiness
 
 router = APIRouter(tags=["health"])
 
@@ -27,6 +28,6 @@ async def healthz() -> Health:
 def readyz(store: StoreDep) -> JSONResponse:
     """200 when ready, 503 with the reason when not; within the Neo4j timeouts
     (`BELIEFGRAPH_NEO4J_ACQUIRE_TIMEOUT`)."""
-    r = store.readiness()
+    r = readiness(store.db)
     body = Ready(ready=r.ready, reason=r.reason)
     return JSONResponse(body.model_dump(), status_code=200 if r.ready else 503)

@@ -24,7 +24,7 @@ def create_key(body: keys.KeyCreate, store: StoreDep, caller: CallerDep) -> keys
     """The new key's `key` is shown in this answer only; only its hash is stored. An admin
     key given some namespaces makes keys over (some of) those only."""
     _admin(caller)
-    return keys.create_key(store, body, actor=caller.name, caller=caller)
+    return keys.create_key(store.db, body, actor=caller.name, caller=caller)
 
 
 @router.get("/keys", summary="List API keys (admin)")
@@ -32,7 +32,7 @@ def list_keys(store: StoreDep, caller: CallerDep) -> list[keys.ApiKeyPublic]:
     """Every key, revoked ones included, never the secret or its hash; for an admin key given
     some namespaces, the keys within those."""
     _admin(caller)
-    return keys.list_keys(store, caller=caller)
+    return keys.list_keys(store.db, caller=caller)
 
 
 @router.delete("/keys/{key_id}", summary="Revoke an API key (admin)")
@@ -42,4 +42,4 @@ def revoke_key(
     """Revoked at once: the next request with it is a 401. Idempotent. An admin key given
     some namespaces revokes keys within those only (others are a 404 to it)."""
     _admin(caller)
-    return keys.revoke_key(store, key_id, actor=caller.name, caller=caller)
+    return keys.revoke_key(store.db, key_id, actor=caller.name, caller=caller)

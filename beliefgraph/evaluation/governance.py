@@ -42,6 +42,7 @@ from beliefgraph.evaluation.packets import (
     read_packet,
     to_beliefs,
 )
+from beliefgraph.gate import check_ids_free, create_rows
 from beliefgraph.models import ActionClass, BeliefCreate, SupersedeRequest, WritePath
 from beliefgraph.planner import Planner
 from beliefgraph.planner_models import QueryRequest
@@ -179,10 +180,10 @@ def store_verbatim(store: Store, beliefs: Sequence[BeliefCreate]) -> None:
     rows = store.prepare(beliefs, write_path=WritePath.import_, actor="eval")
 
     def work(tx: ManagedTransaction) -> None:
-        store.check_ids_free(tx, [row["props"]["id"] for row in rows])
-        store.create_rows(tx, rows)
+        check_ids_free(store.db, tx, [row["props"]["id"] for row in rows])
+        create_rows(store.db, tx, rows)
 
-    store.write(work)
+    store.db.write(work)
 
 
 def check_strategies(strategies: Sequence[str]) -> None:
@@ -242,7 +243,9 @@ def stored_beliefs(store: Store, namespace: str, embedding: list[float]) -> list
             verification_required=bool(r["verification_required"]),
             similarity=float(r["similarity"]),
         )
-        for r in store.run_read("eval_namespace_beliefs", namespace=namespace, embedding=embedding)
+        for r in store.db.run_read(
+            "eval_namespace_beliefs", namespace=namespace, embedding=embedding
+        )
     ]
 
 

@@ -27,6 +27,7 @@ from api.protocol import HTTP_PROTOCOL
 from beliefgraph.config import Settings
 from beliefgraph.embeddings import OnnxEmbedder, load_embedder
 from beliefgraph.launcher import LauncherError, Neo4jLauncher
+from beliefgraph.schema import init_schema
 from beliefgraph.store import Store
 
 
@@ -84,7 +85,7 @@ def embedder(settings: Settings) -> OnnxEmbedder:
 @pytest.fixture(scope="session")
 def store(driver: Driver, embedder: OnnxEmbedder, settings: Settings) -> Store:
     s = Store(driver, embedder, database=settings.neo4j.database, settings=settings)
-    s.init_schema()
+    init_schema(s.db)
     return s
 
 
@@ -133,12 +134,12 @@ def uid() -> str:
 def reads(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the queries the store reads from here on, in order (the reads still go
     to Neo4j: this only records which way a listing took)."""
-    read = store.run_read
+    read = store.db.run_read
     names: list[str] = []
 
     def recorded(name: str, **params: Any) -> list[Any]:
         names.append(name)
         return read(name, **params)
 
-    monkeypatch.setattr(store, "run_read", recorded)
+    monkeypatch.setattr(store.db, "run_read", recorded)
     return names

@@ -68,7 +68,7 @@ def chain(store: Store, ns: str, uid: str) -> Iterator[str]:
     name = f"ns:{ns}"
     yield name
     # whatever a test did, it must leave its chain intact for the global verification
-    assert audit.verify(store, name).ok
+    assert audit.verify(store.db, name).ok
 
 
 def test_every_change_is_an_event_linked_to_the_one_before(
@@ -85,7 +85,7 @@ def test_every_change_is_an_event_linked_to_the_one_before(
     assert supersede["reason"] == "moved"
     assert supersede["actor"] == "tester"
     assert '"Meetings start at nine."' in supersede["snapshot"]
-    report = audit.verify(store, chain)
+    report = audit.verify(store.db, chain)
     assert report.ok
     assert (report.chains, report.events) == (1, 5)
     assert report.heads[0].head == events[-1]["hash"]
@@ -97,7 +97,7 @@ def test_an_edited_event_is_caught(store: Store, driver: Driver, chain: str) -> 
         "MATCH (a:AuditEvent {chain: $chain, seq: 3}) SET a.reason = 'nothing happened'",
         chain=chain,
     )
-    broken = audit.verify(store, chain).first_broken
+    broken = audit.verify(store.db, chain).first_broken
     assert broken is not None
     assert (broken.chain, broken.seq) == (chain, 3)
     assert "altered" in broken.problem
@@ -115,7 +115,7 @@ def test_an_event_moved_in_time_is_caught(
     """Verification reads ``at`` as text: a second or a microsecond off is still a change."""
     edit = "MATCH (a:AuditEvent {chain: $chain, seq: 3}) SET a.at = a.at + duration($by)"
     driver.execute_query(edit, chain=chain, by=moved)
-    broken = audit.verify(store, chain).first_broken
+    broken = audit.verify(store.db, chain).first_broken
     assert broken is not None
     assert (broken.chain, broken.seq) == (chain, 3)
     driver.execute_query(edit, chain=chain, by=f"-{moved}")
@@ -124,7 +124,7 @@ def test_an_event_moved_in_time_is_caught(
 def test_a_deleted_event_is_caught(store: Store, driver: Driver, chain: str) -> None:
     gone = chain_events(driver, chain)[1]
     driver.execute_query("MATCH (a:AuditEvent {id: $id}) DETACH DELETE a", id=gone["id"])
-    broken = audit.verify(store, chain).first_broken
+    broken = audit.verify(store.db, chain).first_broken
     assert broken is not None
     assert broken.seq == 2
     assert "missing" in broken.problem
@@ -136,7 +136,7 @@ def test_a_deleted_last_event_is_caught_by_the_head(
 ) -> None:
     last = chain_events(driver, chain)[-1]
     driver.execute_query("MATCH (a:AuditEvent {id: $id}) DETACH DELETE a", id=last["id"])
-    broken = audit.verify(store, chain).first_broken
+    broken = audit.verify(store.db, chain).first_broken
     assert broken is not None
     assert broken.seq == 5
     driver.execute_query("CREATE (a:AuditEvent) SET a = $props", props=last)
@@ -152,7 +152,7 @@ def test_reordered_events_are_caught(store: Store, driver: Driver, chain: str) -
             driver.execute_query(statement, chain=chain)
 
     swap()
-    broken = audit.verify(store, chain).first_broken
+    broken = audit.verify(store.db, chain).first_broken
     assert broken is not None
     assert broken.seq == 2
     assert "does not follow" in broken.problem
@@ -186,7 +186,7 @@ def test_concurrent_writers_append_without_forking(store: Store, driver: Driver,
         list(pool.map(write, texts))
     events = chain_events(driver, f"ns:{ns}")
     assert [e["seq"] for e in events] == list(range(1, 9))
-    assert audit.verify(store, f"ns:{ns}").ok
+    assert audit.verify(store.db, f"ns:{ns}").ok
 
 
 def test_get_audit_filters_by_action_time_and_belief(
@@ -240,7 +240,7 @@ def test_a_keys_audit_pages_alike_either_way(
     store.retract(f"{uid}-1", actor="tester")
     assert audit.chain_for([ns, beyond]) == f"ns:{ns}"
     # 10**6: the first read covers the log, every full page comes from it; 0: none does
-    monkeypatch.setattr(store, "scanned_per_row", scanned)
+    monkeypatch.setattr(store.db, "scanned_per_row", scanned)
 
     def listed(caller: Caller, **filters: Any) -> list[tuple[str, list[str]]]:
         """(action, beliefs) of each event, paging by 1 and by 5; both the same."""
@@ -248,7 +248,7 @@ def test_a_keys_audit_pages_alike_either_way(
         for limit in (1, 5):
             events, cursor = [], None
             while True:
-                page = audit.list_events(store, caller, cursor=cursor, limit=limit, **filters)
+                page = audit.list_events(store.db, caller, cursor=cursor, limit=limit, **filters)
                 events += [(e.action.value, e.beliefs) for e in page.items]
                 if (cursor := page.next_cursor) is None:
                     break
@@ -347,4 +347,4 @@ def test_a_documents_supersession_is_audited_and_labelled(
         "MATCH (b:Belief {id: $id}) RETURN b:Superseded AS labelled", id=f"{uid}-old"
     )
     assert records[0]["labelled"]
-    assert audit.verify(store, f"ns:{ns}").ok
+    assert audit.verify(store.db, f"ns:{ns}").ok

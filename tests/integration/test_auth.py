@@ -43,7 +43,7 @@ class Keys:
         self.id: dict[str, str] = {}
         for role in Role:
             created = keys.create_key(
-                store,
+                store.db,
                 keys.KeyCreate(
                     name=f"test-{role.value}",
                     role=role,
@@ -86,7 +86,7 @@ def test_no_key_unknown_key_and_revoked_key_are_401(
     assert_problem(app_client.get("/v1/beliefs", headers={"Authorization": "Bearer bgk_nope"}), 401)
     assert_problem(app_client.get("/v1/beliefs", headers={"Authorization": "Bearer hunter2"}), 401)
     assert app_client.get("/v1/beliefs", headers=k.auth("reader")).status_code == 200
-    keys.revoke_key(store, k.id["reader"], actor="test")
+    keys.revoke_key(store.db, k.id["reader"], actor="test")
     r = app_client.get("/v1/beliefs", headers=k.auth("reader"))
     assert "revoked" in assert_problem(r, 401)["detail"]
 
@@ -99,13 +99,13 @@ def test_the_query_route_confirms_a_remembered_key_in_its_own_read(
     once, whether the query reaches the graph or sees none of its namespaces."""
     served = app_client.app.state.store  # type: ignore[attr-defined]
     reads: list[str] = []
-    run_read = served.run_read
+    run_read = served.db.run_read
 
     def counted(name: str, **params: Any) -> Any:
         reads.append(name)
         return run_read(name, **params)
 
-    monkeypatch.setattr(served, "run_read", counted)
+    monkeypatch.setattr(served.db, "run_read", counted)
     assert (
         post(
             app_client, k, "curator", {"text": "the wifi password is hunter2", "namespaces": [k.ns]}
@@ -125,8 +125,8 @@ def test_the_query_route_confirms_a_remembered_key_in_its_own_read(
     assert reads.count("key_lookup") == 1 + 3
     assert reads.count("planner_candidates") == 3
 
-    keys.revoke_key(store, k.id["reader"], actor="test")
-    keys.revoke_key(store, k.id["agent"], actor="test")
+    keys.revoke_key(store.db, k.id["reader"], actor="test")
+    keys.revoke_key(store.db, k.id["agent"], actor="test")
     reads.clear()
     r = app_client.post("/v1/query", json=searched, headers=k.auth("reader"))
     assert "revoked" in assert_problem(r, 401)["detail"]
@@ -163,9 +163,9 @@ def test_a_remembered_key_revoked_or_deleted_is_refused_where_confirmed_in_read(
     body = {f: [k.ns] if v == ["{ns}"] else v for f, v in template.items()}
     assert app_client.post(path, json=body, headers=k.auth("curator")).status_code == 200
     if gone == "revoked":
-        keys.revoke_key(store, k.id["curator"], actor="test")
+        keys.revoke_key(store.db, k.id["curator"], actor="test")
     else:
-        with store.driver.session(database=store.database) as session:
+        with store.db.driver.session(database=store.db.database) as session:
             session.run(
                 "MATCH (key:ApiKey {id: $id}) DETACH DELETE key", id=k.id["curator"]
             ).consume()
@@ -579,7 +579,7 @@ def test_an_import_job_is_seen_in_its_namespace_and_audited_under_its_key(
     assert job["summary"]["added"] == 2
     assert app_client.get(location, headers=k.auth("reader")).status_code == 200
     outsider = keys.create_key(
-        store,
+        store.db,
         keys.KeyCreate(name="test-outsider", role=Role.reader, namespaces=[k.other]),
         actor="test",
     )
@@ -616,7 +616,7 @@ def test_an_admin_given_some_namespaces_manages_keys_within_them_only(
     app_client: TestClient, store: Store, k: Keys
 ) -> None:
     scoped = keys.create_key(
-        store,
+        store.db,
         keys.KeyCreate(name="test-scoped-admin", role=Role.admin, namespaces=[k.ns]),
         actor="test",
     )
@@ -642,7 +642,7 @@ def test_an_admin_given_some_namespaces_manages_keys_within_them_only(
 
 def test_keys_are_stored_hashed(driver: Driver, store: Store) -> None:
     created = keys.create_key(
-        store,
+        store.db,
         keys.KeyCreate(name="hash-check", role=Role.reader, namespaces=["user:me"]),
         actor="t",
     )
@@ -679,7 +679,7 @@ def test_the_cli_makes_lists_and_revokes_keys(app_client: TestClient, ns: str) -
     assert name in listed.stdout
     assert token not in listed.stdout
     store = app_client.app.state.store  # type: ignore[attr-defined]
-    key_id = next(key.id for key in keys.list_keys(store) if key.name == name)
+    key_id = next(key.id for key in keys.list_keys(store.db) if key.name == name)
     assert cli("revoke", key_id).returncode == 0
     assert_problem(app_client.get("/v1/beliefs", headers=headers), 401)
     refused = cli("create", "--name", "x", "--role", "agent")

@@ -12,12 +12,20 @@ from neo4j import Driver, GraphDatabase
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller, Role
 from beliefgraph.config import Settings
 from beliefgraph.context_models import SearchRequest
+from beliefgraph.db import connect
 from beliefgraph.documents import add_aliases
 from beliefgraph.embeddings import packed
 from beliefgraph.index_keys import name_edits, search_keys
 from beliefgraph.models import BeliefCreate, BeliefPublic, Kind, Status
+from beliefgraph.schema import (
+    SEARCH_INDEX_PROPERTIES,
+    backfill_packed_embeddings,
+    backfill_search_keys,
+    backfill_search_terms,
+    init_schema,
+)
 from beliefgraph.search import search
-from beliefgraph.store import SEARCH_INDEX_PROPERTIES, Store, connect
+from beliefgraph.store import Store
 
 PROBLEM = "application/problem+json"
 
@@ -224,7 +232,7 @@ def test_listing_pages_alike_either_way(
     store.create([BeliefCreate(id=f"{uid}-oak", text="The oak shelf.", namespaces=[elsewhere])])
     store.retract(f"{uid}-3")
     # 10**6: the first read covers the store, every full page comes from it; 0: none does
-    monkeypatch.setattr(store, "scanned_per_row", scanned)
+    monkeypatch.setattr(store.db, "scanned_per_row", scanned)
 
     def listed(**filters: Any) -> list[str]:
         """The ids listed, paging by 2 and by 5; both the same."""
@@ -412,12 +420,12 @@ def test_init_gives_beliefs_from_before_search_keys_their_keys(
         [BeliefCreate(id=f"{uid}-old", text="Legacy note.", user="ann", namespaces=[ns])]
     )
     driver.execute_query("MATCH (b:Belief {id: $id}) REMOVE b.search_keys", id=belief.id)
-    store.init_schema()
+    init_schema(store.db)
     records, _, _ = driver.execute_query(
         "MATCH (b:Belief {id: $id}) RETURN b.search_keys AS keys", id=belief.id
     )
     assert records[0]["keys"] == search_keys("ann", [ns])
-    assert store.backfill_search_keys() == 0  # nothing left to do
+    assert backfill_search_keys(store.db) == 0  # nothing left to do
 
 
 def test_init_gives_beliefs_from_before_embedding_f32_their_bytes(
@@ -428,10 +436,10 @@ def test_init_gives_beliefs_from_before_embedding_f32_their_bytes(
     [written], _, _ = driver.execute_query(query, id=belief.id)
     assert written["packed"] == packed(written["vector"])
     driver.execute_query("MATCH (b:Belief {id: $id}) REMOVE b.embedding_f32", id=belief.id)
-    store.init_schema()
+    init_schema(store.db)
     [filled], _, _ = driver.execute_query(query, id=belief.id)
     assert filled["packed"] == written["packed"]
-    assert store.backfill_packed_embeddings() == 0  # nothing left to do
+    assert backfill_packed_embeddings(store.db) == 0  # nothing left to do
 
 
 def named(
@@ -484,14 +492,14 @@ def test_init_makes_an_earlier_search_index_again_and_fills_its_terms(
             "MATCH (b:Belief {id: $id}) REMOVE b.name_edits, b.text_words", id=belief.id
         )
     finally:
-        store.init_schema()
+        init_schema(store.db)
     [index], _, _ = driver.execute_query(
         "SHOW INDEXES YIELD name, properties WHERE name = 'belief_search' RETURN properties"
     )
     assert tuple(index["properties"]) == SEARCH_INDEX_PROPERTIES
     [filled], _, _ = driver.execute_query(terms, id=belief.id)
     assert filled == written
-    assert store.backfill_search_terms() == 0  # nothing left to do
+    assert backfill_search_terms(store.db) == 0  # nothing left to do
     # found by its text's words as search compares them, and by a misspelt name
     assert found(store, "what is mom wifi password now", ns, f"{uid}-ann") == [belief.id]
     assert found(store, "routr setup", ns, f"{uid}-ann") == [belief.id]

@@ -232,5 +232,5 @@ def test_reset_deletes_compat_beliefs_only(
     call("DELETE", "/reset", None)
     assert call("POST", "/search", {"query": "doomed note", "user_id": "u1"})["results"] == []
     assert store.get(outside.id).text == "kept"
-    records = store.run_read("compat_pmb_namespaces", home=prefix)
+    records = store.db.run_read("compat_pmb_namespaces", home=prefix)
     assert records  # the namespaces stay; only their beliefs went

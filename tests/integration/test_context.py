@@ -419,7 +419,7 @@ class TestApi:
         assert second is not None
         assert first >= second
         # the semantic part is what Neo4j's own cosine says of the stored vectors
-        with store.driver.session(database=store.database) as session:
+        with store.db.driver.session(database=store.db.database) as session:
             neo4j_says = dict(
                 session.run(
                     "UNWIND $ids AS id MATCH (b:Belief {id: id}) "
@@ -431,7 +431,7 @@ class TestApi:
         assert [round(neo4j_says[h["belief"]["id"]], 4) for h in hits[:2]] == [first, second]
         # the candidates' vectors travel as embedding_f32 bytes: the vector property's numbers
         ids = [h["belief"]["id"] for h in hits]
-        with store.driver.session(database=store.database) as session:
+        with store.db.driver.session(database=store.db.database) as session:
             for vector, packed in session.run(
                 "UNWIND $ids AS id MATCH (b:Belief {id: id}) RETURN b.embedding, b.embedding_f32",
                 ids=ids,

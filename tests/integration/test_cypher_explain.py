@@ -6,6 +6,7 @@ import pytest
 from neo4j import Driver
 
 from beliefgraph.cypher import load_queries
+from beliefgraph.schema import init_schema, readiness
 from beliefgraph.store import Store
 
 QUERIES = load_queries()
@@ -15,11 +16,11 @@ QUERIES = load_queries()
 def test_query_compiles(name: str, driver: Driver, store: Store) -> None:
     query = QUERIES[name]
     params = dict.fromkeys(query.params)
-    with driver.session(database=store.database) as session:
+    with driver.session(database=store.db.database) as session:
         summary = session.run("EXPLAIN " + query.text, params).consume()
     assert summary.plan is not None
 
 
 def test_schema_statements_are_idempotent(store: Store) -> None:
-    store.init_schema()  # a second run (the fixture ran the first) must not fail
-    assert store.readiness().ready
+    init_schema(store.db)  # a second run (the fixture ran the first) must not fail
+    assert readiness(store.db).ready

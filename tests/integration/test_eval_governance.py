@@ -91,10 +91,10 @@ def test_a_malformed_packet_is_named_and_loads_nothing(store: Store, tmp_path: P
     )
     assert done.returncode == 1
     assert f"scenario fresh_stale_superseded_vpn_v2-{mark}, memory 2: text" in done.stderr
-    stored = store.driver.execute_query(
+    stored = store.db.driver.execute_query(
         "MATCH (b:Belief) WHERE b.id CONTAINS $mark RETURN count(b) AS n",
         mark=mark,
-        database_=store.database,
+        database_=store.db.database,
     ).records[0]["n"]
     assert stored == 0
 

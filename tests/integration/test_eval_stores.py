@@ -36,14 +36,14 @@ def test_the_answer_key_never_reaches_the_store(store: Store) -> None:
     [summary] = evaluate_stores(store, _stores(1, seed=5), ["planner"], run=run)
     assert summary["questions"] == 10
     namespace = f"project:stores-{run}-n1"
-    rows = store.run_read("eval_namespace_beliefs", namespace=namespace, embedding=[0.1] * 384)
+    rows = store.db.run_read("eval_namespace_beliefs", namespace=namespace, embedding=[0.1] * 384)
     assert len(rows) == 50
-    [raw] = store.driver.execute_query(
+    [raw] = store.db.driver.execute_query(
         "MATCH (b:Belief)-[:IN]->(:Namespace {name: $ns}) "
         "RETURN count(b) AS n, sum(size([k IN keys(b) WHERE k IN ['thing', 'type', 'about', "
         "'expected']])) AS leaked",
         ns=namespace,
-        database_=store.database,
+        database_=store.db.database,
     ).records
     assert raw["n"] == 50
     assert raw["leaked"] == 0

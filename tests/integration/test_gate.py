@@ -355,14 +355,14 @@ def test_a_same_entity_belief_too_far_to_be_judged_anything_but_add_is_not_read(
     assert cosine < floor <= sum(a * b for a, b in zip(vold, vnew, strict=True))
 
     read: list[str] = []
-    tx_run = store.tx_run
+    tx_run = store.db.tx_run
 
     def spy(tx: Any, name: str, **params: Any) -> list[Any]:
         if name == "gate_lock_near":
             read.extend(params["near"])
         return tx_run(tx, name, **params)
 
-    store.tx_run = spy  # type: ignore[method-assign]
+    store.db.tx_run = spy  # type: ignore[method-assign]
     [d] = store.curate([new])
     assert (d.verdict, d.target) == (Verdict.contradicts, old.id)
     # both share the entity; only the one the classifier could judge is read
@@ -429,8 +429,8 @@ def test_a_belief_rewritten_in_place_is_compared_as_it_is_now_not_as_a_stale_cop
     # the compat router rewrites a belief in place, as for a harness's repeated beliefId
     [row] = store.prepare([BeliefCreate(id=f"{uid}-x", text=new_text, namespaces=[a, b])])
     props = {k: v for k, v in row["props"].items() if k not in ("id", "created_at", "author")}
-    store.write(
-        lambda tx: store.tx_run(
+    store.db.write(
+        lambda tx: store.db.tx_run(
             tx,
             "compat_pmb_replace",
             id=f"{uid}-x",
@@ -471,14 +471,14 @@ def test_a_copy_loaded_from_neo4j_never_proposes_what_is_no_longer_live(
     # another process loads the namespace's copy inside its first write
     fresh = Store(driver, embedder, database=settings.neo4j.database, settings=settings)
     read: list[str] = []
-    tx_run = fresh.tx_run
+    tx_run = fresh.db.tx_run
 
     def spy(tx: Any, name: str, **params: Any) -> list[Any]:
         if name in ("gate_lock_near", "gate_candidates_near"):
             read.extend(params.get("near", params.get("ids", [])))
         return tx_run(tx, name, **params)
 
-    fresh.tx_run = spy  # type: ignore[method-assign]
+    fresh.db.tx_run = spy  # type: ignore[method-assign]
     [d] = fresh.curate([BeliefCreate(text="The office Wi-Fi password changed.", namespaces=[ns])])
     # the superseded password is in the loaded copy (it is in the namespace) but known dead
     assert old.id not in read
@@ -507,7 +507,7 @@ def test_the_gates_vector_copy_notices_other_writers_and_rolled_back_writes(
         raise RuntimeError("rolled back")
 
     with pytest.raises(RuntimeError):
-        one.write(fail)
+        one.db.write(fail)
     # ... then another writer adds one belief: the count matches one's copy again
     two.create([BeliefCreate(text="The scanner sits by the window.", namespaces=[ns])])
     [d] = one.curate([BeliefCreate(text="The scanner sits by the window", namespaces=[ns])])
@@ -552,7 +552,7 @@ def test_concurrent_contradictions_of_one_belief_make_one_chain_never_a_fork(
     chain = store.chain(base.id)
     assert len(chain.beliefs) == 1 + len(rivals)  # one line through all of them
     assert chain.beliefs[0].id == base.id
-    assert audit.verify(store, f"ns:{ns}").ok
+    assert audit.verify(store.db, f"ns:{ns}").ok
 
 
 def test_a_large_namespace_goes_through_the_vector_index(

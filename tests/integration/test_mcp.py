@@ -82,7 +82,7 @@ def world(store: Store, live_url: str) -> World:
     store.create([*evidence, pinned, hidden])
     key = {
         role: keys.create_key(
-            store, keys.KeyCreate(name=f"mcp-{role}", role=role, namespaces=[ns]), actor="test"
+            store.db, keys.KeyCreate(name=f"mcp-{role}", role=role, namespaces=[ns]), actor="test"
         ).key
         for role in ROLES
     }
@@ -240,9 +240,9 @@ def test_a_revoked_or_unknown_key_is_refused_on_every_call(
     way: str, world: World, store: Store, live_url: str, neo4j_uri: str
 ) -> None:
     made = keys.create_key(
-        store, keys.KeyCreate(name="mcp-revoked", role=Role.admin, namespaces=None), actor="test"
+        store.db, keys.KeyCreate(name="mcp-revoked", role=Role.admin, namespaces=None), actor="test"
     )
-    keys.revoke_key(store, made.id, actor="test")
+    keys.revoke_key(store.db, made.id, actor="test")
 
     async def main() -> None:
         for key in (made.key, "bgk_not-a-key"):

@@ -11,6 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from beliefgraph.access import Caller, Role
+from beliefgraph.gate import create_rows
 from beliefgraph.models import BeliefCreate, SupersedeRequest
 from beliefgraph.planner import Planner, PlannerSettings
 from beliefgraph.planner_models import MAX_QUERY_LENGTH, QueryRequest
@@ -370,7 +371,7 @@ def test_a_small_namespace_keeps_its_candidates_in_a_crowded_store(
             for i in range(300)
         ]
     )
-    store.write(lambda tx: store.create_rows(tx, rows))
+    store.db.write(lambda tx: create_rows(store.db, tx, rows))
     [mine] = store.create(
         [
             BeliefCreate(

@@ -89,7 +89,7 @@ def keyed_client(store: Store) -> Iterator[TestClient]:
 
 def bearer(store: Store, role: Role, ns: str) -> dict[str, str]:
     create = keys.KeyCreate(name=f"contest-{role.value}", role=role, namespaces=[ns])
-    return {"Authorization": f"Bearer {keys.create_key(store, create, actor='test').key}"}
+    return {"Authorization": f"Bearer {keys.create_key(store.db, create, actor='test').key}"}
 
 
 def test_an_agents_contradiction_of_a_users_decision_is_reported(

@@ -11,7 +11,7 @@ import pytest
 
 from beliefgraph.cypher import cypher_dir, load_queries, parse_query
 from beliefgraph.errors import QueryNotFound
-from beliefgraph.store import SEARCH_INDEX_PROPERTIES
+from beliefgraph.schema import SEARCH_INDEX_PROPERTIES
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [*ROOT.glob("beliefgraph/**/*.py"), *ROOT.glob("api/**/*.py")]
@@ -62,7 +62,7 @@ def test_every_query_is_used_and_every_param_supplied() -> None:
     queries = load_queries()
     calls = query_calls()
     used = {name for name, _, _ in calls}
-    # schema, await_indexes and belief_search_drop run through Store.init_schema, which
+    # schema, await_indexes and belief_search_drop run through schema.init_schema, which
     # names them directly
     indirect = {"schema", "await_indexes", "belief_search_drop"}
     assert set(queries) - indirect <= used, f"unused: {set(queries) - indirect - used}"
@@ -96,7 +96,7 @@ def test_no_query_formats_values_into_text() -> None:
 
 
 def test_init_knows_what_the_schema_makes_belief_search_over() -> None:
-    # Store.init_schema remakes belief_search when it covers other properties than these:
+    # schema.init_schema remakes belief_search when it covers other properties than these:
     # were they to drift from the schema's, every start would drop and rebuild the index
     schema = load_queries()["schema"].text
     found = re.search(

@@ -13,7 +13,7 @@ from tests.fakes import HashingEmbedder
 
 SETTINGS = Settings()
 EMBED = HashingEmbedder()
-GATE = Gate(None, SETTINGS, DefaultClassifier(SETTINGS))  # type: ignore[arg-type]  # decide() reads nothing
+GATE = Gate(None, None, SETTINGS, DefaultClassifier(SETTINGS))  # type: ignore[arg-type]  # decide() reads nothing
 AGENT = Caller("agent-key", Role.agent, frozenset({"user:me"}))
 
 
