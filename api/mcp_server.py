@@ -38,8 +38,8 @@ import beliefgraph
 from api.problems import problem
 from beliefgraph.client import AsyncClient, ClientError
 from beliefgraph.config import Settings
-from beliefgraph.context_models import ContextResponse, SearchResponse
-from beliefgraph.importer import ImportJobPublic, LogFormat
+from beliefgraph.importer.input import LogFormat
+from beliefgraph.importer.jobs import ImportJobPublic
 from beliefgraph.models import (
     ActionClass,
     ActionType,
@@ -50,7 +50,8 @@ from beliefgraph.models import (
     Kind,
     Status,
 )
-from beliefgraph.planner_models import Contest
+from beliefgraph.planner.models import Contest
+from beliefgraph.search.context_models import ContextResponse, SearchResponse
 
 T = TypeVar("T")
 

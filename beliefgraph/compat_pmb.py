@@ -18,7 +18,7 @@ PrecisionMemBench's public harness scores a memory provider through five calls: 
   metadata field is kept in ``attributes``. ``add`` with a stored ``beliefId`` replaces that
   belief (an upsert); ``update`` of an unknown one is :class:`~beliefgraph.errors.NotFound`.
   New beliefs pass the curation gate like every write.
-- **search** answers with the beliefs the query names: :func:`beliefgraph.search.find` (the
+- **search** answers with the beliefs the query names: :func:`beliefgraph.search.find.find` (the
   code of ``POST /v1/search``) over the user's namespace of that scope, open questions
   excepted, at most ``limit``, best first. The harness lists pinned facts, pinned open
   questions and the persona itself, from its own copy of the seed, and counts anything else
@@ -53,7 +53,6 @@ from pydantic import (
 )
 
 from beliefgraph.access import Caller, Role, as_written_by, write_refusal
-from beliefgraph.context_models import MAX_MESSAGE_LENGTH
 from beliefgraph.errors import Forbidden, InvalidInput, NotFound
 from beliefgraph.models import (
     BELIEF_ID_PATTERN,
@@ -66,7 +65,9 @@ from beliefgraph.models import (
     Status,
     WritePath,
 )
-from beliefgraph.search import STOPWORDS, analyze, find, kinds_except
+from beliefgraph.search.context_models import MAX_MESSAGE_LENGTH
+from beliefgraph.search.find import find, kinds_except
+from beliefgraph.search.query import STOPWORDS, analyze
 from beliefgraph.text import entity_key, tokenize
 
 _SLUG = re.compile(r"[^a-z0-9]+")
@@ -149,7 +150,7 @@ class UpdateRequest(AddRequest):
     beliefId: HarnessId  # noqa: N815  (the harness's name)
 
 
-class SearchRequest(BaseModel):
+class CompatSearchRequest(BaseModel):
     """``POST /search``."""
 
     model_config = ConfigDict(extra="allow")
@@ -168,7 +169,7 @@ class SearchResult(BaseModel):
     score: float
 
 
-class SearchResponse(BaseModel):
+class CompatSearchResponse(BaseModel):
     """``{"results": [...]}``."""
 
     results: list[SearchResult]
@@ -406,7 +407,7 @@ class Compat:
 
     # -- reads ------------------------------------------------------------------------------
 
-    def search(self, body: SearchRequest) -> SearchResponse:
+    def search(self, body: CompatSearchRequest) -> CompatSearchResponse:
         """The beliefs the query names, best first: the code of ``POST /v1/search``.
 
         The harness builds the other layers of its context itself from its own copy of the
@@ -428,7 +429,7 @@ class Compat:
             namespaces = [self.namespace(body.user_id, s) for s in scopes if _slug(s)]
         namespaces = namespaces[:_MAX_SCOPES]
         if not namespaces:
-            return SearchResponse(results=[])
+            return CompatSearchResponse(results=[])
         settings = self.store.settings
         caller = self.caller(namespaces)
         hits = find(
@@ -443,7 +444,7 @@ class Compat:
             visible=caller.namespaces,
         )
         prefix = f"{self.user(body.user_id)}."
-        return SearchResponse(
+        return CompatSearchResponse(
             results=[
                 SearchResult(
                     id=hit.belief.id.removeprefix(prefix),

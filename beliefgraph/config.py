@@ -82,7 +82,7 @@ class Settings(BaseSettings):
     #: largest page of ``GET /v1/beliefs``
     max_page_size: int = Field(default=500, gt=0)
 
-    # -- search and context assembly (beliefgraph/search.py, beliefgraph/context.py) --
+    # -- search and context assembly (beliefgraph/search/, beliefgraph/context.py) --
     #: most candidates search scores per kind and per source (names, canonical, text)
     search_candidate_budget: int = Field(default=20, gt=0)
     #: best full-text hits read per source (the index already keeps to the scope)
@@ -115,7 +115,7 @@ class Settings(BaseSettings):
     #: is an admin over every namespace, allowed only with ``environment=development``
     auth: Literal["keys", "off"] = "keys"
 
-    # -- the curation gate (DESIGN §5); see beliefgraph/gate.py for how each is used --
+    # -- the curation gate (DESIGN §5); see beliefgraph/gate/ for how each is used --
     #: nearest active neighbours compared with each incoming belief
     gate_neighbours: int = Field(default=10, ge=1, le=100)
     #: near-identical: same content words and at least this cosine -> ``noop``
@@ -129,7 +129,7 @@ class Settings(BaseSettings):
     #: same subject and attribute, different value -> ``contradicts`` from this cosine up
     gate_structure_similarity: float = Field(default=0.30, ge=0.0, le=1.0)
     #: plain text naming no subject: a correction of the same thing, or the same values said
-    #: in other words (beliefgraph/frames.py), from this cosine up
+    #: in other words (beliefgraph/language/frames.py), from this cosine up
     gate_correction_similarity: float = Field(default=0.45, ge=0.0, le=1.0)
     #: a write whose trust is below this share of the old belief's cannot supersede it
     gate_trust_ratio: float = Field(default=0.8, ge=0.0, le=1.0)
@@ -145,8 +145,8 @@ class Settings(BaseSettings):
     #: most belief vectors the gate keeps in memory (float32, 1.5 kB each, and int8 codes of
     #: 384 bytes, beside ~0.8 kB of the belief's id, text and names; matrices grow by
     #: doubling, so up to twice the vectors' share may be allocated) to find
-    #: neighbours exactly without reading them back from Neo4j (beliefgraph/vectors.py); 0 turns
-    #: it off.
+    #: neighbours exactly without reading them back from Neo4j (beliefgraph/gate/vectors.py);
+    #: 0 turns it off.
     #: A namespace larger than this is searched as above.
     gate_vector_cache: int = Field(default=200_000, ge=0)
     #: an OpenAI-compatible endpoint (``http://host:port/v1``) for the LLM classifier; unset:

@@ -27,7 +27,7 @@ _NAME = re.compile(r"^//\s*name:\s*(\S+)\s*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
-class Query:
+class NamedQuery:
     """One named query: its Cypher text and the ``$params`` it uses."""
 
     name: str
@@ -40,13 +40,13 @@ class Query:
         return [s.strip() for s in body.split(";") if s.strip()]
 
 
-class Queries(Mapping[str, Query]):
-    """An immutable name → :class:`Query` mapping."""
+class Queries(Mapping[str, NamedQuery]):
+    """An immutable name → :class:`NamedQuery` mapping."""
 
-    def __init__(self, queries: dict[str, Query]) -> None:
+    def __init__(self, queries: dict[str, NamedQuery]) -> None:
         self._queries = dict(queries)
 
-    def __getitem__(self, name: str) -> Query:
+    def __getitem__(self, name: str) -> NamedQuery:
         try:
             return self._queries[name]
         except KeyError:
@@ -67,7 +67,7 @@ def cypher_dir() -> Path:
         raise QueryNotFound(str(e)) from e
 
 
-def parse_query(path: Path) -> Query:
+def parse_query(path: Path) -> NamedQuery:
     """Read one query file and check its header.
 
     Raises:
@@ -80,7 +80,7 @@ def parse_query(path: Path) -> Query:
     code = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith("//"))
     # The text comes from the project's own files, never from a request: that is what
     # LiteralString promises the driver.
-    return Query(path.stem, text, frozenset(_PARAM.findall(code)))
+    return NamedQuery(path.stem, text, frozenset(_PARAM.findall(code)))
 
 
 @lru_cache(maxsize=1)

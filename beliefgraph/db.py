@@ -97,11 +97,10 @@ class Db:
         queries: the named Cypher queries (default: ``cypher/``).
     """
 
-    #: A page of a listing restricted to namespaces (beliefs, or a key's audit) first reads
-    #: the store (the log) in its order, at most this many per row the page returns (510 for
-    #: a page of 50, ~3 ms), and reads the namespaces' own (their chains) when those did not
-    #: fill it: what is listed fills a page from the first read when denser there than one
-    #: in ten.
+    #: A page of a listing restricted to namespaces (beliefs, or a key's audit) first reads the
+    #: store (the log) in its order, at most this many per row the page returns, and reads the
+    #: namespaces' own (their chains) when those did not fill it: what is listed fills a page from
+    #: the first read when denser there than one in ten.
     scanned_per_row = 10
 
     def __init__(
@@ -204,9 +203,9 @@ class Db:
         """Run a named query inside ``tx`` that collects its result into one record's
         ``rows``; return that list.
 
-        A query that may find many rows collects them: the driver spends ~20 us of Python on
-        each record it receives (1,700 one-number records took 32 ms of CPU, the same numbers
-        in one record 1 ms), where the Rust codec unpacks a list inside one record at once.
+        A query that may find many rows collects them: the driver spends Python time on each
+        record it receives, where the Rust codec unpacks a list inside one record at once
+        (bench/results/design-notes.md).
         Not for a result that can be large (a namespace's copy): the server builds the list
         in its heap before it sends any of it.
         """

@@ -5,19 +5,16 @@ The model is all-MiniLM-L6-v2 (384-d). It is loaded from disk, never from a hub
 to ONNX into the cache directory (outside site-packages and outside the checkout); then
 :class:`OnnxEmbedder` runs that export with onnxruntime directly — tokenize, run, mean-pool,
 normalise, what sentence-transformers' ``encode`` does (the same vectors, to float rounding:
-``tests/integration/test_embeddings.py``) without its per-call overhead: 4.1 ms against
-5.7 ms for one query, 383 ms against 699 ms for a batch of 256, measured side by side on the
-2-core development machine (the plain export, before fusing). ONNX itself gives torch's
-vectors at a third of the latency.
+``tests/integration/test_embeddings.py``) without its per-call overhead, at a fraction of
+torch's latency (measured in bench/results/design-notes.md).
 
 What runs is a fused copy of that export (:func:`_fuse_onnx`, also made once into the cache):
 onnxruntime's transformer optimizer replaces each layer's dozen attention operators with one
 ``Attention``, and the bias + GELU and residual + LayerNorm pairs with one operator each. The
 arithmetic is the same: on four queries the vectors were within 1.1e-7 of the plain export's
 (the test holds them to 1e-5 of sentence-transformers'). Fewer operators mean fewer hand-offs
-between the two intra-op threads: one query 6.8 ms fused against 8.3 ms plain, the two
-sessions interleaved query by query on the development machine (a busier hour than the
-4.1 ms above).
+between the two intra-op threads, so a query is faster fused than plain
+(bench/results/design-notes.md).
 """
 
 from __future__ import annotations
@@ -171,8 +168,8 @@ class OnnxEmbedder:
         return vectors
 
     def _run(self, session: Any, texts: list[str]) -> np.ndarray[Any, Any]:
-        # one text: encode_batch took 0.4 ms against 0.05 for encode (measured in this
-        # process's set-up, TOKENIZERS_PARALLELISM=false)
+        # one text: encode is several times cheaper than encode_batch
+        # (bench/results/design-notes.md)
         if len(texts) == 1:
             encoded = [self._tokenizer.encode(texts[0])]
         else:
@@ -193,8 +190,8 @@ class Vector(list[float]):
     """An embedding on its way to Neo4j as a query parameter: a list with a short repr.
 
     The driver (6.4) formats every RUN's parameters with ``repr`` for its debug log, debug
-    logging on or not: for a batch of 256 beliefs' embeddings, 54 ms of the importer's
-    thread per query, spent on text nobody reads.
+    logging on or not: tens of milliseconds of the importer's thread per batch, spent on text
+    nobody reads (bench/results/design-notes.md).
 
     >>> Vector([0.25] * 384)
     <384-d vector>
@@ -208,7 +205,7 @@ class Vector(list[float]):
 
 class Packed(bytes):
     """An ``embedding_f32`` value on its way to Neo4j: bytes with a short repr (see
-    :class:`Vector`; 3 ms of repr for 256 of them)."""
+    :class:`Vector`)."""
 
     def __repr__(self) -> str:
         return f"<{len(self) // PACKED.itemsize}-d packed vector>"
@@ -372,12 +369,9 @@ def _session_options() -> Any:
     operators to each other (about a hundred in the plain export; fewer fused); spinning
     makes that hand-off immediate. Between runs spinning threads would keep burning the
     cores they wait on, starving Neo4j (or a second API process) of the very work they
-    wait for - two processes embedding in turn measured 138 ms per query with spinning
-    left on - so ``session.force_spinning_stop`` parks them as soon as the last run returns.
-    Measured side by side on the 2-core development machine, one query every ~12 ms: 6.3 ms
-    p50 against 8.5 ms never spinning, with the same CPU time while idle (1.26 s against
-    1.22 s per 100 queries 30 ms apart); two processes embedding at once: 6 ms this way
-    against 5 ms never spinning. The vectors are the same.
+    wait for - so ``session.force_spinning_stop`` parks them as soon as the last run returns:
+    faster than never spinning, at the same CPU time while idle, and the vectors are the
+    same (measured in bench/results/design-notes.md).
     """
     import onnxruntime
 

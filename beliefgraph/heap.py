@@ -2,11 +2,10 @@
 
 Once the model and the libraries are loaded (the tokenizer, onnxruntime, the Neo4j driver,
 FastAPI and pydantic), a server holds some 470,000 container objects that never become
-garbage. CPython's full collection (generation 2) walks every one of them: measured about
-190 ms here, and it ran in one query in 25 on the 5,000-belief namespace of
-``bench/query_latency.py`` (whose p99 was 234 ms for that reason alone). Frozen once
-start-up is done (:func:`gc.freeze`), they are out of the collector's reach: a full pass
-then walks only what the process made since (about 3 ms measured the same way).
+garbage. CPython's full collection (generation 2) walks every one of them, long enough to
+set a query's p99 alone (bench/results/design-notes.md). Frozen once start-up is done
+(:func:`gc.freeze`), they are out of the collector's reach: a full pass then walks only what
+the process made since.
 
 >>> with frozen_heap():          # around the life of a server or an import    # doctest: +SKIP
 ...     serve()

@@ -520,14 +520,6 @@ class NamespacePublic(BaseModel):
     beliefs: int
 
 
-class EntityPublic(BaseModel):
-    """An entity: its key, its aliases."""
-
-    key: str
-    name: str
-    aliases: list[str]
-
-
 class Health(BaseModel):
     """The process is up (``GET /healthz``)."""
 

@@ -3,26 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
-from functools import partial
+from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
-from neo4j import Record
 from neo4j.time import DateTime
 
 from beliefgraph.models import (
-    ActionClass,
     BeliefPublic,
     ChainLink,
-    EpistemicStatus,
     Governs,
-    Kind,
-    Priority,
-    Status,
 )
-from beliefgraph.planner_models import Contest
-from beliefgraph.precedence import Candidate
 
 
 def native_datetime(value: Any) -> datetime | None:
@@ -92,111 +83,3 @@ def link_from_map(link: dict[str, Any]) -> ChainLink:
         reason=link["reason"],
         by=link.get("by"),
     )
-
-
-def _expired(valid_to: Any) -> bool:
-    """Whether a belief's ``valid_to`` has passed (a time without a zone is UTC)."""
-    until = native_datetime(valid_to)
-    if until is None:
-        return False
-    return (until if until.tzinfo else until.replace(tzinfo=UTC)) <= datetime.now(UTC)
-
-
-def candidate_from_record(
-    record: Mapping[str, Any], belief: Mapping[str, Any]
-) -> tuple[Candidate, dict[str, Any]]:
-    """Build the planner's view of one of the rows of ``planner_candidates``.
-
-    Only what the decision reads is converted (one datetime, not six): a query reads
-    dozens of candidates and returns one belief, which :func:`belief_from_record` builds
-    from the same row.
-
-    Args:
-        record: the row.
-        belief: its ``belief`` as a map (the row carries it as [key, value] pairs).
-
-    Returns:
-        The :class:`~beliefgraph.precedence.Candidate`, and the row's other planner columns
-        as plain values: ways, chain, links (raw maps; :func:`link_from_map` converts them),
-        overrides, narrows, scope_key, about_hits, scope_hits, contested_by (raw maps;
-        :func:`contest_from_map` converts them), disputes.
-    """
-    b = belief
-    governs = record["governs"]
-    names = [*record["names"], *(b.get("aliases") or [])]
-    if b.get("canonical_name"):
-        names.append(b["canonical_name"])
-    recency = native_datetime(b.get("valid_from") or b["created_at"])
-    assert recency is not None  # created_at is always set
-    similarity = record["similarity"]
-    candidate = Candidate(
-        id=b["id"],
-        text=b["text"],
-        kind=Kind(b["kind"]),
-        status=Status(b["status"]),
-        epistemic_status=EpistemicStatus(b["epistemic_status"]),
-        priority=Priority(b["priority"]),
-        verification_required=bool(b.get("verification_required", False)),
-        allowed_action=ActionClass(b["allowed_action"]) if b.get("allowed_action") else None,
-        trust=float(b["trust"]),
-        recency=recency if recency.tzinfo else recency.replace(tzinfo=UTC),
-        names=tuple(dict.fromkeys(n for n in names if n)),
-        governs=Governs.model_validate(dict(governs)) if governs else None,
-        scope_key=record["scope_key"],
-        similarity=None if similarity is None else float(similarity),
-        found_by=frozenset(record["ways"]) or frozenset({"supersession"}),
-        head=record["head"],
-        contested_by=tuple(sorted(c["id"] for c in record["contested_by"])),
-        expired=_expired(b.get("valid_to")),
-    )
-    extra = {
-        key: record[key]
-        for key in (
-            "ways",
-            "chain",
-            "links",
-            "overrides",
-            "narrows",
-            "scope_key",
-            "about_hits",
-            "scope_hits",
-            "contested_by",
-            "disputes",
-        )
-    }
-    return candidate, extra
-
-
-def contest_from_map(contest: dict[str, Any], disputes: str) -> Contest:
-    """Build a :class:`Contest` from one map of ``planner_candidates``' ``contested_by``."""
-    edge = dict(contest.get("edge") or {})
-    return Contest(
-        id=contest["id"],
-        text=contest["text"],
-        kind=contest["kind"],
-        status=contest["status"],
-        trust=float(contest["trust"]),
-        disputes=disputes,
-        guard=edge.get("guard"),
-        why=edge.get("reason"),
-        by=edge.get("by"),
-        at=native_datetime(edge.get("at")),
-    )
-
-
-def planner_rows(
-    record: Record,
-) -> tuple[list[str], int, list[tuple[Candidate, dict[str, Any], Callable[[], BeliefPublic]]]]:
-    """Read the one record of ``planner_candidates``.
-
-    Returns:
-        The requested namespaces that exist, how many beliefs they hold, and per belief its
-        :class:`Candidate`, its planner columns and a function that builds its
-        :class:`BeliefPublic` (only the governing belief needs one).
-    """
-    found: list[tuple[Candidate, dict[str, Any], Callable[[], BeliefPublic]]] = []
-    for r in record["rows"]:
-        belief = dict(r["belief"])
-        candidate, extra = candidate_from_record(r, belief)
-        found.append((candidate, extra, partial(belief_from_record, r, belief)))
-    return list(record["known"]), int(record["size"]), found

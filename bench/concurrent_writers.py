@@ -174,7 +174,7 @@ def render(summary: dict[str, Any]) -> str:
     lines += [
         "",
         "Writers of one process to the same namespaces take turns before their transaction "
-        "(`beliefgraph/store.py`, `NamespaceQueue`), so Neo4j has no deadlock to break, and "
+        "(`beliefgraph/store/`, `NamespaceQueue`), so Neo4j has no deadlock to break, and "
         "those of one caller that wait together go in as one transaction (a group commit). "
         "What is left is throughput: about 50 writes a second with the client, the server "
         "and Neo4j on the same two cores, so 20 writes that arrive at once take about 400 ms "

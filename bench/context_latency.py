@@ -23,7 +23,7 @@ for 200 others, all in the same namespaces (``domain:code``, ``domain:writing``,
 
 Measured: the 60 static queries and the 12 session messages of the suite, each as a context
 request of each profile's user, ``rounds`` times after ``--warmup`` unmeasured rounds (ten) —
-through the library (:func:`beliefgraph.context.assemble`) and through REST: ``POST
+through the library (:func:`beliefgraph.search.context.assemble`) and through REST: ``POST
 /v1/context`` to the API in a uvicorn subprocess on loopback, over HTTP/1.1 keep-alive, one
 request at a time, as the query benchmark measures ``/v1/query``. As a deployment runs it,
 every request carries an API key (an admin key made for the run, revoked at the end);
@@ -67,13 +67,13 @@ from rest_api import Api, api_server, bench_key, post_json  # noqa: E402
 
 from beliefgraph.access import DEVELOPMENT_CALLER  # noqa: E402
 from beliefgraph.config import Settings  # noqa: E402
-from beliefgraph.context import assemble  # noqa: E402
-from beliefgraph.context_models import ContextRequest  # noqa: E402
-from beliefgraph.documents import Isolation, import_documents, load_documents  # noqa: E402
 from beliefgraph.embeddings import DIMENSIONS, load_embedder  # noqa: E402
-from beliefgraph.gate import create_rows  # noqa: E402
+from beliefgraph.gate.write import create_rows  # noqa: E402
+from beliefgraph.importer.documents import Isolation, import_documents, load_documents  # noqa: E402
 from beliefgraph.models import BeliefCreate, Kind  # noqa: E402
 from beliefgraph.schema import init_schema  # noqa: E402
+from beliefgraph.search.context import assemble  # noqa: E402
+from beliefgraph.search.context_models import ContextRequest  # noqa: E402
 from beliefgraph.store import Store  # noqa: E402
 
 PRECISION = ROOT.parent / "shared" / "benchmarks" / "precision"

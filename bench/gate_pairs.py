@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from run_info import commit, now  # noqa: E402
 
-from beliefgraph.cli import open_store  # noqa: E402  (after the path set-up above)
+from beliefgraph.cli.commands import open_store  # noqa: E402  (after the path set-up above)
 from beliefgraph.config import get_settings  # noqa: E402
 from beliefgraph.evaluation.pairs import LABELS, evaluate_pairs, read_pairs  # noqa: E402
 

@@ -17,12 +17,12 @@ templates use only two of them, so statements repeat: at 100,000 turns, 22,561 s
 
 Measured per run, after a warm-up of the model:
 
-* **import**: :func:`beliefgraph.importer.import_logs` end to end — reading, extraction, the
-  checks for what is already in, embedding, the curation gate, the writes (beliefs, provenance,
-  checkpoints) — wall time, turns/s, beliefs/s;
+* **import**: :func:`beliefgraph.importer.pipeline.import_logs` end to end — reading,
+  extraction, the checks for what is already in, embedding, the curation gate, the writes
+  (beliefs, provenance, checkpoints) — wall time, turns/s, beliefs/s;
 * **embedding floor**: the same model embedding, in the same batch size and nothing else, the
   distinct statements, each once: what the import embeds (it remembers the vectors of
-  :data:`~beliefgraph.importer.EMBEDDINGS_REMEMBERED` statements, more than this log holds);
+  :data:`~beliefgraph.importer.input.EMBEDDINGS_REMEMBERED` statements, more than this log holds);
 * **ratio** = import wall time / embedding floor (goal ≤ 1.25); and, for comparison with the
   results before the import remembered its vectors, the floor of every statement embedded as
   it comes (repeats included) and the ratio to it;
@@ -58,7 +58,6 @@ import own_neo4j  # noqa: E402  (bench/, beside this)
 
 from beliefgraph.config import Settings  # noqa: E402  (the checkout, not an installed copy)
 from beliefgraph.embeddings import OnnxEmbedder, load_embedder  # noqa: E402
-from beliefgraph.extract import RuleExtractor  # noqa: E402
 from beliefgraph.importer import (  # noqa: E402  (the checkout, not an installed copy)
     EMBEDDINGS_REMEMBERED,
     READERS,
@@ -67,7 +66,8 @@ from beliefgraph.importer import (  # noqa: E402  (the checkout, not an installe
     import_logs,
     open_log,
 )
-from beliefgraph.launcher import NEO4J_VERSION, cpu_seconds  # noqa: E402
+from beliefgraph.importer.extract import RuleExtractor  # noqa: E402
+from beliefgraph.launcher.home import NEO4J_VERSION, cpu_seconds  # noqa: E402
 from beliefgraph.schema import init_schema  # noqa: E402
 from beliefgraph.store import Store  # noqa: E402
 

@@ -48,12 +48,13 @@ from context_latency import RandomEmbedder, machine  # noqa: E402
 
 from beliefgraph.access import Caller, Role  # noqa: E402
 from beliefgraph.config import Settings  # noqa: E402
-from beliefgraph.gate import create_rows  # noqa: E402
-from beliefgraph.models import BeliefCreate, BeliefPage, Kind  # noqa: E402
-from beliefgraph.schema import init_schema  # noqa: E402
 
 # the cursor is the listing's own; the baseline's query reads the same (created_at, id)
-from beliefgraph.store import Store, _decode_cursor  # noqa: E402
+from beliefgraph.cursors import decode as _decode_cursor  # noqa: E402
+from beliefgraph.gate.write import create_rows  # noqa: E402
+from beliefgraph.models import BeliefCreate, BeliefPage, Kind  # noqa: E402
+from beliefgraph.schema import init_schema  # noqa: E402
+from beliefgraph.store import Store  # noqa: E402
 
 HOME = Path.home() / ".cache" / "beliefgraph" / "neo4j-bench-list"
 BOLT, HTTP = 7693, 7480

@@ -12,7 +12,8 @@ import shutil
 from pathlib import Path
 
 from beliefgraph.config import default_cache_dir
-from beliefgraph.launcher import NEO4J_VERSION, Neo4jLauncher
+from beliefgraph.launcher.home import NEO4J_VERSION
+from beliefgraph.launcher.server import Neo4jLauncher
 
 
 def start(home: Path, bolt: int, http: int, *, wipe: bool = True) -> Neo4jLauncher:

@@ -71,8 +71,9 @@ from rest_api import Api, api_server, bench_key, post_json  # noqa: E402
 
 from beliefgraph.config import Settings  # noqa: E402
 from beliefgraph.embeddings import load_embedder  # noqa: E402
-from beliefgraph.gate import create_rows  # noqa: E402
-from beliefgraph.launcher import NEO4J_VERSION, Neo4jLauncher  # noqa: E402
+from beliefgraph.gate.write import create_rows  # noqa: E402
+from beliefgraph.launcher.home import NEO4J_VERSION  # noqa: E402
+from beliefgraph.launcher.server import Neo4jLauncher  # noqa: E402
 from beliefgraph.models import BeliefCreate  # noqa: E402
 from beliefgraph.schema import init_schema  # noqa: E402
 from beliefgraph.store import Store  # noqa: E402
@@ -414,7 +415,7 @@ def db_hits(
 ) -> dict[str, float]:
     """Server work per query (PROFILE db hits), independent of machine load; ``text`` is
     another version of ``planner_candidates`` taking the same parameters."""
-    from beliefgraph.planner import PlannerSettings, lucene_words, query_keys, query_terms
+    from beliefgraph.planner.planner import PlannerSettings, lucene_words, query_keys, query_terms
 
     rng = random.Random(seed)  # noqa: S311  (seeded sampling, not crypto)
     settings = PlannerSettings()

@@ -22,7 +22,7 @@ issue's goal (p50 <= 10 ms) is about. Medians over ``--runs`` runs are reported,
 ``bench/results/write_latency.md``, with the machine's facts.
 
 Scenarios: writes into namespaces of 100, 1,000 and 50,000 beliefs with the gate's
-in-memory vector copies (the default, ``beliefgraph/vectors.py``); then, with the copies
+in-memory vector copies (the default, ``beliefgraph/gate/vectors.py``); then, with the copies
 off, into the 1,000-belief namespace (exact scan in Cypher) and the 50,000-belief one
 (vector index, over-fetch), which is what a namespace larger than the cache gets. It also
 measures that fallback's curve by namespace size and the index path's recall: how often
@@ -61,8 +61,10 @@ from beliefgraph import keys
 from beliefgraph.access import Role
 from beliefgraph.config import Settings, default_cache_dir
 from beliefgraph.embeddings import DIMENSIONS, OnnxEmbedder, load_embedder
-from beliefgraph.gate import Gate, create_rows, incoming_from_rows
-from beliefgraph.launcher import Neo4jLauncher
+from beliefgraph.gate.incoming import incoming_from_rows
+from beliefgraph.gate.verdicts import Gate
+from beliefgraph.gate.write import create_rows
+from beliefgraph.launcher.server import Neo4jLauncher
 from beliefgraph.models import BeliefCreate
 from beliefgraph.schema import init_schema
 from beliefgraph.store import Store
@@ -569,7 +571,8 @@ def write_report(
         f"`gate_index_overfetch={settings.gate_index_overfetch}`).",
         "",
         "**Gate** is the gate's decision inside the server, embedding excluded: rank the "
-        "nearest in the namespace's in-memory vector copy (`beliefgraph/vectors.py`), lock the "
+        "nearest in the namespace's in-memory vector copy (`beliefgraph/gate/vectors.py`), "
+        "lock the "
         "namespaces and read the nearest and the structural candidates (one round trip when "
         "the copy is current), decide, and keep the copy in step. **Embed** is the model. "
         "**REST** is the client's whole request: auth, embedding, gate, the write of the "

@@ -23,9 +23,9 @@ from beliefgraph.access import Role
 from beliefgraph.compat_pmb import (
     AddRequest,
     Compat,
+    CompatSearchRequest,
+    CompatSearchResponse,
     Ok,
-    SearchRequest,
-    SearchResponse,
     UpdateRequest,
 )
 from beliefgraph.config import Settings
@@ -117,7 +117,7 @@ def build(parent: FastAPI) -> FastAPI:
         return await order.write(body.user_id, lambda: compat.add(replacing, replace_only=True))
 
     @app.post("/search", summary="The beliefs a query names, best first")
-    async def search(body: SearchRequest, compat: CompatDep) -> SearchResponse:
+    async def search(body: CompatSearchRequest, compat: CompatDep) -> CompatSearchResponse:
         """What `/v1/search` admits for the query in that scope (never a belief for being
         pinned, a preference or an open question), at most `limit`; only that user's active
         beliefs; after that user's writes sent before it."""

@@ -3,7 +3,7 @@
 The log is the request body (JSON Lines, OpenAI messages, or a ChatGPT ``conversations.json``),
 at most ``BELIEFGRAPH_MAX_BODY_BYTES``; larger logs go through ``beliefgraph import logs``.
 The body is spooled to a temporary file and imported by a thread of this process; job state
-is kept in memory here (see :class:`beliefgraph.importer.ImportJobs`), while everything
+is kept in memory here (see :class:`beliefgraph.importer.jobs.ImportJobs`), while everything
 imported, and the checkpoint to resume from, is in Neo4j.
 """
 
@@ -20,14 +20,10 @@ from fastapi import Path as PathParam
 from api.deps import CallerDep, StoreDep
 from beliefgraph.access import Role
 from beliefgraph.errors import Forbidden, NotFound
-from beliefgraph.importer import (
-    HEAD_BYTES,
-    ImportJobPublic,
-    ImportJobs,
-    ImportOptions,
-    LogFormat,
-    detect_format,
-)
+from beliefgraph.importer.formats import detect_format
+from beliefgraph.importer.input import HEAD_BYTES, LogFormat
+from beliefgraph.importer.jobs import ImportJobPublic, ImportJobs
+from beliefgraph.importer.summary import ImportOptions
 from beliefgraph.models import NAMESPACE_PATTERN, USER_ID_PATTERN
 
 router = APIRouter(prefix="/v1", tags=["imports"])

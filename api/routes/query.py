@@ -7,8 +7,8 @@ from fastapi import APIRouter, Request, Response
 from api.auth import forgetting_refused_key
 from api.deps import CallerDep, StoreDep
 from api.responses import json_response
-from beliefgraph.planner import Planner
-from beliefgraph.planner_models import QueryRequest, QueryResult
+from beliefgraph.planner.models import QueryRequest, QueryResult
+from beliefgraph.planner.planner import Planner
 
 router = APIRouter(prefix="/v1", tags=["query"])
 

@@ -7,14 +7,14 @@ from fastapi import APIRouter, Request, Response
 from api.auth import forgetting_refused_key
 from api.deps import CallerDep, StoreDep
 from api.responses import json_response
-from beliefgraph.context import assemble
-from beliefgraph.context_models import (
+from beliefgraph.search.context import assemble
+from beliefgraph.search.context_models import (
     ContextRequest,
     ContextResponse,
     SearchRequest,
     SearchResponse,
 )
-from beliefgraph.search import search
+from beliefgraph.search.find import search
 
 router = APIRouter(prefix="/v1", tags=["context"])
 

@@ -4,8 +4,8 @@ A lines file (``bench/extraction/``) holds JSON Lines of turns written by author
 read the extractor: ``{id, conversation_id, role, content, expect: [{kind, text}]}``, where
 ``expect`` is what a careful human would keep from the turn (nothing for an assistant's turn,
 a question, a reaction, sarcasm, what the user pastes or forwards). Each turn goes through the
-extractor alone (:class:`~beliefgraph.extract.RuleExtractor` by default); ``expect`` is read
-only to score.
+extractor alone (:class:`~beliefgraph.importer.extract.RuleExtractor` by default);
+``expect`` is read only to score.
 
 A kept statement of a user's turn *matches* an expected one when its kind is the expected
 kind (a rule the user sets counts as a ``directive`` whether the extractor calls it a policy
@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from beliefgraph.classifier import content_words
 from beliefgraph.errors import InvalidInput
-from beliefgraph.extract import Extractor, RuleExtractor
+from beliefgraph.gate.classifier import content_tokens
+from beliefgraph.importer.extract import RuleExtractor
+from beliefgraph.importer.statements import Extractor
 
 #: the extractor's kind -> the label it answers to
 _LABEL = {"policy": "directive", "directive": "directive"}
@@ -90,7 +91,7 @@ def read_lines(path: Path) -> list[dict[str, Any]]:
 def _matches(kept: dict[str, str], expected: dict[str, str]) -> bool:
     if kept["kind"] != expected["kind"]:
         return False
-    a, b = content_words(kept["text"]), content_words(expected["text"])
+    a, b = content_tokens(kept["text"]), content_tokens(expected["text"])
     return bool(a and b) and len(a & b) >= 0.5 * min(len(a), len(b))
 
 

@@ -4,7 +4,7 @@
 a fresh namespace of the real Neo4j (``project:eval-<run>-s<n>``) through
 :meth:`Store.create`; each query is asked through a **strategy**:
 
-* ``planner`` - :class:`beliefgraph.planner.Planner`, the code ``POST /v1/query`` runs;
+* ``planner`` - :class:`beliefgraph.planner.planner.Planner`, the code ``POST /v1/query`` runs;
 * ``bm25`` - Okapi BM25 (k1 1.2, b 0.75) over each belief's text and metadata words
   (kind, status, priority, epistemic status, action hint), top-1 of the beliefs that are
   not superseded or retracted;
@@ -42,10 +42,10 @@ from beliefgraph.evaluation.packets import (
     read_packet,
     to_beliefs,
 )
-from beliefgraph.gate import check_ids_free, create_rows
+from beliefgraph.gate.write import check_ids_free, create_rows
 from beliefgraph.models import ActionClass, BeliefCreate, SupersedeRequest, WritePath
-from beliefgraph.planner import Planner
-from beliefgraph.planner_models import QueryRequest
+from beliefgraph.planner.models import QueryRequest
+from beliefgraph.planner.planner import Planner
 from beliefgraph.store import Store
 from beliefgraph.text import tokenize
 

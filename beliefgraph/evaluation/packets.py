@@ -36,6 +36,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from beliefgraph.errors import InvalidPacket
+from beliefgraph.language.words import content_words
 from beliefgraph.models import (
     ActionClass,
     BeliefCreate,
@@ -46,7 +47,6 @@ from beliefgraph.models import (
     Priority,
     Status,
 )
-from beliefgraph.scoping import content_words
 from beliefgraph.text import entity_key
 
 #: the fields of a packet that are the answer key: only the scorer reads them

@@ -1,13 +1,14 @@
 """``beliefgraph eval precision``: PrecisionMemBench's typed-belief cases on the real store.
 
-The seed is imported into the real Neo4j through :mod:`beliefgraph.documents`, isolated per
+The seed is imported into the real Neo4j through :mod:`beliefgraph.importer.documents`, isolated per
 run: every belief id and user id gets a run-unique prefix (``e<8 hex>.test-user``) and every
 namespace the same suffix (``domain:code.e<8 hex>``), cases' scopes mapped alike. Context
 reads only the asking user's beliefs in the asked namespaces, and the curation gate compares
 a write only with its own namespaces, so neither other runs nor anything else in the
 database can reach a run.
 
-Every static case and every session turn then goes through :func:`beliefgraph.context.assemble`,
+Every static case and every session turn then goes through
+:func:`beliefgraph.search.context.assemble`,
 the code path of ``POST /v1/context``, with the case's user, scope, query and budget. The
 ``expect`` blocks are the answer key: only :func:`check` reads them, after the context is
 built. Session turns run in order on one store; a turn's ``createBeliefAtTurn`` and
@@ -39,16 +40,16 @@ from typing import Any
 from pydantic import ValidationError
 
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller
-from beliefgraph.context import assemble
-from beliefgraph.context_models import ContextRequest, ContextResponse
-from beliefgraph.documents import (
+from beliefgraph.errors import InvalidInput
+from beliefgraph.importer.documents import (
     Isolation,
     add_aliases,
     import_documents,
     load_documents,
     parse_documents,
 )
-from beliefgraph.errors import InvalidInput
+from beliefgraph.search.context import assemble
+from beliefgraph.search.context_models import ContextRequest, ContextResponse
 
 #: the user a case speaks for when it names none (the suite's convention)
 DEFAULT_USER = "test-user"

@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from beliefgraph.errors import InvalidPacket
 from beliefgraph.evaluation.governance import check_strategies, choose, store_verbatim
 from beliefgraph.models import BeliefCreate, Kind, Priority
-from beliefgraph.planner import Planner
+from beliefgraph.planner.planner import Planner
 from beliefgraph.store import Store
 
 

@@ -26,7 +26,8 @@ from api.app import create_app
 from api.protocol import HTTP_PROTOCOL
 from beliefgraph.config import Settings
 from beliefgraph.embeddings import OnnxEmbedder, load_embedder
-from beliefgraph.launcher import LauncherError, Neo4jLauncher
+from beliefgraph.launcher.home import LauncherError
+from beliefgraph.launcher.server import Neo4jLauncher
 from beliefgraph.schema import init_schema
 from beliefgraph.store import Store
 

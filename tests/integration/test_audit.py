@@ -21,8 +21,8 @@ from neo4j import Driver
 
 from beliefgraph import audit
 from beliefgraph.access import Caller, Role
-from beliefgraph.documents import import_documents, parse_documents
 from beliefgraph.errors import Forbidden
+from beliefgraph.importer.documents import import_documents, parse_documents
 from beliefgraph.models import BeliefCreate, EdgeType, PrecedenceRequest, SupersedeRequest
 from beliefgraph.store import Store
 from tests.integration.test_beliefs_api import assert_problem

@@ -11,10 +11,9 @@ from neo4j import Driver, GraphDatabase
 
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller, Role
 from beliefgraph.config import Settings
-from beliefgraph.context_models import SearchRequest
 from beliefgraph.db import connect
-from beliefgraph.documents import add_aliases
 from beliefgraph.embeddings import packed
+from beliefgraph.importer.documents import add_aliases
 from beliefgraph.index_keys import name_edits, search_keys
 from beliefgraph.models import BeliefCreate, BeliefPublic, Kind, Status
 from beliefgraph.schema import (
@@ -24,7 +23,8 @@ from beliefgraph.schema import (
     backfill_search_terms,
     init_schema,
 )
-from beliefgraph.search import search
+from beliefgraph.search.context_models import SearchRequest
+from beliefgraph.search.find import search
 from beliefgraph.store import Store
 
 PROBLEM = "application/problem+json"

@@ -34,7 +34,7 @@ from beliefgraph.client import (
     PermissionDenied,
     Unauthorized,
 )
-from beliefgraph.importer import JobState
+from beliefgraph.importer.jobs import JobState
 from beliefgraph.models import BeliefCreate, Governs, Verdict
 from beliefgraph.store import Store
 from tests.integration.test_auth import Keys

@@ -18,13 +18,18 @@ import pytest
 from fastapi.testclient import TestClient
 
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller, Role
-from beliefgraph.context import assemble
-from beliefgraph.context_models import ContextRequest, ContextResponse
-from beliefgraph.documents import Isolation, import_documents, load_documents, parse_documents
 from beliefgraph.embeddings import PACKED
 from beliefgraph.errors import MalformedDocument
+from beliefgraph.importer.documents import (
+    Isolation,
+    import_documents,
+    load_documents,
+    parse_documents,
+)
 from beliefgraph.models import BeliefCreate, Kind
-from beliefgraph.search import TIES
+from beliefgraph.search.context import assemble
+from beliefgraph.search.context_models import ContextRequest, ContextResponse
+from beliefgraph.search.find import TIES
 from beliefgraph.store import Store
 
 SEED = Path(__file__).resolve().parents[3] / "shared/benchmarks/precision/beliefs.seed.json"
@@ -338,7 +343,7 @@ class TestDocumentsImport:
         prefix = f"t{uuid.uuid4().hex[:8]}."
         docs = json.loads(SEED.read_text())[:2]
         docs[0] = dict(docs[0], superseded_by="b-nowhere", epistemic_status="superseded")
-        from beliefgraph.documents import parse_documents
+        from beliefgraph.importer.documents import parse_documents
 
         with pytest.raises(MalformedDocument, match="b-nowhere"):
             import_documents(
@@ -466,7 +471,7 @@ class TestImportCommand:
     def test_import_beliefs_from_the_command_line(
         self, store: Store, tmp_path: Path, ns: str, uid: str, capsys: pytest.CaptureFixture[str]
     ) -> None:
-        from beliefgraph.cli import main
+        from beliefgraph.cli.parser import main
 
         doc = [
             {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from beliefgraph.cli import main
+from beliefgraph.cli.parser import main
 from beliefgraph.store import Store
 
 PRECISION = Path(__file__).resolve().parents[3] / "shared/benchmarks/precision"

@@ -21,7 +21,7 @@ from beliefgraph.access import Caller, Role
 from beliefgraph.config import Settings
 from beliefgraph.embeddings import OnnxEmbedder
 from beliefgraph.errors import DuplicateId, Forbidden
-from beliefgraph.gate import incoming_from_rows
+from beliefgraph.gate.incoming import incoming_from_rows
 from beliefgraph.models import BeliefCreate, EntityRef, Verdict
 from beliefgraph.store import Store
 from tests.integration.test_beliefs_api import assert_problem, count_in
@@ -651,7 +651,7 @@ def test_malformed_llm_verdicts_fall_back_to_the_default_and_are_logged(
     handler.answer = "Sure! They contradict each other."
     s = llm_store(driver, embedder, url)
     s.create([BeliefCreate(text="The user prefers dark mode.", namespaces=[ns])])
-    with caplog.at_level(logging.WARNING, logger="beliefgraph.classifier"):
+    with caplog.at_level(logging.WARNING, logger="beliefgraph.gate.classifier"):
         [d] = s.curate([BeliefCreate(text="User prefers dark mode", namespaces=[ns])])
     assert (d.verdict, d.classifier) == (Verdict.noop, "default")
     assert "unreadable" in caplog.text

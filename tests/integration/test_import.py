@@ -25,17 +25,11 @@ from neo4j import Driver
 from beliefgraph.config import Settings
 from beliefgraph.embeddings import OnnxEmbedder
 from beliefgraph.errors import MalformedRecord, UnknownFormat
-from beliefgraph.extract import ASSISTANT_PREFIX, RuleExtractor, Statement
-from beliefgraph.importer import (
-    HEAD_BYTES,
-    Importer,
-    ImportOptions,
-    ImportSummary,
-    LogFormat,
-    Reject,
-    RejectFile,
-    import_logs,
-)
+from beliefgraph.importer.extract import RuleExtractor
+from beliefgraph.importer.input import HEAD_BYTES, LogFormat, Reject
+from beliefgraph.importer.pipeline import Importer, RejectFile, import_logs
+from beliefgraph.importer.statements import ASSISTANT_PREFIX, Statement
+from beliefgraph.importer.summary import ImportOptions, ImportSummary
 from beliefgraph.store import Store
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"

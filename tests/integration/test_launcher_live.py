@@ -11,7 +11,8 @@ import urllib.request
 import pytest
 from neo4j import GraphDatabase
 
-from beliefgraph.launcher import NEO4J_VERSION, Neo4jLauncher, ServerStatus
+from beliefgraph.launcher.home import NEO4J_VERSION, ServerStatus
+from beliefgraph.launcher.server import Neo4jLauncher
 
 pytestmark = pytest.mark.integration
 

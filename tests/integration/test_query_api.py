@@ -11,10 +11,10 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from beliefgraph.access import Caller, Role
-from beliefgraph.gate import create_rows
+from beliefgraph.gate.write import create_rows
 from beliefgraph.models import BeliefCreate, SupersedeRequest
-from beliefgraph.planner import Planner, PlannerSettings
-from beliefgraph.planner_models import MAX_QUERY_LENGTH, QueryRequest
+from beliefgraph.planner.models import MAX_QUERY_LENGTH, QueryRequest
+from beliefgraph.planner.planner import Planner, PlannerSettings
 from beliefgraph.store import Store
 from tests.integration.test_beliefs_api import assert_problem
 

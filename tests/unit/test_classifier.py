@@ -13,17 +13,17 @@ from typing import Any
 
 import pytest
 
-from beliefgraph.classifier import (
+from beliefgraph.config import Settings
+from beliefgraph.gate.classifier import (
     BeliefView,
     DefaultClassifier,
     LLMClassifier,
     Pair,
     build_classifier,
-    content_words,
+    content_tokens,
     different_subjects,
     slot,
 )
-from beliefgraph.config import Settings
 from beliefgraph.models import Verdict
 
 SETTINGS = Settings()
@@ -59,13 +59,13 @@ def judge(new: BeliefView, old: BeliefView, similarity: float) -> tuple[Verdict,
 
 
 def test_content_words_keep_negations_and_values() -> None:
-    assert content_words("The user does NOT deploy on Fridays") == {
+    assert content_tokens("The user does NOT deploy on Fridays") == {
         "user",
         "deploy",
         "fridays",
         "not",
     }
-    assert "tulip42" in content_words("the password is tulip-42")
+    assert "tulip42" in content_tokens("the password is tulip-42")
 
 
 def test_slot_splits_at_the_first_copula_or_change_verb() -> None:
@@ -137,7 +137,7 @@ def test_the_same_value_again_is_noop_and_more_of_it_subsumes() -> None:
 
 
 def test_free_text_reads_a_new_value_of_a_one_value_attribute() -> None:
-    # no entity, no canonical name: the text's own subject and attribute (frames.py)
+    # no entity, no canonical name: the text's own subject and attribute (language/frames.py)
     old = view("The office Wi-Fi password is tulip-42.")
     new = view("the office wifi password is maple-77")
     assert judge(new, old, 0.85)[0] is Verdict.contradicts
@@ -167,7 +167,7 @@ def test_a_correction_needs_no_entity_when_its_attribute_is_the_same() -> None:
     # another attribute, or a plain fact without an entity: not a replacement
     office = view("Actually, the office Wi-Fi password changed to x.", kind="correction")
     assert judge(office, old, 0.63)[0] is Verdict.add
-    # a plain fact that says the same thing changed replaces it too (frames.py)
+    # a plain fact that says the same thing changed replaces it too (language/frames.py)
     assert judge(view("my Wi-Fi password changed to x"), old, 0.63)[0] is Verdict.contradicts
     # one names its subject and the other does not: not the same thing, as far as words go
     named = view(
@@ -348,7 +348,7 @@ def test_a_failing_or_malformed_llm_falls_back_to_the_default_and_logs_it(
 ) -> None:
     url, handler = llm_server
     handler.reply = staticmethod(lambda body: reply)
-    with caplog.at_level(logging.WARNING, logger="beliefgraph.classifier"):
+    with caplog.at_level(logging.WARNING, logger="beliefgraph.gate.classifier"):
         out = llm(url).judge(PAIRS)
     assert out == DEFAULT.judge(PAIRS)
     assert all(j.classifier == "default" for j in out)
@@ -365,7 +365,7 @@ def test_invalid_entries_fall_back_pair_by_pair(
         {"pair": 7, "verdict": "add", "reason": "no such pair"},
     ]
     handler.reply = staticmethod(lambda body: (200, chat(json.dumps({"verdicts": verdicts}))))
-    with caplog.at_level(logging.WARNING, logger="beliefgraph.classifier"):
+    with caplog.at_level(logging.WARNING, logger="beliefgraph.gate.classifier"):
         first, second = llm(url).judge(PAIRS)
     assert first.classifier == "default"
     assert (second.verdict, second.classifier) == (Verdict.add, "llm:test-model")

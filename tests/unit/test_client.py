@@ -11,7 +11,6 @@ import httpx2
 import pytest
 
 from beliefgraph.client import (
-    MAX_PAUSE,
     AsyncClient,
     BadRequest,
     Client,
@@ -23,8 +22,8 @@ from beliefgraph.client import (
     Unavailable,
     UnexpectedAnswer,
     WriteOutcomeUnknown,
-    pause,
 )
+from beliefgraph.client.calls import MAX_PAUSE, pause
 
 HEALTHY = {"status": "ok"}
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from beliefgraph.documents import Isolation, load_documents, parse_documents, to_belief
 from beliefgraph.errors import MalformedDocument
+from beliefgraph.importer.documents import Isolation, load_documents, parse_documents, to_belief
 from beliefgraph.models import EpistemicStatus, Kind, Status
 
 SEED = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "precision"

@@ -10,14 +10,9 @@ from typing import Any
 
 import pytest
 
-from beliefgraph.extract import (
-    ASSISTANT_PREFIX,
-    ASSISTANT_TRUST,
-    LLMExtractor,
-    RuleExtractor,
-    Statement,
-    sentences,
-)
+from beliefgraph.importer.extract import LLMExtractor, RuleExtractor
+from beliefgraph.importer.sentences import sentences
+from beliefgraph.importer.statements import ASSISTANT_PREFIX, ASSISTANT_TRUST, Statement
 from beliefgraph.models import AUTHORITY_KINDS, EpistemicStatus, Kind, Status
 
 RULES = RuleExtractor()

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller, Role
-from beliefgraph.classifier import BeliefView, DefaultClassifier
 from beliefgraph.config import Settings
-from beliefgraph.gate import Candidate, Gate, audit_entries, incoming_from_rows
+from beliefgraph.gate.classifier import BeliefView, DefaultClassifier
+from beliefgraph.gate.incoming import Neighbour, incoming_from_rows
+from beliefgraph.gate.verdicts import Gate
+from beliefgraph.gate.write import audit_entries
 from beliefgraph.models import Verdict
 from tests.fakes import HashingEmbedder
 
@@ -44,16 +46,16 @@ def stored(
     trust: float = 0.8,
     namespaces: tuple[str, ...] = ("user:me",),
     about: tuple[str, ...] = (),
-) -> Candidate:
+) -> Neighbour:
     entities = {a: frozenset(a.split("_")) for a in about}
-    return Candidate(BeliefView(id, text, kind, trust, None, namespaces, entities), similarity)
+    return Neighbour(BeliefView(id, text, kind, trust, None, namespaces, entities), similarity)
 
 
 WIFI_OLD = ("The office Wi-Fi password is tulip-42.", 0.67)
 WIFI_NEW = "The Wi-Fi password changed; IT has the current one."
 
 
-def decide_one(new: dict[str, Any], *candidates: Candidate, caller: Caller = DEVELOPMENT_CALLER):
+def decide_one(new: dict[str, Any], *candidates: Neighbour, caller: Caller = DEVELOPMENT_CALLER):
     incoming = incoming_from_rows([new])
     decisions, effects = GATE.decide(incoming, {0: list(candidates)}, caller)
     return decisions[0], effects

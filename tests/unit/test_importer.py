@@ -10,20 +10,17 @@ from pathlib import Path
 import pytest
 
 from beliefgraph.errors import MalformedRecord, UnknownFormat
-from beliefgraph.importer import (
+from beliefgraph.importer.formats import READERS, detect_format
+from beliefgraph.importer.input import (
     HEAD_BYTES,
-    READERS,
     TIMELINE_KEPT,
     LogFormat,
     Record,
     Reject,
     Turn,
-    _Timeline,
-    detect_format,
     open_log,
-    statement_key,
-    turn_node_id,
 )
+from beliefgraph.importer.summary import _Timeline, statement_key, turn_node_id
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
 
@@ -480,7 +477,7 @@ def test_an_export_cut_short_says_so() -> None:
 
 
 def test_the_progress_bar_shows_turns_per_second_and_where_in_the_file() -> None:
-    from beliefgraph.importer import ImportSummary, TerminalProgress
+    from beliefgraph.importer.summary import ImportSummary, TerminalProgress
 
     out = io.StringIO()
     bar = TerminalProgress(out, every=0.0)

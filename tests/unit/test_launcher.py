@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from beliefgraph import launcher
-from beliefgraph.launcher import (
+from beliefgraph.launcher import home as launcher
+from beliefgraph.launcher.home import (
     INSTALLED_MARKER,
     NEO4J_VERSION,
     LauncherError,
-    Neo4jLauncher,
     default_home,
     java_major_version,
     render_conf,
 )
+from beliefgraph.launcher.server import Neo4jLauncher
 
 REPO = Path(__file__).resolve().parents[2]
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="fake java is a shell script")

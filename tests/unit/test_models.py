@@ -11,7 +11,7 @@ from beliefgraph.models import (
     SupersedeRequest,
     storable,
 )
-from beliefgraph.store import scope_key
+from beliefgraph.store.rows import scope_key
 
 WRITE: TypeAdapter[BeliefCreate | BeliefBatch] = TypeAdapter(BeliefWrite)
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+from beliefgraph.language.acts import infer_action_types
+from beliefgraph.language.directives import read_directive
+from beliefgraph.language.stakes import at_stake
 from beliefgraph.models import (
     ActionClass,
     ActionType,
@@ -14,8 +17,8 @@ from beliefgraph.models import (
     Priority,
     Status,
 )
-from beliefgraph.precedence import Candidate, decide
-from beliefgraph.scoping import at_stake, infer_action_types, read_directive
+from beliefgraph.planner.assess import Candidate
+from beliefgraph.planner.precedence import decide
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 R, W, X = ActionType.read, ActionType.write, ActionType.execute
@@ -319,7 +322,7 @@ def test_a_contest_keeps_stronger_protection_as_it_is() -> None:
     assert any("verify_first already protects" in step for step in d.steps)
 
 
-# -- what a request is about (beliefgraph.things) --------------------------------------------
+# -- what a request is about (beliefgraph.language.things) ------------------------------------
 
 
 def test_another_things_code_never_governs_and_nothing_answers_for_it() -> None:

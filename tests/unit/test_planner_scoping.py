@@ -4,24 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from beliefgraph.models import ActionClass, ActionType
-from beliefgraph.scoping import (
-    STRONG,
-    Terms,
+from beliefgraph.language.acts import infer_action_types
+from beliefgraph.language.directives import (
     asks_about_the_past,
-    at_stake,
-    explicit_scope_is_about,
-    fold_plural,
     governed_action_types,
-    holds_at_stake,
-    infer_action_types,
+    read_directive,
+)
+from beliefgraph.language.scopes import (
+    STRONG,
+    explicit_scope_is_about,
     match_derived,
     match_governs,
-    read_directive,
-    safety_at_stake,
-    someone_elses_act,
-    words,
 )
+from beliefgraph.language.stakes import at_stake, holds_at_stake, safety_at_stake, someone_elses_act
+from beliefgraph.language.words import Terms, fold_plural, words
+from beliefgraph.models import ActionClass, ActionType
 
 R, W, X = ActionType.read, ActionType.write, ActionType.execute
 

@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
-from beliefgraph.context_models import BeliefBrief, SearchHit
 from beliefgraph.embeddings import packed
 from beliefgraph.index_keys import (
     edit_terms,
@@ -19,21 +18,20 @@ from beliefgraph.index_keys import (
     user_key,
 )
 from beliefgraph.models import EpistemicStatus, Kind, Status
-from beliefgraph.search import (
+from beliefgraph.search.context_models import BeliefBrief, SearchHit
+from beliefgraph.search.find import TieForecast, cosine_similarities
+from beliefgraph.search.query import (
     MAX_FUZZY_WORDS,
     MAX_QUERY_WORDS,
     Lookups,
     Query,
-    TieForecast,
     analyze,
-    cosine_similarities,
     coverage_groups,
     fuzzy_equal,
     lookups,
-    ranked,
-    weigh,
     within_one_edit,
 )
+from beliefgraph.search.scoring import ranked, weigh
 from beliefgraph.text import normalize
 
 

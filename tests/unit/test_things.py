@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from beliefgraph.things import (
-    about,
-    align,
-    another_of_that_name,
-    instances,
-    other_property,
-    things,
-)
+from beliefgraph.language.names import another_of_that_name
+from beliefgraph.language.properties import other_property
+from beliefgraph.language.things import about, align, instances, things
 
 
 def test_a_compound_is_about_its_last_word_that_is_no_attribute() -> None:

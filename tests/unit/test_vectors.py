@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from beliefgraph.embeddings import packed
-from beliefgraph.vectors import (
+from beliefgraph.gate.vectors import (
     CODED_FROM,
     CODED_VECTORS,
     Copy,
@@ -169,7 +169,7 @@ def clustered(count: int, seed: int) -> np.ndarray:
 
 
 def test_a_large_copys_estimates_stay_within_their_bound() -> None:
-    from beliefgraph.vectors import _estimate
+    from beliefgraph.gate.vectors import _estimate
 
     matrix = clustered(CODED_FROM + 1000, seed=1)
     copy = Copy.of(None, [Held(f"b{j}", None) for j in range(len(matrix))], matrix)
@@ -282,7 +282,7 @@ def test_an_estimated_ranking_cut_at_a_floor_is_complete_only_if_nothing_left_ou
         scores += np.asarray([errors.get(b, 0.0) for b in beliefs], np.float32)
         return scores.astype(np.float32), np.full(len(vectors), 0.03, np.float32)
 
-    monkeypatch.setattr("beliefgraph.vectors._estimate", estimate)
+    monkeypatch.setattr("beliefgraph.gate.vectors._estimate", estimate)
     [ranked] = rank([copy], as_matrix([unit(1, 0, 0)], 3), None, 2, [0.8])
     assert ranked.ids == ["a", "c"]
     assert not ranked.complete  # "j" was left out on its estimate, and is above the floor

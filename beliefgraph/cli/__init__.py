@@ -1,0 +1,1 @@
+"""The ``beliefgraph`` command line (``python -m beliefgraph.cli``)."""

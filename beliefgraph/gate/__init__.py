@@ -1,0 +1,1 @@
+"""The curation gate: every write passes it (DESIGN section 5)."""

@@ -1,0 +1,1 @@
+"""Bulk import of conversation logs and belief documents (DESIGN section 6)."""

@@ -1,0 +1,484 @@
+"""The cues that make a sentence a statement worth keeping, and whose it is."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from beliefgraph.importer.sentences import _mentioned, _tidy
+from beliefgraph.importer.statements import (
+    ASSISTANT_PREFIX,
+    ASSISTANT_TRUST,
+    REMEMBER_TRUST,
+    REMEMBER_WHY,
+    USER_TRUST,
+    Statement,
+)
+from beliefgraph.models import EpistemicStatus, Kind, Priority, Status
+from beliefgraph.text import CORRECTION_OPENING
+
+# -- cues ----------------------------------------------------------------------------------
+
+
+def _any(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+
+
+_NEG = r"(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not|not yet|not)"
+_PLAN_VERBS = r"(?:be|want|try|switch|use|go|make|do|add|move|change|drop)"
+#: hedges that are open questions on their own: the speaker says they are still deciding
+DELIBERATION = _any(
+    rf"\b{_NEG}\s+(?:\w+\s+)?(?:decided|made up my mind|chosen|settled|committed)\b",
+    r"\b(?:can'?t|cannot|can not|couldn'?t) (?:decide|choose|make up my mind)\b",
+    r"\b(?:thinking|thought) (?:about|of)\b",
+    r"\b(?:considering|wondering|toying with|on the fence|undecided|torn (?:between|on|about))\b",
+    r"\btrying to (?:decide|choose|pick|figure out)\b",
+    rf"\b(?:i|we) (?:may|might|could) (?:\w+ )?{_PLAN_VERBS}\b",
+    r"\b(?:no idea|don'?t know|do not know) (?:yet|if|whether)\b",
+    r"\bnot (?:\S+ )?sure (?:yet|about|whether|if|which)\b",
+)
+#: words that soften whatever they stand with. On their own they carry nothing ("Maybe.",
+#: "I think you're right."); with a decision, rule, preference or correction, or with a plan
+#: of the speaker's (below), they make it an open question: "I think we'll use Postgres" is
+#: not a decision
+SOFTENER = _any(
+    r"\b(?:maybe|perhaps|possibly|probably|likely|someday|some day|one day|eventually)\b",
+    r"\b(?:tentatively|provisionally)\b",
+    r"\bi (?:don'?t |do not )?(?:think|guess|suppose|reckon|believe)\b",
+    r"\bnot (?:\S+ )?(?:sure|certain|convinced)\b",
+    rf"\b(?:may|might|could) {_PLAN_VERBS}\b",
+)
+#: the speaker's own plan, which a softener turns into a hedge ("maybe we should use Postgres")
+PLAN = _any(
+    r"\blet'?s\b",
+    r"\b(?:i|we)(?:'ll| will| should| shall| could| might| may| need| want|'re going to|"
+    r" are going to|'m going to| am going to)\b",
+)
+#: every hedge, for checking a text someone else classified (see :class:`LLMExtractor`)
+HEDGE = _any(DELIBERATION.pattern, SOFTENER.pattern)
+#: what a sentence may open with before it says anything: "Actually, …", "Ok so …"
+_LEAD = (
+    r"^(?:(?:actually|ok(?:ay)?|so|and|but|also|well|oh|hi|hey|hello|sorry|thanks|thank you|"
+    r"now|hmm+|um+|alright|right|great|cool)\b[\s,.!:;-]*)*"
+)
+#: questions that deliberate about a choice (a request such as "can you …?" is not one)
+OPEN_QUESTION = _any(
+    _LEAD + r"(?:should|shall) (?:we|i)\b.*\?$",
+    _LEAD
+    + r"(?:what if|would it be better|is it worth|do we (?:want|need)|which (?:one|should))\b.*\?$",
+)
+#: a sentence that opens as a question; with a "?" it asks, and asserts nothing
+QUESTION = re.compile(
+    _LEAD + r"(?:please\s+)?(?:what|when|where|who|whom|whose|why|how|which|"
+    r"(?:can|could|would|will|won'?t|do|does|did|don'?t|doesn'?t|didn'?t|is|are|was|were|"
+    r"isn'?t|aren'?t|has|have|should|shall|may|might|am)\s+(?:you|i|we|it|they|he|she|there|"
+    r"this|that|these|those|the|a|an|my|your|our|any\w*|some\w*))\b",
+    re.IGNORECASE,
+)
+#: a sentence that asks the assistant for something now, with a question mark or without
+REQUEST = re.compile(
+    _LEAD + r"(?:please\s+)?(?:(?:can|could|would|will|won'?t) you|would you mind|"
+    r"i (?:was )?wonder(?:ing)? if you)\b",
+    re.IGNORECASE,
+)
+CORRECTION = _any(
+    _LEAD + rf"{CORRECTION_OPENING}",
+    r"\bno longer\b",
+    r"\b(?:changed|switched|moved|changing|switching)\b(?:\s+\w+){0,3}\s+(?:to|from)\b",
+    r"(?:\bnot\b|n'?t\b).{1,60}\bany ?more\b",
+    r"\b(?:i|we)(?:'ve| have)? (?:stopped|quit|dropped|ditched|got rid of|moved off|"
+    r"migrated off|switched away from)\b",
+    r"\binstead of\b",
+    r"\bis now\b",
+)
+#: a correction's opening with nothing after it ("Scratch that."), or with an instruction
+#: about the work at hand ("Actually, make it three bullets.", "Actually, shorter please."):
+#: it corrects a request, and says nothing that lasts unless more follows (see
+#: :func:`_corrects_request`)
+_CORRECTS_REQUEST = re.compile(
+    _LEAD + rf"{CORRECTION_OPENING}[\s,.!:;-]*(?:$|(?:please\s+)?(?:make|change|turn|keep|do|"
+    r"redo|try|put|write|rewrite|format|add|remove|drop|cut|shorten|lengthen|expand|fix|undo)"
+    r"\s+(?:it|that|this|them|those|these|one)\b|(?:[\w'-]+\s+){0,3}please\W*$)",
+    re.IGNORECASE,
+)
+#: a question mark that ends a sentence, closing quotes and brackets after it
+_QUESTION_MARK = re.compile(r"\?[\s\"')\u201d\u2019]*$")
+#: a question's last clause after a comma: "…, right?", "…, what about you?"
+_TAIL = re.compile(r",\s*(?P<tail>[^,]{1,40}?)\s*\?[\s\"')\u201d\u2019]*$")
+#: a tail that asks to confirm what comes before it: "right?", "do we?", "isn't it?"
+_CONFIRMING = re.compile(
+    r"^(?:right|correct|true|yes|no|yeah|eh|or not|am i right|is that (?:right|correct|true|so)|"
+    r"(?:(?:do|does|did|is|are|was|were|have|has|had|would|could|should)(?:n'?t)?|will|won'?t|"
+    r"can|can'?t)(?: not)? (?:i|we|you|they|he|she|it|that|there))$",
+    re.IGNORECASE,
+)
+#: "never" that opens an idiom or a report of the past, not a rule or a habit: "Never
+#: mind.", "never heard of it", "I never thought of that"
+_NEVER = r"never(?!\s*mind\b| again\b| heard\b| seen\b| thought\b| knew\b| been\b| had\b)"
+POLICY = _any(
+    rf"^(?:please\s+)?(?:always|{_NEVER}|must|do not ever|don'?t ever)\b",
+    r"\b(?:you|we|everyone|everybody|all \w+|nobody|no one) (?:must|must not|mustn'?t|shall|"
+    r"should always|should never|have to|need to always|may never)\b",
+    r"\b(?:every|each|any|all)(?: \w+){1,3} (?:must|must not|mustn'?t|shall|should always|"
+    r"should never|has to|have to|may never|needs? to be)\b",
+    r"^(?:rule|policy)\s*:",
+    r"\b(?:new |house |a )?(?:rules?|policy)(?: for (?:you|us|the \w+))?(?: as of \w+)?\s*:\s*\S",
+    # "always"/"never" opening a clause: "For him always use …", "and never use …"
+    rf"(?:[,;:]\s*|\b(?:and|please|pls|also|for \w+|in general,?)\s+)(?:always|{_NEVER})\s+"
+    r"(?!mind\b)\w+",
+    r"\bin general,?\s+(?:please\s+)?(?:keep|use|write|give|make|reply|answer|avoid)\b",
+    # a standing instruction: "From now on, answer in bullet points.", "… and pls, from now
+    # on give me SQL in code blocks"
+    _LEAD + r"(?:from now on|going forward|moving forward|from here on(?: out)?|henceforth|"
+    r"in (?:the )?future)\b",
+    r"(?:[,;]|\b(?:and|please|pls))\s*(?:please\s+|pls\s+)?(?:from now on|going forward)[\s,]+"
+    r"(?:please\s+)?[a-z]+",
+    r"\bmake sure (?:to|you|that you) (?:always|never)\b",
+)
+DECISION = _any(
+    r"\b(?:i|we)(?:'ve| have)? (?:decided|chosen|agreed|settled on|opted for|picked|chose)\b",
+    r"\b(?:i|we)(?:'ll| will) (?:go with|use|stick with|adopt|switch to)\b",
+    r"\blet'?s (?:go with|use|stick with|adopt)\b",
+    r"(?:^|[,;.]\s*|\bok(?:ay)?,?\s+)going with\b",
+    r"\b(?:is|are) (?:locked(?: in)?|final|confirmed|settled)\b",
+    r"\brules? for (?:myself|me)\s*:\s*\S",
+    r"\b(?:i'?m|we'?re|i am|we are) (?:only|never) (?:going to |taking|using|buying|booking)\b",
+    r"\b(?:i'?m|we'?re|i am|we are) \w+ (?:\w+ )?from now on\b",
+    # deciding against: "Let's not use MongoDB.", "We're not going with Oracle."
+    r"(?:^|\bok(?:ay)?,?\s+)not doing\b",
+    r"\b(?:we'?re|i'?m|we are|i am) not doing\b",
+    r"\blet'?s not\b",
+    r"\b(?:we|i)(?:'re| are|'m| am) not (?:going to )?(?:use|using|go with|going with)\b",
+    r"\b(?:we|i)(?: will not|'ll not| won'?t) (?:use|go with|adopt)\b",
+    r"\b(?:we'?re|we are|i'?m|i am) going (?:with|to use|to go with)\b",
+    r"\bthe decision is\b",
+    r"^decision\s*:",
+)
+#: attitudes, which last: a preference whatever they are about ("wishes" are below)
+PREFERENCE = _any(
+    r"\bi (?:really |strongly |much )?(?:prefer|like|love|hate|dislike|enjoy|can'?t stand)\b",
+    r"\bi (?:don'?t|do not) (?:like|enjoy|care for)\b",
+    r"\bmy (?:favou?rite|preferred|preference)\b",
+    r"\bi'?d (?:rather|prefer)\b",
+    rf"\bi (?:always|{_NEVER}|usually)\b",
+    # a prohibition holds until it is lifted
+    _LEAD + r"please (?:avoid|don'?t|do not)\b",
+    _LEAD + r"(?:don'?t|do not) (?:ever )?(?:use|recommend|suggest|propose|pick|book)\b",
+)
+#: a wish, which may be for now or for good: see :func:`standing_wish`
+WISH = _any(
+    r"\bi (?:really |just |also )?want\b",
+    r"\bi (?:don'?t|do not) want\b",
+    r"\bi(?:'d| would) (?:really )?like\b",
+    r"\bplease (?:use|write|keep|call|reply|respond|answer|format)\b",
+)
+#: a sentence that opens with a wish: one for now is a request, not a belief
+_OPENING_WISH = re.compile(_LEAD + f"(?:{WISH.pattern})", re.IGNORECASE)
+#: wishes that hold until lifted, whatever they name: "please use the metric system", "I
+#: don't want to use Java" (as "please don't …" does; "please write a haiku" is for now)
+_HOLDS = _any(
+    r"\bi (?:don'?t|do not) want\b",
+    r"\bplease (?:use|keep|call|reply|respond|answer|format)\b",
+)
+#: words that make a wish about how things are done from now on, not about this once
+STANDING = _any(
+    r"\b(?:always|never|usually|mostly|generally|in general|by default|from now on|"
+    r"going forward)\b",
+    r"\b(?:from here on|in (?:the )?future|every time|each time|whenever|all the time)\b",
+    r"\b(?:any ?more|no more)\b",
+)
+#: the first word of what a wish asks for, when it names one particular thing
+_PARTICULAR = frozenset(
+    {"a", "an", "the", "one", "some", "another", "this", "that", "these", "those", "it", "them"}
+)
+#: a person the wish is for: what comes after says whether it is for now ("help me", "send
+#: me the file", "help me with the report") or for good ("tell me when I'm wrong")
+_PERSONS = frozenset({"me", "us", "him", "her", "you"})
+_FOR_NOW_AFTER_PERSON = _PARTICULAR | {"with", "out", "up"}
+RECOMMENDATION = _any(
+    r"\bi (?:recommend|suggest|would suggest|would recommend)\b",
+    r"\byou (?:could|should|might want to|may want to)\b",
+    r"^consider\b",
+)
+#: an assistant restating what the user holds ("you've decided …", "your favourite …")
+#: "you" after a conditional ("Let me know if you want changes") supposes, it does not report
+_YOU = r"\byou(?<!\bif you)(?<!\bwhether you)(?<!\bunless you)(?<!\bin case you)"
+PARAPHRASE = _any(
+    _YOU + r"(?:'ve| have)? (?:decided|chosen|chose|agreed|settled on|picked|opted for)\b",
+    _YOU + r" (?:really )?(?:prefer|like|love|hate|dislike|want|always|never|usually)\b",
+    _YOU + r"(?:'re| are) (?:going with|using|switching to|thinking about|considering)\b",
+    r"\byour (?:favou?rite|preferred|preference|decision|rule)\b",
+    r"\bi'?ll (?:remember|keep in mind|note)\b",
+)
+#: words between a reporter and the verb ("Bob has always said …"), never the reporter
+_BETWEEN = "also|just|always|once|apparently|already|even|have|has|had"
+#: someone else's words or thoughts, reported: "My boss said we must always use Java" is not
+#: the user's rule. The verb must report a clause ("said we …", "told me to …", "said:"): in
+#: "Let's go with what you suggested." the decision is the user's. "I said", "we told
+#: them", "That said," and "As mentioned," are the speaker's own.
+REPORTED = re.compile(
+    rf"(?<![\w'])(?!(?:i|we|that|having|{_BETWEEN})\b)[\w']+\s+(?:(?:{_BETWEEN}|keeps|kept)\s+)*"
+    r"(?:said|says|saying|told|tells|wrote|writes|thinks|believes|claims|claimed|insists|insisted|"
+    r"mentioned|suggested|asked|reckons|announced|reported|texted|emailed|warned)"
+    r"(?=\s*[:\"\u201c]|\s+(?:that|to|whether|if|me|us|him|her|them|you|we|i|it|they|he|she|"
+    r"this|there|the|a|an|my|our|his|their|its|everyone|everybody|nobody|no one|all|every)\b)"
+    r"|^according to\b",
+    re.IGNORECASE,
+)
+#: how chat spells "please"
+_PLEASE = re.compile(r"\b(?:pls|plz|plse)\b", re.IGNORECASE)
+#: saying the opposite of what is meant: "Sure, let's rewrite it in COBOL, why not.", "I love
+#: how the build breaks every Friday.", "Yeah, right."
+IRONY = _any(
+    r"\bwhy not\s*[.!]*\s*$",
+    r"\bwhat could (?:possibly )?go wrong\b",
+    r"\byeah,? right\b",
+    r"\bi (?:just |really |absolutely )?(?:love|adore) (?:how|it when|that (?:we|they|it))\b",
+    r"^(?:oh )?(?:great|wonderful|fantastic|brilliant|perfect),? (?:just|another|more)\b",
+)
+#: a reaction to what was just said, which holds nothing of its own: "I like that idea!",
+#: "Love it.", "I like this one"
+REACTION = re.compile(
+    _LEAD + r"(?:i (?:really |do |totally )?)?(?:like|love|prefer|dig) (?:that|this|it|yours|"
+    r"your \w+|the (?:idea|plan|suggestion|first one|second one|last one))"
+    r"(?: (?:idea|plan|one|approach|suggestion|option|version|draft|a lot|too))?\s*[.!]*\s*$",
+    re.IGNORECASE,
+)
+#: "I always …" / "I never …" are the speaker's habits, not rules for others
+HABIT = re.compile(rf"^i (?:always|{_NEVER}|usually)\b", re.IGNORECASE)
+_REASON = re.compile(r"\s*,?\s+because\s+(?:of\s+)?", re.IGNORECASE)
+_LEADING_REASON = re.compile(r"^because\s+(?P<reason>[^,]+),\s*(?P<claim>.+)$", re.IGNORECASE)
+
+#: kinds the rules give a user's sentence, first match wins (hedges and open questions are
+#: checked before these: see :func:`classify_user`)
+USER_CUES: tuple[tuple[str, re.Pattern[str], Kind], ...] = (
+    ("correction", CORRECTION, Kind.correction),
+    ("preference", HABIT, Kind.preference),
+    ("policy", POLICY, Kind.policy),
+    ("decision", DECISION, Kind.decision),
+    ("preference", PREFERENCE, Kind.preference),
+)
+
+WHY = {
+    Kind.preference: "Follow this preference of the user's unless they say otherwise.",
+    Kind.decision: "Treat this as decided; do not reopen it without the user.",
+    Kind.correction: "This corrects something said earlier; prefer it over the older statement.",
+    Kind.policy: "Apply this rule whenever it is relevant.",
+    Kind.open_question: "Still undecided: treat it neither as a decision nor as a refusal.",
+    Kind.context: "The reason given for a related statement.",
+    Kind.fact: "Stated by the user.",
+    Kind.observation: "Only the assistant said this; confirm with the user before relying on it.",
+    Kind.suggestion: "A suggestion by the assistant, not a decision of the user's.",
+}
+
+
+def classify_user(sentence: str) -> tuple[str, Kind] | None:
+    """The cue and kind of a user's sentence, or ``None`` when it carries no belief.
+
+    >>> classify_user("I think we'll use Postgres.")
+    ('hedge', <Kind.open_question: 'open_question'>)
+    >>> classify_user("Maybe.") is None
+    True
+    """
+    sentence = _PLEASE.sub("please", _mentioned(sentence))
+    if IRONY.search(sentence) or REACTION.match(sentence):
+        return None
+    # a report is looked for in the claim only: "…, because Bob said so" is still the user's
+    if REPORTED.search(sentence) and REPORTED.search(_split_reason(sentence)[0]):
+        return None
+    if _QUESTION_MARK.search(sentence):
+        if OPEN_QUESTION.search(sentence):
+            return "question", Kind.open_question
+        # a question asserts nothing, whatever words it holds: "Actually, what time is it in
+        # Tokyo?" is no correction, "What are you thinking about?" no hedge
+        if QUESTION.match(sentence) or REQUEST.match(sentence):
+            return None
+        return _asked(sentence)
+    return _stated(sentence)
+
+
+def _asked(sentence: str) -> tuple[str, Kind] | None:
+    """A question that opens as a statement: at most a hedge, unless the statement is whole
+    before a question of its own.
+
+    "We no longer use Jenkins, right?" and "We moved to Oslo?" ask to confirm what they say:
+    an open question if that has a cue. "I prefer tabs, what about you?" and "Always use
+    tabs, ok?" say it, then ask something else.
+    """
+    tail = _TAIL.search(sentence)
+    if tail is not None:
+        said = _stated(sentence[: tail.start()])
+        if _CONFIRMING.match(tail["tail"]):
+            return None if said is None else ("question", Kind.open_question)
+        if said is not None:
+            return said
+    said = _stated(_QUESTION_MARK.sub("", sentence))
+    return None if said is None else ("question", Kind.open_question)
+
+
+def _stated(sentence: str) -> tuple[str, Kind] | None:
+    """The cue and kind of a sentence that asks nothing (see :func:`classify_user`)."""
+    # a request asserts nothing: "I'd like a cup of tea" is no preference, "Actually, make it
+    # three bullets" no correction
+    standing = standing_wish(sentence)
+    if (
+        REQUEST.match(sentence)
+        or (standing is False and _OPENING_WISH.match(sentence))
+        or _corrects_request(sentence)
+    ):
+        return None
+    if DELIBERATION.search(sentence):
+        return "hedge", Kind.open_question
+    found = _cue(sentence, standing=bool(standing))
+    if SOFTENER.search(sentence) and (found is not None or PLAN.search(sentence)):
+        return "hedge", Kind.open_question
+    return found
+
+
+def _corrects_request(sentence: str) -> bool:
+    """Whether a correction only corrects a request: its opening alone ("Scratch that."), or
+    with an instruction about the work at hand and no cue of its own after it ("Actually,
+    make it three bullets.", but not "Actually, make it a rule: always use tabs.")."""
+    opening = _CORRECTS_REQUEST.match(sentence)
+    if opening is None:
+        return False
+    return not STANDING.search(sentence) and _cue(sentence[opening.end() :], standing=False) is None
+
+
+def _cue(sentence: str, *, standing: bool) -> tuple[str, Kind] | None:
+    """The first of :data:`USER_CUES` the sentence has, or its standing wish; hedges aside."""
+    for cue, pattern, kind in USER_CUES:
+        if pattern.search(sentence):
+            return cue, kind
+    return ("preference", Kind.preference) if standing else None
+
+
+def standing_wish(sentence: str) -> bool | None:
+    """Whether the wish in ``sentence`` is a standing preference; ``None`` without a wish.
+
+    A wish ("I want …", "I'd like …", "please use …") is a preference when it is about a
+    kind of thing or a way of doing things — "my summaries in bullet points", "answers in
+    German", "British spelling" — or says so ("always", "from now on", "by default"). It is
+    a request for now when what it asks for is one particular thing or task, named with an
+    article, a demonstrative or a pronoun ("a cup of tea", "you to write a haiku", "the
+    report", "that"; "help me", "help me with …"), or is the speaker's own act ("I'd like to
+    book a table"): "I want you to help me" asks for now, "I want you to tell me when I'm
+    wrong" holds.
+
+    >>> standing_wish("I'd like a cup of tea."), standing_wish("I'd like my summaries short.")
+    (False, True)
+    """
+    wish = WISH.search(sentence)
+    if wish is None:
+        return None
+    if STANDING.search(sentence) or _HOLDS.search(sentence):
+        return True
+    words = re.findall(r"[\w']+", sentence[wish.end() :].lower())
+    if words[:2] == ["you", "to"]:
+        words = words[3:]  # "I want you to write …": what is to be written
+    elif words[:1] == ["to"]:
+        return False
+    if words[:1] and words[0] in _PERSONS:
+        words = words[1:]  # "… help me", "… tell me when I'm wrong": what for the person
+        return bool(words) and words[0] not in _FOR_NOW_AFTER_PERSON
+    return bool(words) and words[0] not in _PARTICULAR
+
+
+def _is_assistant_cue(sentence: str) -> str | None:
+    if RECOMMENDATION.search(sentence):
+        return "recommendation"
+    if PARAPHRASE.search(sentence) or classify_user(sentence) is not None:
+        return "paraphrase"
+    return None
+
+
+def _user_statement(text: str, cue: str, kind: Kind) -> Statement:
+    hedged = kind is Kind.open_question
+    return Statement(
+        text=text,
+        kind=kind,
+        speaker="user",
+        status=Status.exploratory if hedged else Status.active,
+        epistemic_status=EpistemicStatus.floated if hedged else EpistemicStatus.reported,
+        trust=USER_TRUST,
+        confidence=0.5 if hedged else 0.8,
+        importance=0.7 if kind in (Kind.policy, Kind.decision, Kind.correction) else 0.5,
+        priority=Priority.high if kind is Kind.policy else Priority.normal,
+        why_it_matters=WHY.get(kind),
+        cue=cue,
+    )
+
+
+def _assistant_statement(text: str, cue: str) -> Statement:
+    kind = Kind.suggestion if cue == "recommendation" else Kind.observation
+    return Statement(
+        text=ASSISTANT_PREFIX + text,
+        kind=kind,
+        speaker="assistant",
+        status=Status.inferred,
+        epistemic_status=EpistemicStatus.unverified,
+        trust=ASSISTANT_TRUST,
+        confidence=0.4,
+        importance=0.3,
+        why_it_matters=WHY[kind],
+        cue=cue,
+    )
+
+
+def _split_reason(sentence: str) -> tuple[str, str | None]:
+    """``(claim, reason)`` when a sentence gives a reason ("because"), else ``(sentence, None)``."""
+    leading = _LEADING_REASON.match(sentence)
+    if leading:
+        return _tidy(leading["claim"]), _tidy(leading["reason"])
+    parts = _REASON.split(sentence, maxsplit=1)
+    if len(parts) == 2 and _tidy(parts[0]) and _tidy(parts[1]):
+        return _tidy(parts[0]), _tidy(parts[1])
+    return _tidy(sentence), None
+
+
+def _with_reason(
+    out: list[Statement], claim: Statement, reason_text: str | None, *, speaker: str
+) -> None:
+    out.append(claim)
+    if reason_text is None:
+        return
+    if speaker == "user":
+        reason = replace(
+            _user_statement(reason_text, "reason", Kind.context),
+            kind=Kind.context,
+            status=claim.status,
+            epistemic_status=claim.epistemic_status,
+            importance=0.4,
+            priority=Priority.normal,
+            caused=len(out) - 1,
+        )
+    else:
+        reason = replace(_assistant_statement(reason_text, "reason"), caused=len(out) - 1)
+    out.append(reason)
+
+
+def _remembered(out: list[Statement], said: str) -> None:
+    """Append what a ``/remember`` command says: pinned, in the user's words, with its reason.
+
+    A reason ("… because …") is split off and linked to the claim as any sentence's is, so
+    the pinned belief is the thing to remember and the reason its context.
+    """
+    claim_text, reason_text = _split_reason(_tidy(said))
+    if not claim_text:
+        return
+    found = classify_user(claim_text)
+    cue, kind = found if found else ("remember", Kind.fact)
+    statement = _user_statement(claim_text, cue, kind)
+    claim = replace(
+        statement,
+        pinned=True,
+        trust=REMEMBER_TRUST,
+        importance=0.9,
+        priority=Priority.high,
+        epistemic_status=(
+            statement.epistemic_status if kind is Kind.open_question else EpistemicStatus.confirmed
+        ),
+        why_it_matters=" ".join([REMEMBER_WHY, *([WHY[kind]] if kind is not Kind.fact else [])]),
+        cue="remember",
+    )
+    _with_reason(out, claim, reason_text, speaker="user")

@@ -1,0 +1,245 @@
+"""Speaker-true extraction: which statements of a conversation turn become beliefs (DESIGN §6).
+
+The default :class:`RuleExtractor` is deterministic: the same turn always gives the same
+statements, which is what makes imports idempotent and resumable. It reads each sentence of
+a turn and keeps only those with a clear cue:
+
+=====================  ==============================================  ==================
+cue                    examples                                        kind (user turns)
+=====================  ==============================================  ==================
+``/remember …``        "/remember the spare key is under the mat"      pinned; its own cue
+hedge / open question  "thinking about", "haven't decided",            ``open_question``
+                       "can't decide", "we may switch …",
+                       "should we …?"; a softener ("maybe",
+                       "I think", "tentatively", "not 100% sure")
+                       with a cue below or a plan of the speaker's
+correction             "actually …", "no longer …", "changed to …"     ``correction``
+policy / rule          "always …", "never …", "we must …"              ``policy``
+decision               "we decided …", "let's go with …"               ``decision``
+preference             "I prefer …", "I'd rather …", "please use …",   ``preference``
+                       "I want … from now on"
+=====================  ==============================================  ==================
+
+A user's sentence is read in this order (:func:`classify_user`): words in quotation marks
+are blanked out; a claim that reports someone else ("My boss said …") yields nothing; a
+question that deliberates a choice ("should we …?") is an open question; any other question,
+a request ("can you …"), a wish for now ("I'd like a cup of tea") or a correction of a
+request ("Actually, make it three bullets.", "Scratch that.") yields nothing; a statement
+asked back ("We no longer use Jenkins, right?") is an open question if it has a cue, as a
+softened one is, while one followed by a question of its own ("I prefer tabs, what about
+you?") or by "ok?" stands as said; a hedge
+that says the speaker is still deciding ("haven't decided", "can't decide", "we may switch")
+is an open question; then the first cue of the table below the hedges ("I always/never …"
+is the speaker's habit, a preference, before the rules) or a standing wish; and a softener
+("maybe", "I think", "tentatively") turns a cue, or a plan of the speaker's ("let's …", "we
+should …"), into an open question. So "I'm thinking about making you a page someday but
+haven't decided" is an open question — never a decision, and never rewritten as "not yet":
+the text of a belief is always the speaker's own words — and "I think we'll use Postgres"
+is one too, while a softener on its own ("Maybe.") yields nothing.
+
+Questions, requests and idioms assert nothing: "Actually, what time is it in Tokyo?" is no
+correction, "Never mind." no rule. Only a question that deliberates a choice ("should we
+…?") is kept, as an open question. A wish ("I want …", "I'd like …", "please use …") is a
+preference when it is about how things are done in general ("I'd like my summaries in
+bullet points", "… from now on"), and a request for now, which yields nothing, when it asks
+for one particular thing ("I'd like a cup of tea"): see :func:`standing_wish`.
+
+Speaker-true: only the user's words carry the user's authority. An assistant sentence with
+one of the cues above is at most an ``observation`` (or a ``suggestion`` when it
+recommends), status ``inferred``, low trust, its text marked as the assistant's; it is never
+a decision, preference, policy or correction. System and tool messages yield nothing.
+Nor is anyone's belief what a speaker only quotes or reports: ``>`` lines and pasted
+material ("Here is the email from Bob:", "Translate to German: …") are skipped (see
+:func:`sentences`), words in quotation marks carry no cue, and "My boss said we must always
+use Java" is the boss's rule, not the user's, so it yields nothing.
+
+A sentence that gives a reason ("… because …") yields two statements, the claim and its
+reason, and the reason is linked to the claim (``CAUSED``).
+
+``/remember`` is a command at the start of any line, after a greeting ("Hi! /remember …")
+or after a sentence; what follows it, up to the next command, is one pinned statement in
+the user's words, its reason split off and linked as any sentence's is.
+
+:class:`LLMExtractor` asks an OpenAI-compatible chat endpoint instead, then applies the same
+speaker rules to whatever it returns; when the endpoint fails it falls back to the rules.
+
+>>> [s.kind.value for s in RuleExtractor().extract("user", "I prefer tabs over spaces.")]
+['preference']
+>>> [s.kind.value for s in RuleExtractor().extract("user", "I haven't decided on a name.")]
+['open_question']
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+from beliefgraph.importer.cues import (
+    HEDGE,
+    OPEN_QUESTION,
+    RECOMMENDATION,
+    _assistant_statement,
+    _is_assistant_cue,
+    _remembered,
+    _split_reason,
+    _user_statement,
+    _with_reason,
+    classify_user,
+)
+from beliefgraph.importer.sentences import _REMEMBER, _split, _tidy, own_lines, sentences
+from beliefgraph.importer.statements import ASSISTANT_ROLES, USER_ROLES, Extractor, Statement
+from beliefgraph.llm import ChatEndpoint, LLMUnavailable
+from beliefgraph.models import Kind
+
+log = logging.getLogger(__name__)
+
+
+class RuleExtractor:
+    """The deterministic default extractor (see the module docstring for its rules)."""
+
+    def extract(self, role: str, content: str) -> list[Statement]:
+        """The statements of one message by ``role``, in the order they were said."""
+        role = role.lower()
+        if role in USER_ROLES:
+            return self._user(content)
+        if role in ASSISTANT_ROLES:
+            return self._assistant(content)
+        return []
+
+    def _user(self, content: str) -> list[Statement]:
+        out: list[Statement] = []
+        content = "\n".join(own_lines(content))  # a quoted or pasted /remember is no command
+        commands = list(_REMEMBER.finditer(content)) if "/remember" in content.lower() else []
+        said = content[: commands[0].start()] if commands else content
+        for sentence in (s for line in said.splitlines() for s in _split(line)):
+            found = classify_user(sentence)
+            if found is None:
+                continue
+            cue, kind = found
+            claim_text, reason_text = _split_reason(sentence)
+            if not claim_text:
+                continue
+            _with_reason(out, _user_statement(claim_text, cue, kind), reason_text, speaker="user")
+        # "/remember X": all up to the next command (or the end) is one statement, pinned
+        for i, command in enumerate(commands):
+            end = commands[i + 1].start() if i + 1 < len(commands) else len(content)
+            _remembered(out, content[command.end() : end])
+        return _unique(out)
+
+    def _assistant(self, content: str) -> list[Statement]:
+        out: list[Statement] = []
+        for sentence in sentences(content):
+            if sentence.endswith("?"):
+                continue  # the assistant asking is nobody's belief
+            cue = _is_assistant_cue(sentence)
+            if cue is None:
+                continue
+            claim_text, reason_text = _split_reason(sentence)
+            if not claim_text:
+                continue
+            _with_reason(
+                out, _assistant_statement(claim_text, cue), reason_text, speaker="assistant"
+            )
+        return _unique(out)
+
+
+def _unique(statements: list[Statement]) -> list[Statement]:
+    """Drop a repeated text within one turn (its id would repeat), keeping reason links right."""
+    seen: dict[str, int] = {}
+    moved: dict[int, int] = {}
+    out: list[Statement] = []
+    for i, s in enumerate(statements):
+        if s.text in seen:
+            moved[i] = seen[s.text]
+            continue
+        seen[s.text] = moved[i] = len(out)
+        out.append(s)
+    return [s if s.caused is None else replace(s, caused=moved[s.caused]) for s in out]
+
+
+# -- optional LLM extractor ----------------------------------------------------------------
+
+_PROMPT = """You extract durable beliefs from one chat message by the {role}.
+Return only JSON: {{"statements": [{{"text": "...", "kind": "...", "reason": "..." or null}}]}}.
+kind is one of: preference, decision, correction, policy, open_question, fact.
+Keep the speaker's own words. A hedge ("thinking about", "haven't decided", "maybe") is an
+open_question, never a decision. Skip small talk, requests and questions to the assistant.
+Return {{"statements": []}} when there is nothing durable."""
+
+_LLM_KINDS = {
+    "preference": Kind.preference,
+    "decision": Kind.decision,
+    "correction": Kind.correction,
+    "policy": Kind.policy,
+    "open_question": Kind.open_question,
+    "fact": Kind.fact,
+}
+
+
+class LLMExtractor:
+    """Extraction by an OpenAI-compatible chat endpoint, with the speaker rules enforced after.
+
+    Whatever the model answers, an assistant's statement becomes an inferred, low-trust
+    observation and a user's hedge stays an open question (the rules re-check each text).
+    On any failure of the endpoint (down, timeout, malformed answer) the message is
+    extracted by ``fallback`` instead, and the import goes on.
+
+    Args:
+        base_url: the API root, e.g. ``http://127.0.0.1:8080/v1``.
+        model: the model name the endpoint expects.
+        api_key: sent as a bearer token when given.
+        timeout: seconds per request.
+        fallback: the extractor used when the endpoint fails (default: the rules).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        timeout: float = 30.0,
+        fallback: Extractor | None = None,
+    ) -> None:
+        self.endpoint = ChatEndpoint(base_url, model, timeout, api_key)
+        self.fallback = fallback or RuleExtractor()
+        self.failures = 0
+
+    def extract(self, role: str, content: str) -> list[Statement]:
+        """The statements of one message by ``role``; the fallback's when the endpoint fails."""
+        role = role.lower()
+        if role not in USER_ROLES | ASSISTANT_ROLES:
+            return []
+        if role in USER_ROLES and _REMEMBER.search("\n".join(own_lines(content))):
+            return self.fallback.extract(role, content)  # a command, not prose to interpret
+        try:
+            items = self._ask(role, content)
+        except (LLMUnavailable, ValueError, KeyError, TypeError) as e:
+            self.failures += 1
+            log.warning("LLM extractor failed (%s); using the rules for this message", e)
+            return self.fallback.extract(role, content)
+        return _unique([s for item in items for s in self._speaker_true(role, item)])
+
+    def _ask(self, role: str, content: str) -> list[dict[str, Any]]:
+        statements = self.endpoint.ask_json(_PROMPT.format(role=role), content)["statements"]
+        if not isinstance(statements, list):
+            raise ValueError("'statements' is not a list")
+        return [s for s in statements if isinstance(s, dict) and isinstance(s.get("text"), str)]
+
+    def _speaker_true(self, role: str, item: dict[str, Any]) -> list[Statement]:
+        text = _tidy(item["text"])
+        if not text:
+            return []
+        reason = item.get("reason")
+        reason_text = _tidy(reason) if isinstance(reason, str) and reason.strip() else None
+        out: list[Statement] = []
+        if role in ASSISTANT_ROLES:
+            cue = "recommendation" if RECOMMENDATION.search(text) else "paraphrase"
+            _with_reason(out, _assistant_statement(text, cue), reason_text, speaker="assistant")
+            return out
+        kind = _LLM_KINDS.get(str(item.get("kind")), Kind.fact)
+        if HEDGE.search(text) or OPEN_QUESTION.search(text):
+            kind = Kind.open_question  # a hedge stays a hedge, whatever the model said
+        _with_reason(out, _user_statement(text, "llm", kind), reason_text, speaker="user")
+        return out

@@ -1,0 +1,149 @@
+"""Cutting a turn into sentences, and the lines that are the speaker's own."""
+
+from __future__ import annotations
+
+import re
+
+# -- sentences -----------------------------------------------------------------------------
+
+#: a fenced code block (``` or ~~~), to its closing fence or the end of the message
+_FENCE = re.compile(r"(`{3,}|~{3,}).*?(?:\1|\Z)", re.DOTALL)
+#: a line indented as code: four spaces or a tab
+_INDENTED = re.compile(r"^(?: {4}|\t)")
+_BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])\s+(?=[\"'(\[/A-Z0-9\x00]|(?:also|and|but|so|ok|okay|i|we|my|our|pls|please|oh|"
+    r"btw|then|plus|anyway)\b)"
+)
+#: the ``/remember`` command, at the start of a line, after a greeting ("Hi! /remember …") or
+#: after a sentence; elsewhere ("How do I use /remember?") it is only mentioned
+_REMEMBER = re.compile(
+    r"(?:^[ \t]*(?:(?:hi|hello|hey|ok|okay|please|also|and|so|oh|thanks|thank you)\b[ \t,.!:;-]*)*"
+    r"|(?<=[.!?])[ \t]+)/remember\b[:\s]*",
+    re.IGNORECASE | re.MULTILINE,
+)
+#: words in quotation marks or inline code: mentioned, not said by the speaker (an
+#: apostrophe is no quote)
+_QUOTED = re.compile(
+    r"`[^`\n]*`|\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d|\u2018[^\u2019\n]*\u2019|(?<![\w'])'[^'\n]*'(?![\w'])"
+)
+_HIDDEN = re.compile(r"\x00(\d+)\x00")
+#: a quoted line, as in a reply to an email: someone else's words
+_QUOTE_LINE = re.compile(r"^\s*>")
+#: a line's first colon and what stands before it, unless that colon is a URL's
+_COLON = re.compile(r"^(?P<intro>[^:]{1,120}?):(?!//)")
+#: what, said before a colon, makes the rest someone else's words or material to work on:
+#: "Here is the email from Bob:", "My boss wrote:", "Translate to German:". A bare noun is a
+#: topic, not material: "Commit messages: always use the imperative." is the user's rule.
+_MATERIAL = re.compile(
+    r"\b(?:the|this|that|these|those|a|an|his|her|their|its|my|our|your|\w+'s)\s+(?:\w+\s+)?"
+    r"(?:e-?mails?|mails?|messages?|texts?|letters?|posts?|comments?|tweets?|transcripts?|"
+    r"logs?|outputs?|errors?|quotes?|excerpts?|paragraphs?|passages?|articles?|documents?|"
+    r"drafts?|snippets?|threads?|memos?|announcements?)\b"
+    r"|\b(?:said|says|wrote|writes|asked|asks|replied|replies|told|tells|texted|emailed|posted)\b"
+    r"|^(?:(?:please|can you|could you|would you|ok|okay|now|also|and)\s+)*"
+    r"(?:translate|summari[sz]e|proofread|rewrite|rephrase|paraphrase|reword|fix|correct|check|"
+    r"review|edit|reformat|explain|analy[sz]e|shorten|improve|polish|reply to|respond to)\b",
+    re.IGNORECASE,
+)
+
+
+#: where a forwarded message or a pasted email begins: what follows is someone else's
+_FORWARDED = re.compile(
+    r"^\s*(?:-{2,}\s*(?:forwarded|original) message\s*-{2,}|begin forwarded message\s*:|"
+    r"(?:from|sent|to|cc|subject|date)\s*:\s*\S.*(?:@|\d{4}|<))",
+    re.IGNORECASE,
+)
+#: a line of a pasted chat: a speaker's name, a colon, what they said ("Bob: we decided …").
+#: Labels the user writes themselves ("Decision: …", "Rule: …", "Note: …") are not names.
+_SPEAKER = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?)\s*:\s+\S")
+_LABELS = frozenset(
+    {
+        *("decision", "rule", "policy", "note", "notes", "update", "reminder", "todo"),
+        *("correction", "fyi", "ps", "also", "edit", "question", "answer", "summary"),
+        *("context", "tldr", "important", "warning", "tip", "idea", "plan", "goal", "status"),
+    }
+)
+
+
+def sentences(content: str) -> list[str]:
+    """The sentences of a message in the speaker's own words (see :func:`own_lines`), split
+    at their stops, never inside quotation marks.
+
+    >>> sentences('Here is the email from Bob:\\nWe decided to cancel.\\nThanks, Bob')
+    ['Here is the email from Bob:']
+    """
+    return [s for line in own_lines(content) for s in _split(line)]
+
+
+def own_lines(content: str) -> list[str]:
+    """The lines of a message the speaker says, list markers cut: what any cue, a
+    ``/remember`` included, is read from.
+
+    Code is dropped (fenced blocks, and lines indented four spaces after a line that ends
+    with a colon, a list item aside), and so is what the speaker quotes rather than says:
+    lines starting with ``>``, and everything after a line that introduces material ("Here
+    is the email from Bob:", "Translate to German: …") to the end of the message — or,
+    when the material is quoted with ``>``, those lines only.
+    """
+    out: list[str] = []
+    # a NUL would pass for the marks _split hides quotations behind
+    lines = _FENCE.sub(" ", content.replace("\x00", "")).splitlines()
+    code, introduced = False, False
+    for i, raw in enumerate(lines):
+        if not raw.strip():
+            continue
+        indented = bool(_INDENTED.match(raw))
+        code = indented and (code or (introduced and not _BULLET.match(raw)))
+        introduced = raw.rstrip().endswith(":")
+        if code or _QUOTE_LINE.match(raw):
+            continue
+        line = _BULLET.sub("", raw).strip()
+        if not line:
+            continue
+        if _FORWARDED.match(line):
+            break  # a forwarded message, to the end: none of it is the speaker's
+        speaker = _SPEAKER.match(line)
+        if speaker is not None and speaker["name"].lower() not in _LABELS:
+            continue  # a line of a pasted chat: that person's words
+        intro = _introduction(line)
+        out.append(line if intro is None else intro)
+        if intro is not None and not _QUOTE_LINE.match(
+            next((n for n in lines[i + 1 :] if n.strip()), "")
+        ):
+            break
+    return out
+
+
+def _introduction(line: str) -> str | None:
+    """The line cut after its colon when what stands before the colon introduces material
+    ("Here is the email from Bob:"), else ``None``. Only a short lead-in (12 words) counts:
+    a long sentence with a colon in it says something itself."""
+    colon = _COLON.match(line)
+    if colon is None or len(colon["intro"].split()) > 12:
+        return None
+    return colon["intro"] + ":" if _MATERIAL.search(_mentioned(colon["intro"])) else None
+
+
+def _split(line: str) -> list[str]:
+    """The sentences of one line, a quotation kept whole whatever stops it holds."""
+    quoted: list[str] = []
+
+    def hide(m: re.Match[str]) -> str:
+        quoted.append(m.group())
+        return f"\x00{len(quoted) - 1}\x00"
+
+    parts = _SENTENCE_END.split(_QUOTED.sub(hide, line))
+    return [_HIDDEN.sub(lambda m: quoted[int(m[1])], p).strip() for p in parts if p.strip()]
+
+
+def _mentioned(sentence: str) -> str:
+    """The sentence with what it quotes blanked out: quoted words carry no cue."""
+    return _QUOTED.sub('"…"', sentence)
+
+
+def _tidy(text: str) -> str:
+    """A statement's text: whitespace collapsed, a dangling comma or conjunction cut."""
+    text = re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"^(?:and|but|so|then)\s+", "", text, flags=re.IGNORECASE)
+    return text.strip(" ,;:-")

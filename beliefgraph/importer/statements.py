@@ -1,0 +1,54 @@
+"""A statement extracted from a turn, who said it and how far it is trusted; what extractors are."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from beliefgraph.models import EpistemicStatus, Kind, Priority, Status
+
+#: roles whose words may become beliefs; everything else (system, tool, ...) yields nothing
+USER_ROLES = frozenset({"user", "human"})
+ASSISTANT_ROLES = frozenset({"assistant", "ai", "model"})
+
+#: how far an assistant's words are trusted: well under a user's 0.9, so the gate's trust
+#: guard never lets them supersede what the user said
+ASSISTANT_TRUST = 0.3
+USER_TRUST = 0.9
+REMEMBER_TRUST = 0.95
+
+REMEMBER_WHY = "The user asked to remember this."
+
+#: the prefix that makes an assistant statement read as the assistant's, wherever it shows
+ASSISTANT_PREFIX = "The assistant said: "
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One belief-to-be extracted from a turn.
+
+    ``caused`` is the index (in the same turn's list) of the statement this one is the
+    reason for, or ``None``.
+    """
+
+    text: str
+    kind: Kind
+    speaker: str
+    status: Status
+    epistemic_status: EpistemicStatus
+    trust: float
+    confidence: float
+    importance: float
+    priority: Priority = Priority.normal
+    pinned: bool = False
+    why_it_matters: str | None = None
+    cue: str = ""
+    caused: int | None = None
+
+
+class Extractor(Protocol):
+    """Turns one message into statements."""
+
+    def extract(self, role: str, content: str) -> list[Statement]:
+        """The statements of one message by ``role``, in the order they were said."""
+        ...

@@ -1,0 +1,350 @@
+"""What a request would *do* (read / write / execute), and which acts a belief talks about."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from beliefgraph.language.words import _CACHE, STOPWORDS, _normalise
+from beliefgraph.models import ActionType
+from beliefgraph.text import tokenize, word_set
+
+# -- action types ----------------------------------------------------------------------------
+
+#: the acts that change something: a request naming none of them only reads
+CHANGING = frozenset({ActionType.write, ActionType.execute})
+
+# Verbs by what doing them does. Destroying something (delete, wipe, shred, purge) cannot be
+# undone: it is an execution, not an edit. A request names them in the base form ("send", "mark") or
+# as "-ing" ("reconciling"); past forms ("sent", "paid", "logged") describe what already
+# happened and never make a request a write or an execution. Words that are mostly nouns in
+# requests ("book", "note", "order", "record", "log") are left out: "my books" is no booking.
+_WRITE_VERBS = word_set(
+    """
+    mark update change edit save store add rename modify adjust correct
+    overwrite amend enter register remember forget cancel reschedule assign reconcile write
+    archive tweak alter configure reconfigure
+    """
+)
+_EXECUTE_VERBS = word_set(
+    """
+    send release export share pay process transfer wire initiate provision grant approve
+    authorize authorise confirm issue enable disable deploy execute launch fill refill quote
+    disclose publish email forward refund reverse submit sign buy purchase connect install
+    invite upload withdraw dispense administer let allow move give sell disburse remit onboard
+    enroll enrol rotate reset revoke unlock
+    delete erase remove wipe shred purge destroy drop decommission dispose discard scrap
+    incinerate demolish terminate paste hand reply respond pass
+    """
+)
+_READ_VERBS = word_set(
+    """
+    what who when where which how show tell remind read look lookup pull find check recall
+    retrieve see summarize summarise view display fetch know whats advise
+    """
+)
+# Belief texts describe the acts they govern in any form: "before marking", "must be
+# issued", "used to fill". These irregular forms are not reachable by suffix rules.
+_IRREGULAR = {
+    "sent": "send",
+    "paid": "pay",
+    "given": "give",
+    "gave": "give",
+    "shown": "show",
+    "told": "tell",
+    "sold": "sell",
+    "bought": "buy",
+    "wrote": "write",
+    "written": "write",
+    "let": "let",
+    "set": "set",
+    "run": "run",
+    "read": "read",
+}
+
+
+def _base_forms(token: str, *, past: bool) -> list[str]:
+    """Candidate base forms of a verb token: itself, "-ing" and, if ``past``, "-ed" forms."""
+    forms = [token]
+    suffixes = ["ing"] + (["ed"] if past else [])
+    for suffix in suffixes:
+        if token.endswith(suffix) and len(token) > len(suffix) + 2:
+            stem = token[: -len(suffix)]
+            forms += [stem, stem + "e"]
+            if len(stem) > 2 and stem[-1] == stem[-2]:  # "logging" -> "log"
+                forms.append(stem[:-1])
+    if past and token in _IRREGULAR:
+        forms.append(_IRREGULAR[token])
+    if past and token.endswith("s") and len(token) > 3:  # "sends": someone else's act
+        forms.append(token[:-1])
+    return forms
+
+
+@lru_cache(maxsize=_CACHE)
+def is_act(token: str) -> bool:
+    """Whether ``token`` names an act (in any form): acts are action types, not topics."""
+    return any(
+        form in _WRITE_VERBS or form in _EXECUTE_VERBS or form in _READ_VERBS
+        for form in _base_forms(token, past=True)
+    )
+
+
+#: a word after these is a noun, whatever else it can be ("the email", "any change")
+DETERMINERS = word_set(
+    """
+    the a an this that these those my our your his her their its any every each all no some
+    """
+)
+# How a request can name an act it does not ask for: "don't cancel anything", "how many did
+# we destroy?", "give me the background", "I'm leaning towards cancelling".
+_NEGATIONS = word_set("dont not never without doesnt didnt cant cannot wont")
+_DONE_ALREADY = word_set("did didnt")
+_TO_THE_ASKER = word_set("me us")
+#: handing something over, which "me"/"us" after it makes a read ("give me the figures")
+_HANDING = word_set("give send email forward show share hand")
+#: acts that hand information over: the request reads what it hands on
+_DISCLOSING = word_set(
+    "give send email forward share hand disclose paste text tell reveal reply respond pass"
+)
+_TOPIC_OF = word_set("about towards toward of considering regarding")
+_PERSONS = word_set("i we they he she")
+#: replying, which "so I can reply" makes the asker's purpose, not the request
+_ANSWERING = word_set("reply respond")
+
+
+# Words that are nouns as often as verbs ("my books", "the order") count as acts only where
+# a request asks for them: first in a sentence ("Book the visits"), or after an asking cue.
+_INSTRUCTED_WRITES = word_set(
+    """
+    note record log file label tag list date redate flag set swap fix clear plan
+    schedule enter switch turn
+    """
+)
+_INSTRUCTED_EXECUTES = word_set(
+    """
+    book rebook order reorder ship dispatch run lift key push bump load charge bill post
+    text call ring print knock tear pull shift
+    """
+)
+
+#: what holds a record: putting something in one writes it
+_RECORD = (
+    r"(?:doc|document|ticket|notes?|list|calendar|file|folder|records?|system|sheet|"
+    r"spreadsheet|newsletter|channel|chat|email|message|form|log|register|crm|wiki|page|"
+    r"site|website|portal|account|inbox|diary|chart|rota|schedule|database|ledger|board)"
+)
+_PLACE = (
+    r"\b(?:put|post|drop|add(?! up)|pop|paste|stick|upload|place|load)\b[^.;?!]{0,60}?"
+    r"\b(?:in|into|on|onto)\s+"
+)
+_PLACING = re.compile(_PLACE)
+_DONE_PLACING = re.compile(r"\b(?:ive|weve|i have|we have|already|had|has|have)\s+" + _PLACE)
+_PLACING_IN_RECORD = re.compile(_PLACE + r"(?:[\w-]+\s+){0,4}?" + _RECORD + r"\b")
+#: taking something off a record, or moving an appointment to another time, changes a record
+_RECORD_CHANGES = re.compile(
+    r"\btake (?:\w+ ){1,3}off (?:\w+ ){0,3}?" + _RECORD + r"\b"
+    r"|\b(?:move|push|bump|shift|change)\b[^.;?!]{0,50}?\bto\s+(?:\d{1,2}(?::\d\d)?\s?(?:am|pm)\b"
+    r"|\d{1,2}:\d\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|"
+    r"next week)"
+)
+#: "get the pallets booked": the act in its participle is asked for
+_CAUSED = re.compile(r"\bget (?:[\w']+ ){1,6}?([a-z]+ed|sent|paid|done)\b")
+#: "pick one and lock it in": committing a choice is an act
+_COMMITTING = re.compile(r"\block (?:it|them|that|this) in\b")
+_ASKING_CUE = re.compile(
+    r"(?:\b(?:go ahead and|can you|could you|would you|will you|"
+    r"i need you to|id like you to|i want you to|please|just|and|so)\s+|^|[.!?;]\s*)"
+    r"(?:please\s+|just\s+|now\s+|then\s+|also\s+|and\s+)*([a-z-]+)"
+)
+_LIGHT_VERBS = word_set("take get make have keep")
+_ASKED_EXPLICITLY = (
+    "go ahead and",
+    "can you",
+    "could you",
+    "would you",
+    "will you",
+    "you to",
+    "just",
+)
+
+
+def _instructed(text: str) -> frozenset[ActionType]:
+    """The acts a request instructs in words the verb lists leave out: "Book the visits",
+    "go ahead and knock out the wall" (an act asked for outright is an execution)."""
+    found: set[ActionType] = set()
+    line = _normalise(text)
+    for m in _ASKING_CUE.finditer(line):
+        verb = m.group(1).replace("-", "")
+        cue = line[m.start() : m.start(1)].strip()
+        asked_outright = (
+            cue.endswith(_ASKED_EXPLICITLY)
+            and (verb == "do" or verb not in STOPWORDS)
+            # a light verb means what its words after it say ("take it off the list")
+            and verb not in _LIGHT_VERBS
+            and not any(f in _READ_VERBS for f in _base_forms(verb, past=False))
+            and not is_act(verb)
+        )
+        if verb in _INSTRUCTED_WRITES:
+            found.add(ActionType.write)
+        elif verb in _INSTRUCTED_EXECUTES or asked_outright:
+            found.add(ActionType.execute)
+    # into a document, a ticket, a folder: a write; onto a trailer or a shelf: a deed.
+    # "I've put his form into the portal" is done already.
+    line = _DONE_PLACING.sub(" ", line)
+    if _PLACING_IN_RECORD.search(line):
+        found.add(ActionType.write)
+    elif _PLACING.search(line):
+        found.add(ActionType.execute)
+    if _RECORD_CHANGES.search(line):
+        found.add(ActionType.write)
+    if _COMMITTING.search(line):
+        found.add(ActionType.execute)
+    for m in _CAUSED.finditer(line):
+        for form in _base_forms(m.group(1), past=True):
+            if form in _WRITE_VERBS or form in _INSTRUCTED_WRITES:
+                found.add(ActionType.write)
+            elif form in _EXECUTE_VERBS or form in _INSTRUCTED_EXECUTES:
+                found.add(ActionType.execute)
+    return frozenset(found)
+
+
+_SENTENCE = re.compile(r"(?<=[.?!;:])\s+")
+_ASKS_WHAT_WAS = re.compile(
+    r"\s*(?:and\s+)?(?:what|when|who|whom|which|where|how(?: many| much| often| long)?)\b"
+    r"[^.?!;]{0,40}?\b(?:did|was|were|had|has|have)\b",
+    re.IGNORECASE,
+)
+
+
+_THE_RULE = re.compile(
+    r"\b(?:what(?:s| is| are)|whats|tell me|remind me(?: of)?|explain) (?:the |our |your )?"
+    r"(?:\w+ ){0,4}?(?:rules?|routine|procedure|process|policy|steps|drill|protocol)\b|"
+    r"\bhow (?:do|does|should) (?:i|we|you|they|staff|people) (?:\w+ ){0,3}?(?:go about|handle)\b"
+)
+
+
+@lru_cache(maxsize=_CACHE)
+def asks_for_the_rule(text: str) -> bool:
+    """Whether a request asks what the rule or procedure is ("What's the hand-off routine
+    at Lyon?"): it reads the rule itself, whatever acts the rule governs.
+
+    >>> asks_for_the_rule("What's the hand off routine when a load swaps drivers?")
+    True
+    >>> asks_for_the_rule("Swap the drivers at Lyon.")
+    False
+    """
+    return bool(_THE_RULE.search(_normalise(text)))
+
+
+#: what a rule names when it is about handing something over; "release" is here and not in
+#: _DISCLOSING, since releasing a payment or a load is no read of anything
+_NAMES_DISCLOSURE = _DISCLOSING | word_set("release")
+
+
+def names_disclosure(text: str) -> bool:
+    """Whether ``text`` speaks of handing something over (sharing, sending, releasing)."""
+    return any(
+        form in _NAMES_DISCLOSURE
+        for token in tokenize(text)
+        for form in _base_forms(token, past=True)
+    )
+
+
+#: what a question about the record goes on to ask for ("... so I can quote it now")
+_PURPOSE = re.compile(r"\b(?:so (?:that )?(?:i|we) can|and then|then)\b", re.IGNORECASE)
+
+
+def _without_record(text: str) -> str:
+    """``text`` without its questions about what was done; a purpose they go on to name
+    ("what did we land on, so I can quote it now?") stays."""
+    kept = []
+    for sentence in _SENTENCE.split(text):
+        if _ASKS_WHAT_WAS.match(sentence):
+            purpose = _PURPOSE.search(sentence)
+            sentence = sentence[purpose.start() :] if purpose else ""
+        kept.append(sentence)
+    return " ".join(kept)
+
+
+@lru_cache(maxsize=_CACHE)
+def asks_what_was_done(text: str) -> bool:
+    """Whether a request asks about what was done ("when did the disks get erased?",
+    "which seat did I end up with?"), and nothing more: a read of the record, which a rule
+    on doing it does not hold."""
+    asked = any(_ASKS_WHAT_WAS.match(s) for s in _SENTENCE.split(text))
+    return asked and not _PURPOSE.search(text)
+
+
+#: words between a determiner and a verb ("the team can send", "my manager to approve")
+_VERB_LEADS = word_set(
+    "can could will would should must may might to please just not also and or then but"
+)
+#: a word after these is a noun ("bought in store", "receipt in hand", "sent by email")
+_PREPOSITIONS = word_set("in on at by of from with")
+
+
+def _asked_for(tokens: Sequence[str], i: int) -> bool:
+    """Whether the act word at ``tokens[i]`` is one the request asks to be done."""
+    before = tokens[max(0, i - 3) : i]
+    previous = before[-1] if before else ""
+    following = tokens[i + 1] if i + 1 < len(tokens) else ""
+    if previous in DETERMINERS or previous in _PREPOSITIONS:
+        return False  # "the archive", "any transfer", "in store", "by email": a noun
+    if len(before) > 1 and before[-2] in DETERMINERS and previous not in _VERB_LEADS:
+        return False  # "his first pay", "the weekly transfer": a noun after its adjective
+    if _NEGATIONS & set(before[-2:]) or _DONE_ALREADY & set(before):
+        return False  # "don't cancel", "did we destroy": not asked for, or done already
+    if tokens[i] in _ANSWERING and "so" in before and _PERSONS & set(before):
+        return False  # "give me the background so I can reply": the asker's purpose
+    if tokens[i].endswith("ing") and previous in _TOPIC_OF:
+        return False  # "thinking about cancelling": the topic, not the request
+    return not (tokens[i] in _HANDING and following in _TO_THE_ASKER)  # "give me": a read
+
+
+def infer_action_types(text: str, *, describing: bool = False) -> frozenset[ActionType]:
+    """The action types ``text`` names.
+
+    For a request (``describing=False``) only base and "-ing" verb forms count, and only
+    acts the request asks for: not a negated one ("don't cancel anything"), one done
+    already ("how many did we destroy?"), a noun ("the archive") or the topic of a thought
+    ("leaning towards cancelling"); handing something to the asker ("give me", "send us")
+    is a read. A request that names no write or execute verb is a ``read``. For a belief
+    (``describing=True``) every form counts ("must be issued", "before marking"), and a
+    text that names no act returns the empty set: the belief does not say which acts it
+    governs.
+
+    >>> sorted(a.value for a in infer_action_types("How many ampoules did we destroy in October?"))
+    ['read']
+    >>> sorted(a.value for a in infer_action_types("Don't cancel anything; give me the facts."))
+    ['read']
+
+    Returns:
+        A subset of {read, write, execute}.
+    """
+    if not describing:
+        # A question about what was done ("When was the archive last purged?") reads the
+        # record, whatever acts it names.
+        text = _without_record(text)
+    found: set[ActionType] = set()
+    # sentence by sentence: what stands before a word in another sentence says nothing of it
+    # ("... in the queue. Sign it off")
+    for sentence in _SENTENCE.split(text):
+        tokens = tokenize(sentence)
+        for i, token in enumerate(tokens):
+            if not describing and not _asked_for(tokens, i):
+                continue
+            for form in _base_forms(token, past=describing):
+                if form in _WRITE_VERBS:
+                    found.add(ActionType.write)
+                elif form in _EXECUTE_VERBS:
+                    found.add(ActionType.execute)
+                    if not describing and form in _DISCLOSING:
+                        found.add(ActionType.read)  # what is handed over is read first
+                elif form in _READ_VERBS:
+                    found.add(ActionType.read)
+    if not describing:
+        found |= _instructed(text)
+    if not describing and not found & CHANGING:
+        found.add(ActionType.read)
+    return frozenset(found)

@@ -1,0 +1,230 @@
+"""Whether a belief's text is a rule (a requirement, a prohibition, a permission) and how
+protective.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from beliefgraph.language.acts import infer_action_types
+from beliefgraph.language.words import _CACHE, _normalise
+from beliefgraph.models import ActionClass, ActionType
+
+# -- directives ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Directive:
+    """What a belief's text says about acting: a rule or not, and how protective.
+
+    ``action`` is ``block`` for an unconditional prohibition, ``verify_first`` for a
+    requirement to check, confirm or get approval first, ``answer`` for a permission, and
+    ``None`` for a plain statement. ``cue`` is the phrase that decided it.
+    """
+
+    action: ActionClass | None
+    cue: str | None = None
+
+    @property
+    def is_rule(self) -> bool:
+        """Whether the text restricts what may be done (a requirement or a prohibition)."""
+        return self.action in (ActionClass.block, ActionClass.verify_first)
+
+
+def _cues(*patterns: str) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(patterns) + r")\b")
+
+
+# A negated requirement is a permission: "no approval required", "not needed".
+_PERMISSION = _cues(
+    r"no \w+ (?:is |are )?(?:required|needed|necessary)",
+    r"(?:is|are) not (?:required|needed|necessary)",
+    r"without (?:review|approval|checks?)",
+    r"freely \w+",
+    r"(?:is|are) (?:safe|fine|ok) to",
+    r"can be (?:read back|shared|surfaced|used|stated|given)",
+    r"may be (?:shared|used|released|included|summarized|read)",
+)
+# Checking, confirming or approving first: the rule holds the act until something is done.
+_VERIFY = _cues(
+    r"(?:must|should|has to|have to|needs? to|are to|is to) be "
+    r"(?:confirmed|verified|checked|validated|approved|reviewed|logged and approved)",
+    r"(?:requires?|required|requiring) [^.;]{0,40}?"
+    r"(?:approval|authori[sz]ation|sign-?off|confirmation|verification|review|consent)",
+    r"(?:verify|confirm|check) [^.;]{0,60}? before",
+    r"before [^.;]{0,60}?, (?:verify|confirm|check)",
+    r"only after [^.;]{0,60}? (?:approv\w*|verif\w*|confirm\w*|sign-?off)",
+    r"(?:unless|until|without) [^.;]{0,60}?"
+    r"(?:approv\w*|authori[sz]\w*|verif\w*|confirm\w*|sign-?off|consent)",
+    r"lives with",
+    r"(?:was|were|has been|have been) rotated",
+    # A prohibition that names the sanctioned way ("...; send the payment link instead",
+    # "only with two signatures") routes the act through it: check, do not refuse.
+    r"instead",
+    r"only (?:from|through|via|with|after|once|by way of|on receipt of)",
+)
+# Unconditional prohibitions.
+_BLOCK = _cues(
+    r"must not",
+    r"must never",
+    r"never",
+    r"do not",
+    r"dont",
+    r"does not satisfy",
+    # "cannot be recovered" says what deleting does; it forbids nothing
+    r"can ?not(?! be (?:recovered|undone|reversed|restored|retrieved|reopened))",
+    r"may not",
+    r"shall not",
+    r"should not",
+    r"(?:is|are) (?:blocked|prohibited|forbidden|not allowed)",
+    r"block requests?",
+)
+
+
+# A prohibition can go on to name the sanctioned way ("Never tell anyone a guest's room
+# number. Offer to ring the room."): the act goes through that path, so it is checked, not
+# refused, unless the rule says no path exists ("no exceptions", "by anyone").
+_ROUTE = re.compile(
+    r"[.;:]\s*(?:(?:instead|if so|if asked|if needed|then),?\s+)?"
+    r"(?:(?:when|if|where|once|for)\b[^.;,]{0,60},\s*)?"
+    r"(?:offer|use|send|resend|forward|direct|refer|ask|call|record|route|point|redirect|"
+    r"escalate|raise|arrange|hold|take|ring|have|tell|pass|give|book|log|contact|quarantine|"
+    r"keep|put|let|invite)\b"
+)
+#: a sentence after a prohibition that says how the thing is done instead ("The change is
+#: confirmed by calling a known contact"), or a check it waits for ("until the pharmacy
+#: lead has checked"): a route exists
+_ROUTE_SAID = re.compile(
+    r"[.;:]\s*(?:the|a|an|any|each|every|such) (?:\w+ ){0,2}(?:is|are|must be|should be|can be|"
+    r"may be) (?:only )?(?:confirmed|verified|approved|checked|authori[sz]ed) "
+    r"(?:by|through|via|with)\b"
+    r"|\buntil (?:the |a |an )?(?:\w+ ){0,4}(?:has |have )?(?:checked|confirmed|cleared|"
+    r"approved|signed off|verified|reviewed)\b"
+)
+_ABSOLUTE = _cues(
+    r"no exceptions?",
+    r"under any circumstances",
+    r"whatever",
+    r"by anyone",
+    r"no (?:one|body|site|manager|staff|member|supervisor)",
+    r"nobody",
+    r"regardless",
+    r"not even",
+    r"even (?:with|if|when|for)",
+    r"for any (?:reason|length)",
+    r"in any case",
+    r"at any time",
+)
+
+
+#: how a request says it asks about how things were, not how they are
+_THE_PAST = _cues(
+    r"back (?:in|when|then)",
+    r"(?:in|during|for) (?:the )?(?:19|20)\d\d(?: ?- ?\d\d)?(?: season| school year| year)?",
+    r"(?:in|during|for|from) (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* "
+    r"(?:19|20)\d\d",
+    r"(?:we|they|you|people|staff) used to",
+    r"before [^.?!]{0,40}(?:existed|came in|was introduced|changed)",
+    r"originally",
+    r"when we first",
+    r"at the time",
+    r"in those days",
+)
+_PAST_TENSE = _cues(r"did", r"was", r"were", r"had", r"used to", r"could")
+
+
+@lru_cache(maxsize=_CACHE)
+def asks_about_the_past(text: str) -> bool:
+    """Whether a request asks how things were at a time gone by ("back in 2023, what were
+    counsellors allowed to do?"), rather than how they are.
+
+    >>> asks_about_the_past("How did students sign up for resits in 2021-22?")
+    True
+    >>> asks_about_the_past("What is the resit deadline in 2026?")
+    False
+    """
+    line = _normalise(text)
+    return bool(_THE_PAST.search(line) and _PAST_TENSE.search(line))
+
+
+#: how a text says it is not sure: hearsay, guesses, what nobody has checked ("may be" is left
+#: out: "refunds may be issued by any agent" grants, it does not doubt)
+_HEDGES = _cues(
+    r"might",
+    r"maybe",
+    r"probably",
+    r"possibly",
+    r"perhaps",
+    r"(?:not|never|nobody has) (?:yet )?(?:confirmed|checked|verified)",
+    r"unconfirmed",
+    r"unverified",
+    r"rumou?red?",
+    r"heard",
+    r"(?:someone|somebody|a colleague|people) (?:said|says|thinks?|thought|mentioned|reckons?)",
+    r"i think",
+    r"seems? to",
+    r"looks? like",
+)
+
+
+@lru_cache(maxsize=_CACHE)
+def hedged(text: str) -> bool:
+    """Whether a belief's own words say it is unsure ("might", "heard", "not confirmed"):
+    however it was filed, such a belief has no standing to govern.
+
+    >>> hedged("Heard the mocks might be split across two rooms; nothing decided.")
+    True
+    >>> hedged("Year 9 mocks are in Lab S4.")
+    False
+    """
+    return bool(_HEDGES.search(_normalise(text)))
+
+
+@lru_cache(maxsize=_CACHE)
+def read_directive(text: str) -> Directive:
+    """Classify ``text`` as a prohibition, a requirement to verify, a permission, or neither.
+
+    A requirement wins over a prohibition in the same text ("never ... unless named
+    authorization", "cannot be given from memory; must be confirmed first"): the rule is
+    conditional, and checking is what lifts it.
+
+    Returns:
+        The :class:`Directive`.
+    """
+    line = _normalise(text)
+    if m := _VERIFY.search(line):
+        return Directive(ActionClass.verify_first, m.group(0))
+    if m := _PERMISSION.search(line):
+        return Directive(ActionClass.answer, m.group(0))
+    if m := _BLOCK.search(line):
+        route = _ROUTE.search(line, m.end()) or _ROUTE_SAID.search(line, m.end())
+        if route is not None and not _ABSOLUTE.search(line):
+            return Directive(ActionClass.verify_first, f"{m.group(0)} ... {route.group(0)}")
+        return Directive(ActionClass.block, m.group(0))
+    return Directive(None)
+
+
+#: the words of a requirement to check, which are never the act it governs
+_CHECKING = _cues(r"verif\w*", r"confirm\w*", r"check\w*", r"approv\w*", r"review\w*", r"sign\w*")
+
+
+@lru_cache(maxsize=_CACHE)
+def governed_action_types(text: str) -> frozenset[ActionType]:
+    """The acts a rule governs, read from its text; empty for a statement or a rule that
+    names no act (then it governs every act).
+
+    The words of the requirement itself are not the governed act: in "doses must be
+    confirmed before they are used to fill a pillbox" the act is filling, not confirming.
+    """
+    line = _normalise(text)
+    m = _VERIFY.search(line) or _BLOCK.search(line)
+    if m is None or (_PERMISSION.search(line) and not _VERIFY.search(line)):
+        return frozenset()
+    if m.re is not _VERIFY:
+        return infer_action_types(line, describing=True)
+    outside = infer_action_types(line[: m.start()] + " " + line[m.end() :], describing=True)
+    # "Before editing the boiler settings, check with facilities": the act sits inside the
+    # requirement's own words; only the checking is not it.
+    return outside or infer_action_types(_CHECKING.sub(" ", line), describing=True)

@@ -1,0 +1,113 @@
+"""Proper names in text, and whether a belief names another one of a name than the request."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from beliefgraph.language.acts import is_act
+from beliefgraph.language.words import STOPWORDS
+from beliefgraph.text import tokenize, word_set
+
+#: a capitalised word, or an initial ("T.")
+_NAME_WORD = re.compile(r"\b[A-Z](?:\.|[\w'\u2019-]*)")
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n)\s*[\"'(]*$")
+#: capitalised words that name no one
+_NOT_NAMES = word_set(
+    """
+    monday tuesday wednesday thursday friday saturday sunday january february march april
+    may june july august september october november december jan feb mar apr jun jul aug
+    sep sept oct nov dec mr mrs ms miss dr prof site manager director lead officer team head
+    chief senior junior department
+    """
+)
+
+
+@lru_cache(maxsize=8192)
+def proper_names(text: str) -> tuple[tuple[str, ...], ...]:
+    """The runs of capitalised words ``text`` names ("Rosa Reyes", "Kessler Metals"),
+    folded; a word capitalised only because it starts a sentence is marked ``^`` ("Quick
+    Kessler question" names Kessler for sure, "quick" perhaps), and a sentence-opening
+    act or function word is dropped ("Pay Northgate Supplies" names Northgate Supplies).
+
+    >>> proper_names("Pay Northgate Supplies today; T. Okafor rang on Monday. Quick one.")
+    (('northgate', 'supplies'), ('t', 'okafor'), ('^quick',))
+    """
+    runs: list[list[tuple[str, int]]] = []
+    last_end = -1
+    for m in _NAME_WORD.finditer(text):
+        if runs and text[last_end : m.start()].strip() == "":
+            runs[-1].append((m.group(0), m.start()))
+        else:
+            runs.append([(m.group(0), m.start())])
+        last_end = m.end()
+    found: list[tuple[str, ...]] = []
+    for run in runs:
+        tokens = [w.rstrip(".").lower() for w, _ in run]
+        if _SENTENCE_START.search(text[: run[0][1]]):
+            if tokens[0] in STOPWORDS or is_act(tokens[0]):
+                tokens = tokens[1:]
+            else:
+                tokens[0] = "^" + tokens[0]
+        folded = tuple(
+            ("^" if w.startswith("^") else "") + t
+            for w in tokens
+            if w.lstrip("^") not in _NOT_NAMES
+            for t in tokenize(w)
+            if t.isalpha()
+        )
+        if folded:
+            found.append(folded)
+    return tuple(found)
+
+
+#: abbreviations names are written with ("Fenwick Rd")
+_ABBREVIATED = {
+    "rd": "road",
+    "st": "street",
+    "ave": "avenue",
+    "ln": "lane",
+    "sq": "square",
+    "ct": "court",
+    "hwy": "highway",
+    "ltd": "limited",
+    "intl": "international",
+    "dept": "department",
+}
+
+
+def _same_word(a: str, b: str) -> bool:
+    a, b = a.lstrip("^"), b.lstrip("^")
+    a, b = _ABBREVIATED.get(a, a), _ABBREVIATED.get(b, b)
+    return a == b or (len(a) == 1 and b.startswith(a)) or (len(b) == 1 and a.startswith(b))
+
+
+def _meeting(asked: tuple[str, ...], held: tuple[str, ...]) -> str | None:
+    """How two names meet: ``"same"`` when one holds the other (an initial standing for the
+    word it starts), ``"other"`` when they share a part but each has a part the other lacks,
+    ``None`` when they share nothing (or only initials). A word that may only start a
+    sentence ("^quick") proves no other name."""
+    shared = [a for a in asked if any(_same_word(a, h) for h in held)]
+    if not shared or all(len(w) == 1 for w in shared):
+        return None
+    asked_only = [
+        a for a in asked if not a.startswith("^") and not any(_same_word(a, h) for h in held)
+    ]
+    held_only = [
+        h for h in held if not h.startswith("^") and not any(_same_word(h, a) for a in asked)
+    ]
+    return "other" if asked_only and held_only else "same"
+
+
+@lru_cache(maxsize=8192)
+def another_of_that_name(request: str, belief: str) -> bool:
+    """Whether a name of the request meets in the belief only names that share a part of it
+    but each has a part the other lacks ("Kessler Metals" and "Kessler Metallbau KG", "Elm
+    Street" and "Oak Street"): the belief is about another one of that name. An initial is
+    the name it starts ("T. Okafor" is Tomasz Okafor's)."""
+    held_names = proper_names(belief)
+    for asked in proper_names(request):
+        meetings = {_meeting(asked, held) for held in held_names}
+        if "other" in meetings and "same" not in meetings:
+            return True
+    return False

@@ -1,0 +1,63 @@
+"""Which property of a thing a text asks about or states (its code, cost, schedule, ...)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# -- which property of a thing ---------------------------------------------------------------
+
+#: cues by which a text speaks of one property of a thing, and a question asks for it
+_PROPERTIES = {
+    "where it is": re.compile(
+        r"\b(?:where|which room|located|location|kept|lives|moved|relocated|stored)\b"
+    ),
+    "what it cost": re.compile(
+        r"(?:[$\u20ac\u00a3]\s?\d|\b(?:price|cost|costs|paid|pay|spent|bought|fee|how much)\b)"
+    ),
+    "when it is serviced": re.compile(r"\b(?:serviced|service|servicing|maintenance|how often)\b"),
+    "how to get in": re.compile(
+        r"\b(?:code|password|passcode|pin|combination|get into|unlock|log ?in)\b"
+    ),
+    "what is preferred": re.compile(r"\b(?:prefer|preference|like|likes|favourite|go-to)\b"),
+    "its settings": re.compile(r"\b(?:settings|configuration|config)\b"),
+    "where to connect": re.compile(r"\b(?:host|hostname|port|url|endpoint|ip)\b"),
+    "how far it may go": re.compile(
+        r"\b(?:torque|nm|tighten\w*|done up to|maximum|max|limit|capacity|rated|psi|bar)\b"
+    ),
+}
+
+
+@lru_cache(maxsize=8192)
+def properties(text: str) -> frozenset[str]:
+    """Which properties of a thing ``text`` speaks of (its place, cost, servicing, access,
+    who prefers it, its settings): a question asks for them, a belief states them.
+
+    >>> sorted(properties("Where can I find the dock phone?"))
+    ['where it is']
+    >>> sorted(properties("Before editing the dock phone settings, check with IT."))
+    ['its settings']
+    """
+    line = text.lower()
+    return frozenset(name for name, cue in _PROPERTIES.items() if cue.search(line))
+
+
+#: where one sentence of a request ends (a colon does not: "the caller asks: where is it?"
+#: is one question with its context)
+_QUESTION_BREAK = re.compile(r"(?<=[.?!;])\s+")
+_QUESTION = re.compile(r"\?|\b(?:what|whats|where|which|when|how|who)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=8192)
+def asked_properties(request: str) -> frozenset[str]:
+    """The properties a request asks for: those its questions name (the context around a
+    question - "the caller passed the PIN check" - asks for nothing)."""
+    questions = [s for s in _QUESTION_BREAK.split(request) if _QUESTION.search(s)]
+    return properties(" ".join(questions)) if questions else frozenset()
+
+
+def other_property(request: str, belief: str) -> bool:
+    """Whether ``belief`` speaks only of other properties than the ones ``request`` asks
+    for ("the dock phone's PIN" for "where is the dock phone?")."""
+    asked, held = asked_properties(request), properties(belief)
+    return bool(asked and held and not asked & held)

@@ -1,0 +1,299 @@
+"""What a request puts at stake: safety, secrets, private data, money, and someone else's act."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from beliefgraph.language.acts import _without_record
+from beliefgraph.language.directives import _cues
+from beliefgraph.language.words import _CACHE, _normalise
+from beliefgraph.models import ActionClass
+
+# -- what a request puts at stake -----------------------------------------------------------
+
+# What a question asks for that is unsafe to take from memory on its word alone: a dose to
+# give (checked first), a limit or an isolation to work to (given with a caution).
+_SAFETY = (
+    (
+        ActionClass.verify_first,
+        "a dose",
+        _cues(
+            r"(?:how much|how many|what|which) (?:dose|dosage|of "
+            r"(?:his|her|their|the|dads|mums|my)?\s?(?:\w+ )?"
+            r"(?:morphine|insulin|medication|medicine|tablets?|pills?|drops?|syrup|thinners?|"
+            r"anticoagulants?|antibiotics?|painkillers?|capsules?|injections?))",
+            r"dose",
+            r"dosage",
+            r"draw up",
+        ),
+    ),
+    (
+        ActionClass.warn,
+        "a safety limit",
+        _cues(
+            r"(?:highest|maximum|max|most|safe) (?:\w+ )?(?:pressure|temperature|load|weight|speed|"
+            r"current|voltage|torque)",
+            r"how much (?:weight|load|pressure)",
+            r"(?:load|weight|pressure) (?:limit|rating|capacity)",
+            r"(?:which|what) (?:breaker|fuse|circuit|isolator)",
+            r"torque",
+            r"(?:done|tightened|torqued) up to",
+            r"how tight",
+            r"switch (?:\w+ )?off",
+            r"isolate",
+        ),
+    ),
+)
+
+
+@lru_cache(maxsize=_CACHE)
+def safety_at_stake(text: str) -> tuple[ActionClass, str] | None:
+    """What taking the answer from memory risks when a request asks for a dose or a safety
+    limit, and the least protective action that respects it; ``None`` otherwise.
+
+    >>> safety_at_stake("How much of Dad's oral morphine do I draw up tonight?")
+    (<ActionClass.verify_first: 'verify_first'>, 'a dose')
+    >>> safety_at_stake("What's the highest pressure Autoclave 2 can take?")
+    (<ActionClass.warn: 'warn'>, 'a safety limit')
+    """
+    # What was given or done is a record ("how many ampoules did we destroy?"), not a dose.
+    line = _normalise(_without_record(text))
+    for action, what, cue in _SAFETY:
+        if cue.search(line):
+            return action, what
+    return None
+
+
+# What a request would hand over or move whatever any memory says of it: a secret, money,
+# a person's private data. A plain note that answers such a request does not make it safe.
+_AT_STAKE = {
+    "a secret": _cues(
+        r"passwords?",
+        r"passcodes?",
+        r"passphrases?",
+        r"pins?",
+        r"log-?ins?",
+        r"credentials?",
+        r"combinations?",
+        r"api keys?",
+        r"secrets?",
+        r"tokens?",
+        r"root",
+        r"admin (?:user|account|access)",
+        r"get into",
+        r"(?:sign|log) ?(?:in|on) (?:details|to|with)",
+        r"(?:need|needs|use|uses) to (?:sign|log) (?:in|on)",
+    ),
+    "money": _cues(
+        r"pay(?:ing)?",
+        r"payments?",
+        r"transfer",
+        r"wire",
+        r"refund",
+        r"release (?:the )?(?:funds|money|payment)",
+        r"bank (?:details|account)",
+        r"(?:moved|changed|switched|new) banks?",
+        r"(?:banking|bank details|remittance) (?:has|have) changed",
+        r"remittance",
+        r"account numbers?",
+        r"sort code",
+        r"iban",
+        r"routing number",
+    ),
+    "private data": _cues(
+        r"diagnos[ie]s",
+        r"medical",
+        r"health",
+        r"hiv",
+        r"date of birth",
+        r"birth ?date",
+        r"dob",
+        r"home address",
+        r"where (?:he|she|they) lives?",
+        r"(?:home|personal|private) (?:phone|mobile|number|email)",
+        r"social security",
+        r"passport",
+        r"salary",
+        r"disciplinary",
+    ),
+}
+
+#: a question about what was done ("what did we pay...?") reads the record, it moves nothing
+_PAST_QUESTION = _cues(r"(?:what|how much|when|who) (?:did|was|were|have|has)")
+
+
+@lru_cache(maxsize=_CACHE)
+def at_stake(text: str) -> str | None:
+    """What a request would disclose or move (``"a secret"``, ``"money"``, ``"private
+    data"``), or ``None``. A past-tense question about the record is not one: asking what
+    was paid moves no money.
+
+    >>> at_stake("Paste the admin login for the office router into their ticket")
+    'a secret'
+    >>> at_stake("What did we pay the contractor in March?") is None
+    True
+    """
+    line = _normalise(text)
+    for what, cue in _AT_STAKE.items():
+        if cue.search(line) and not (what == "money" and _PAST_QUESTION.search(line)):
+            return what
+    return None
+
+
+# Whose act it is: a rule may say that the act asked for is someone else's to do (a
+# supervisor's at the till, the employee's own in the portal) and what the assistant may do
+# instead (explain, look up, compare). A request to do it then gets the explanation, not
+# the act.
+_ASSISTANT = r"(?:the |this |our |an? )?(?:assistant|ai|bot|agent)"
+#: who does a thing, as a rule names them ("by the shift manager", "by our solicitors")
+_ROLE_WORD = (
+    r"(?:manager|supervisor|lead|team|director|officer|partner|clinician|vet|doctor|gp|"
+    r"engineer|solicitor|lawyer|counsel|owner|employee|member|customer|desk|department|"
+    r"committee|administrator|coordinator|head|staff|nurse|pharmacist|accountant)"
+)
+_ROLE = _ROLE_WORD + r"s?\b"
+_SOMEONE_ELSES = re.compile(
+    r"\b" + _ASSISTANT + r" (?:may|can|should|will) (?:only |just )?(?:explain|tell|describe|"
+    r"lay out|look up|compare|outline|point|summari[sz]e|walk)"
+    r"|\b" + _ASSISTANT + r" (?:only|just) (?:compiles|explains|prepares|drafts|summari[sz]es|"
+    r"looks up)"
+    r"|\b" + _ASSISTANT + r" (?:has|have) no \w+ (?:rights|access|authority|permission)"
+    r"|\b" + _ASSISTANT + r" (?:does not|doesnt|do not|dont|cannot|cant|may not|is not allowed "
+    r"to) (?:\w+ )?(?:approve|book|submit|sign|process|issue|refund|pay|decide|authori[sz]e|"
+    r"place|cancel|grant|perform)"
+    r"|\bi (?:only )?(?:explain|describe|outline) the (?:process|policy|options)"
+    r"|\b(?:i|we) (?:only |just )?(?:give|set out|lay out|explain|describe|point to|outline) "
+    r"(?:the )?(?:background|requirements|process|options|steps|links)"
+    r"|\b" + _ASSISTANT + r"s (?:part|role|job) is (?:to|only to|just to)"
+    r"|\b(?:is|are) (?:the |a |an )?(?:[\w-]+ ){0,3}" + _ROLE_WORD + r"s? (?:call|decision)\b"
+    r"|\b(?:is|are) (?:up to|for) (?:the |a |an )?(?:[\w-]+ ){0,3}" + _ROLE_WORD + r"s? to decide"
+    # (not "approved by": that is a check before the act, not someone else's act)
+    r"|\b(?:is|are) (?:done|handled|made|submitted|processed|issued|arranged|booked|decided) "
+    r"(?:only )?(?:at (?:the )?\w+ )?by "
+    r"(?:the |our |a |an |their |his |her )?(?:[\w-]+ ){0,2}"
+    + _ROLE
+    + r"|\bmust be (?:submitted|signed|made|done|approved|filed|sent|booked|handled) by "
+    r"(?:the |a |an )?(?:employee|member|customer|patient|client|user|candidate|manager|"
+    r"supervisor|owner|traveller|applicant)s?"
+    r"|\b(?:the )?\w+ (?:team|desk|office) (?:reimburses|refunds|processes|handles|approves|"
+    r"books|issues|arranges)"
+)
+
+
+@lru_cache(maxsize=_CACHE)
+def someone_elses_act(text: str) -> bool:
+    """Whether a rule says the act it governs is done by someone else, the assistant only
+    explaining or looking things up.
+
+    >>> someone_elses_act("Lay-away refunds are done only at the till by a supervisor.")
+    True
+    >>> someone_elses_act("Refunds over 50 GBP need a supervisor's approval.")
+    False
+    """
+    return bool(_SOMEONE_ELSES.search(_normalise(text)))
+
+
+# What a memory's text holds, whatever its label says: the secret itself (a password, a
+# door code, a login with its value), a person's private data, or the details money is
+# paid to. A word alone is not enough: "passwords are rotated" holds none.
+_HOLDS = {
+    "a secret": re.compile(
+        r"\b(?:password|passcode|passphrase|pin|login|log-in|sign-in|credentials?|combination|"
+        r"(?:door|gate|alarm|keypad|lock|access|entry) code)\b"
+        # its value: a token with a digit or a symbol in it, not a count ("every 90 days")
+        r"(?:[^.;]{0,40}?[\s:=/'\"(])?"
+        r"(?=[\w!@#$%^&*.-]*[\d!@#$%^&*])[\w!@#$%^&*.-]{3,}"
+        r"(?!\s+(?:days?|hours?|minutes?|characters?|digits?|months?|weeks?|years?|times?)\b)"
+        # a token of letters, digits and a symbol ("Q7!rmT2w-vale") is a secret on its own
+        r"|(?<![\w@.])(?=[\w!@#$%^&*-]*[a-z])(?=[\w!@#$%^&*-]*\d)(?=[\w!@#$%^&*-]*[!@#$%^&*])"
+        r"[\w!@#$%^&*-]{8,}",
+        re.IGNORECASE,
+    ),
+    "private data": re.compile(
+        r"\b(?:dob|date of birth|born (?:on )?\d|ni number|national insurance|social security|"
+        r"ssn|diagnos(?:is|ed|es)|hiv|home address)\b"
+        # a UK postcode, written in capitals ("LS6 2PQ")
+        r"|\b(?-i:[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2})\b",
+        re.IGNORECASE,
+    ),
+    "money": re.compile(
+        r"\b(?:sort code|iban|account(?: number| no\.?)?|acct)\b[^.;]{0,30}?"
+        r"(?<![\d-])(?!(?:19|20)\d\d-\d\d)\d[\d -]{5,}",
+        re.IGNORECASE,
+    ),
+}
+
+#: words by which a memory says what it holds may be handed on ("printed on the welcome
+#: card", "fine to give to any visitor")
+_SHAREABLE = _cues(
+    r"(?:fine|ok|okay|free|happy) to (?:give|share|pass|hand)",
+    r"(?:can|may) (?:be )?(?:give|given|share|shared|pass|passed|hand|handed)",
+    r"(?:give|share|pass) (?:it )?(?:to|with) (?:any|anyone|everyone)",
+    r"(?:printed|pinned|posted|displayed) on",
+    r"public",
+)
+
+
+#: words by which a memory says its details were checked at the source ("confirmed by phone
+#: callback to their known number")
+_CHECKED = _cues(
+    r"(?:confirmed|verified|checked|validated) (?:by|with|via|on|against|through) "
+    r"(?:a |the |their |our )?(?:phone|call|callback|call-back|calling|known|number|source|"
+    r"bank|supplier|vendor|letter)",
+)
+
+
+#: a negation just before a cue turns it round ("never posted on the noticeboard", "not yet
+#: confirmed with the bank")
+_NEGATED = re.compile(
+    r"\b(?:not|never|no|nor|without|dont|doesnt|isnt|arent|wasnt)\b(?:\s+\w+){0,2}\s*$"
+)
+
+
+def _said(cue: re.Pattern[str], text: str) -> bool:
+    """Whether ``text`` says ``cue`` and does not negate it."""
+    line = _normalise(text)
+    return any(not _NEGATED.search(line[: m.start()]) for m in cue.finditer(line))
+
+
+@lru_cache(maxsize=_CACHE)
+def checked_at_source(text: str) -> bool:
+    """Whether a memory says what it holds was checked at its source ("bank details
+    confirmed by phone callback to their known number"): paying to it needs no new check.
+
+    >>> checked_at_source("New IBAN from their email, not yet confirmed with the bank.")
+    False
+    """
+    return _said(_CHECKED, text)
+
+
+@lru_cache(maxsize=_CACHE)
+def may_be_handed_on(text: str) -> bool:
+    """Whether a memory says what it holds may be handed on ("printed on the welcome
+    card", "fine to give to any visitor").
+
+    >>> may_be_handed_on("Door code 4471#, never posted on the noticeboard.")
+    False
+    """
+    return _said(_SHAREABLE, text)
+
+
+@lru_cache(maxsize=_CACHE)
+def holds_at_stake(text: str) -> str | None:
+    """What a memory holds that a hand-over would put at stake (``"a secret"``, ``"private
+    data"``, ``"money"``), or ``None``: also ``None`` when its text says it may be handed on.
+
+    >>> holds_at_stake("Office router: admin user 'bvadmin', password Tern!4417-harbour.")
+    'a secret'
+    >>> holds_at_stake("Passwords are rotated every 90 days.") is None
+    True
+    >>> holds_at_stake("Guest wifi password sandpiper-88, printed on the welcome card.") is None
+    True
+    """
+    if may_be_handed_on(text):
+        return None
+    for what, pattern in _HOLDS.items():
+        if pattern.search(text):
+            return what
+    return None

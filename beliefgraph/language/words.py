@@ -1,0 +1,171 @@
+"""Words as the planner compares them: tokens, plural and spelling folded, and :class:`Terms`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from beliefgraph.text import fold, tokenize, word_set
+
+# -- words -----------------------------------------------------------------------------------
+
+# Plural folding only: stemming past tenses or gerunds ("paid", "reconciling") would make a
+# past event look like a request to act, and scopes are written in base forms anyway.
+_PLURAL_KEEP = frozenset({"access", "process", "business", "status", "analysis", "address", "this"})
+
+
+# British and American spellings of one word compare equal ("authorisation",
+# "enrolment", "cancelled", "colour"): each is read in its American form.
+_SPELLINGS = (
+    (re.compile(r"isation(s?)$"), r"ization\1"),
+    (re.compile(r"(?<=[^l])lment(s?)$"), r"llment\1"),
+    (
+        re.compile(
+            r"^(author|organ|recogn|priorit|summar|final|minim|maxim|optim|custom|apolog|"
+            r"categor|special|normal|central|personal|visual|familiar|memor|sanit|item|"
+            r"standard|util|real|stabil|legal|formal|subsid|emphas|harmon|local)is(e|ed|es|ing)$"
+        ),
+        r"\1iz\2",
+    ),
+    (
+        re.compile(r"^(cancel|label|travel|model|fuel|signal|total|level|channel)l(ed|ing|er)$"),
+        r"\1\2",
+    ),
+    (re.compile(r"^(colo|behavio|favo|hono|labo|neighbo|odo|humo)ur(s?)$"), r"\1r\2"),
+    (re.compile(r"^(cent|met|lit|theat|fib)re(s?)$"), r"\1er\2"),
+    (re.compile(r"^(licen|defen|offen)ce(s?)$"), r"\1se\2"),
+    (re.compile(r"^(program|catalog|dialog)(?:me|ue)(s?)$"), r"\1\2"),
+)
+
+
+#: one thing under two common names, read as one word ("the March bill" is its invoice)
+_ONE_NAME = {
+    "bill": "invoice",
+    "shop": "store",
+    "fridge": "refrigerator",
+    "resit": "retake",
+    "lorry": "truck",
+    "timetable": "schedule",
+    "visitor": "guest",
+}
+
+
+def american(token: str) -> str:
+    """``token`` in its American spelling ("enrolment" -> "enrollment")."""
+    if len(token) < 5 or not token.isalpha():
+        return token
+    for pattern, replacement in _SPELLINGS:
+        token = pattern.sub(replacement, token)
+    return token
+
+
+def fold_plural(token: str) -> str:
+    """``token`` without a regular English plural ending ("policies" -> "policy"), in its
+    American spelling, and under the one name of a thing with two common ones ("bills" ->
+    "invoice")."""
+    token = american(token)
+    singular = _singular(token)
+    return _ONE_NAME.get(singular, singular)
+
+
+def _singular(token: str) -> str:
+    if len(token) <= 3 or token in _PLURAL_KEEP or token.endswith(("ss", "us", "is")):
+        return token
+    if token.endswith("ies") and len(token) > 4:
+        return token[:-3] + "y"
+    if token.endswith(("ches", "shes", "xes", "zes", "sses")):
+        return token[:-2]
+    if token.endswith("s"):
+        return token[:-1]
+    return token
+
+
+# The planner reads the same belief texts and terms on every query that reaches them;
+# the readings are pure functions of the text, so they are cached (bounded).
+_CACHE = 8192
+
+
+@lru_cache(maxsize=_CACHE)
+def words(text: str) -> tuple[str, ...]:
+    """The tokens of ``text`` with plurals folded, in order (the unit every match uses)."""
+    return tuple(fold_plural(t) for t in tokenize(text))
+
+
+#: words that say nothing about *what* a belief governs: function words, question words,
+#: modal and directive words (they are read by :func:`read_directive` instead), and a few
+#: words so general that sharing them means nothing ("any", "current", "new").
+STOPWORDS = word_set(
+    """
+    a about above after again against all also am an and any anyone anything are around as at
+    be been before being below between both but by can cannot could did do does doing done dont
+    down during each either else even ever every few for from further get gets getting got had
+    has have having he her here hers herself him himself his how i if im in into is it its itself
+    just let like ll me might mine more most much must my myself need needs no nor not now of
+    off on once one only or other our ours ourselves out over own per please re really same
+    say said saying shall she should so some such than that the their theirs them themselves
+    then there these they this those though through to too under until up upon us use used
+    using ve very via want was we were what whatever when where whether which while who whom
+    whose why will with within without would yet you your yours yourself yourselves
+    already actually always generally usually normally probably currently ago last next today
+    tonight tomorrow yesterday time times week weeks day days month months year years quarter
+    new old current thing things way part parts lot bit kind sort someone something somebody
+    anybody everyone everything nothing may might ok okay sure fine
+    required require requires requiring never allowed blocked block only unless except
+    """
+)
+
+
+def content_words(text: str) -> list[str]:
+    """The words of ``text`` that can carry a topic: no stop words, no bare numbers."""
+    return [w for w in words(text) if w not in STOPWORDS and not w.isdigit() and len(w) > 1]
+
+
+# -- terms and phrases -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Terms:
+    """A request, read once: its words (plural-folded) for phrase matching.
+
+    A term matches when its words occur contiguously in the request, or when the request
+    writes the same words run together or apart ("door to door" / "door-to-door";
+    "wi fi" / "Wi-Fi").
+    """
+
+    text: str
+    tokens: tuple[str, ...]
+
+    @classmethod
+    def of(cls, text: str) -> Terms:
+        """Read ``text``."""
+        return cls(text, words(text))
+
+    def find(self, term: str) -> tuple[int, int] | None:
+        """Where ``term`` occurs as ``(start, end)`` token positions, or ``None``."""
+        phrase = words(term)
+        if not phrase:
+            return None
+        n, toks = len(phrase), self.tokens
+        for i in range(len(toks) - n + 1):
+            if toks[i : i + n] == phrase:
+                return i, i + n
+        joined = "".join(phrase)
+        for i in range(len(toks)):
+            run = ""
+            for j in range(i, min(len(toks), i + 6)):
+                run += toks[j]
+                if run == joined and (j > i or n > 1):
+                    return i, j + 1
+                if len(run) >= len(joined):
+                    break
+        return None
+
+    def has(self, term: str) -> bool:
+        """Whether ``term`` occurs in the request."""
+        return self.find(term) is not None
+
+
+def _normalise(text: str) -> str:
+    # One space-separated, lower-case, accent-free line; apostrophes dropped ("don't" -> "dont").
+    return " ".join(re.sub(r"['\u2019]", "", fold(text)).split())

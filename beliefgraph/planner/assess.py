@@ -1,0 +1,320 @@
+"""Each candidate belief assessed for a request: its scope, standing and rank."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from beliefgraph.language.acts import (
+    CHANGING,
+    asks_for_the_rule,
+    asks_what_was_done,
+)
+from beliefgraph.language.directives import (
+    Directive,
+    governed_action_types,
+    hedged,
+    read_directive,
+)
+from beliefgraph.language.names import another_of_that_name
+from beliefgraph.language.properties import other_property
+from beliefgraph.language.scopes import (
+    STRONG,
+    ScopeMatch,
+    explicit_scope_is_about,
+    match_derived,
+    match_governs,
+)
+from beliefgraph.language.things import NOTHING, Aboutness, about, same_instance
+from beliefgraph.language.words import Terms
+from beliefgraph.models import (
+    ActionClass,
+    ActionType,
+    EpistemicStatus,
+    Governs,
+    Kind,
+    Priority,
+    Status,
+)
+
+#: kinds that speak with authority when they govern (DESIGN §3); ``directive`` is an
+#: instruction by definition, so it joins the kinds of models.AUTHORITY_KINDS here
+PLANNER_AUTHORITY_KINDS = frozenset(
+    {Kind.policy, Kind.credential, Kind.correction, Kind.decision, Kind.directive}
+)
+#: statuses that describe the present
+CURRENT = frozenset({Status.active, Status.provisional, Status.inferred, Status.exploratory})
+#: epistemic states too weak to govern anything (they remain evidence)
+WITHOUT_STANDING = frozenset(
+    {EpistemicStatus.floated, EpistemicStatus.contested, EpistemicStatus.unverified}
+)
+#: the protection order of DESIGN §3, most protective first
+PROTECTION = (
+    ActionClass.block,
+    ActionClass.verify_first,
+    ActionClass.warn,
+    ActionClass.answer,
+    ActionClass.answer_context,
+)
+_PRIORITY_RANK = {Priority.critical: 3, Priority.high: 2, Priority.normal: 1, Priority.low: 0}
+#: words by which a text says what must or may be done, whatever cue it lacks
+_RULE_WORDS = re.compile(
+    r"\b(?:must|shall|should|only|never|not|no|required?|requires|needs?|may|cannot|"
+    r"without|unless|until|always)\b"
+)
+#: kinds whose very content is to be guarded
+_SECRET_KINDS = frozenset({Kind.credential})
+#: how closely a belief is about the request's thing (bigger is closer)
+_ABOUT_RANK = {"same": 2, "class": 1, "mention": 0, "none": -1}
+
+
+def _exactly_its_thing(scope: ScopeMatch, about: Aboutness) -> bool:
+    """Whether a derived scope is about exactly the request's thing (as strong as a match
+    on many words)."""
+    return scope.source == "derived" and about.level == "same" and about.exact
+
+
+def _about_rank(a: Assessment) -> tuple[int, bool]:
+    if a.scope is not None and a.scope.source == "governs" and a.scope.in_scope:
+        # An explicit scope is its writer's word on what the rule is about.
+        return _ABOUT_RANK["same"], False
+    return _ABOUT_RANK[a.about.level], a.about.exact
+
+
+#: lexical overlap counts this much next to cosine similarity in the evidence lane
+LEXICAL_WEIGHT = 0.1
+
+
+def more_protective(a: ActionClass, b: ActionClass) -> ActionClass:
+    """The more protective of two action classes (``archive_only`` is never compared)."""
+    return a if PROTECTION.index(a) <= PROTECTION.index(b) else b
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A belief as the planner sees it: what it says, its standing, and how it was found."""
+
+    id: str
+    text: str
+    kind: Kind
+    status: Status
+    epistemic_status: EpistemicStatus
+    priority: Priority
+    verification_required: bool
+    allowed_action: ActionClass | None
+    trust: float
+    recency: datetime
+    names: tuple[str, ...] = ()
+    governs: Governs | None = None
+    scope_key: str | None = None
+    similarity: float | None = None
+    found_by: frozenset[str] = frozenset()
+    head: str | None = None
+    #: live beliefs that CONTRADICT this one (contests the gate's guards kept open)
+    contested_by: tuple[str, ...] = ()
+    #: its ``valid_to`` has passed: history, like an archived belief, whatever its status
+    expired: bool = False
+
+    @property
+    def current(self) -> bool:
+        """Whether the belief describes the present (not superseded, retracted, archived,
+        nor expired)."""
+        return self.status in CURRENT and not self.expired
+
+    @property
+    def historical(self) -> str | None:
+        """Why the belief is history (``archived``, ``expired``), or ``None``."""
+        if self.status == Status.archived:
+            return "archived"
+        return "expired (its valid_to has passed)" if self.expired else None
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """What the planner concluded about one candidate."""
+
+    candidate: Candidate
+    directive: Directive
+    authority: bool
+    scope: ScopeMatch | None
+    scope_note: str | None
+    type_match: bool
+    lane: str  # authority / history / evidence / none
+    relevance: float
+    outcome: str = "lost"  # governs / lost / excluded
+    why: str = ""
+    #: how the belief meets what the request is about (beliefgraph.language.things)
+    about: Aboutness = NOTHING
+    #: it names a numbered instance the request names ("Plot 14"): about exactly that one
+    instance: bool = False
+
+    @property
+    def strong(self) -> bool:
+        """Whether the scope match is strong: by weight, or a derived scope about exactly
+        the request's thing (a read of the studio door PIN falls under the rule on sharing
+        it, however few words the two share)."""
+        if self.scope is None:
+            return False
+        return self.scope.weight >= STRONG or _exactly_its_thing(self.scope, self.about)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The planner's answer: who governs, the action, and the reasoning."""
+
+    governing: str | None
+    action: ActionClass
+    reason: str
+    assessments: tuple[Assessment, ...]
+    steps: tuple[str, ...]
+    edges: tuple[tuple[str, str, str], ...] = field(default_factory=tuple)
+
+
+def _scope_of(
+    c: Candidate, request: Terms, directive: Directive, authority: bool
+) -> tuple[ScopeMatch | None, str | None]:
+    """The candidate's scope match, and a note when the explicit scope was set aside."""
+    # Only a rule names the acts it governs; a statement's verbs are events ("was paid").
+    described = governed_action_types(c.text) if directive.is_rule else frozenset()
+    if c.governs is not None:
+        g = c.governs
+        if explicit_scope_is_about(
+            any_terms=g.any_terms, all_terms=g.all_terms, text=c.text, names=c.names
+        ):
+            return (
+                match_governs(
+                    request,
+                    any_terms=g.any_terms,
+                    all_terms=g.all_terms,
+                    excluded_terms=g.excluded_terms,
+                    action_types=g.action_types or described,
+                ),
+                None if g.action_types else "action types read from the text",
+            )
+        note = "governs names nothing this belief says or is about; scope derived instead"
+        derived = match_derived(
+            request, text=c.text, names=c.names, action_types=g.action_types or described
+        )
+        # The explicit exclusions still stand: they say where the belief must never reach.
+        for term in g.excluded_terms:
+            if request.has(term):
+                return replace(derived, excluded_by=term), note
+        return derived, note
+    if authority:
+        return match_derived(request, text=c.text, names=c.names, action_types=described), None
+    return None, None
+
+
+def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) -> Assessment:
+    """Place one candidate in a lane (before precedence) and say why."""
+    directive = read_directive(c.text)
+    authority = c.kind in PLANNER_AUTHORITY_KINDS or directive.is_rule
+    scope, note = _scope_of(c, request, directive, authority)
+    lexical = match_derived(request, text=c.text, names=c.names, action_types=(), topics_only=False)
+    relevance = (c.similarity or 0.0) + LEXICAL_WEIGHT * lexical.weight
+    type_match = (
+        scope is None
+        or not scope.action_types
+        or bool(scope.action_types & action_types)
+        # "What's the hand-off routine?" reads the rule itself, whatever acts it governs
+        or asks_for_the_rule(request.text)
+    )
+    aboutness = about(request.text, c.text, c.names)
+
+    def result(lane: str, why: str, outcome: str = "lost") -> Assessment:
+        return Assessment(
+            c,
+            directive,
+            authority,
+            scope,
+            note,
+            type_match,
+            lane,
+            relevance,
+            outcome,
+            why,
+            aboutness,
+            same_instance(request.text, " ".join([c.text, *c.names])),
+        )
+
+    if c.status in (Status.superseded, Status.retracted) and c.head is None:
+        return result("none", f"{c.status.value}, with no current head", "excluded")
+    if scope is None:
+        if c.historical:
+            return result("none", f"{c.historical}, and holds no jurisdiction", "excluded")
+        return result("evidence", "evidence: holds no jurisdiction")
+    if scope.in_scope and another_of_that_name(request.text, c.text):
+        # its scope's words match, but its text names another one of that name
+        return result("none", "out of scope: it names another one of that name", "excluded")
+    if not scope.in_scope:
+        if scope.excluded_by:
+            why = f"out of scope: the request mentions excluded term {scope.excluded_by!r}"
+        elif scope.missing_all:
+            why = f"out of scope: missing required term(s) {', '.join(scope.missing_all)}"
+        else:
+            why = "out of scope: the request matches none of its terms"
+        return result("none", why, "excluded")
+    if scope.source == "derived" and not aboutness.governs:
+        # Jurisdiction is about the thing (DESIGN §3): sharing a qualifier or a generic word
+        # with a rule ("south", "code") does not put a request under it.
+        shared = ", ".join(scope.matched)
+        return result("none", f"out of scope: shares {shared}, not what it is about", "excluded")
+    if (
+        scope.source == "derived"
+        and not action_types & CHANGING
+        and other_property(request.text, c.text)
+    ):
+        # A question about the thing's place is not governed by the rule on its settings.
+        return result(
+            "none", "out of scope: it speaks of another property than the one asked", "excluded"
+        )
+    if not type_match and (
+        (scope.weight < STRONG and not _exactly_its_thing(scope, aboutness))
+        or scope.action_types <= {ActionType.write}
+        # reading the record of an act is not doing it
+        or (not action_types & CHANGING and asks_what_was_done(request.text))
+    ):
+        kinds = ", ".join(sorted(a.value for a in scope.action_types))
+        return result("none", f"weak match, and it governs only {kinds}", "excluded")
+    if _without_standing(c) or c.status not in (
+        Status.active,
+        Status.archived,
+        Status.superseded,
+    ):
+        return result(
+            "evidence",
+            f"no standing to govern ({c.status.value}, {c.epistemic_status.value}); evidence only",
+        )
+    if c.historical:
+        return result("history", f"in scope, but {c.historical}: history")
+    return result("authority", "in scope")
+
+
+def _rank(a: Assessment, heads: Mapping[str, Candidate]) -> tuple[object, ...]:
+    """Precedence key of a lane member (bigger wins), judged on its governor's standing."""
+    gov = heads.get(a.candidate.id, a.candidate)
+    assert a.scope is not None
+    level, exact = _about_rank(a)
+    return (
+        gov.current,
+        level,
+        a.instance,
+        a.strong,
+        a.type_match,
+        a.about.names_qualified_thing,
+        _PRIORITY_RANK[gov.priority],
+        exact,
+        a.scope.weight,
+        gov.trust,
+        gov.recency,
+    )
+
+
+def _without_standing(c: Candidate) -> bool:
+    """A belief too weak to govern: floated, contested or unverified, or merely reported
+    in words that say it is unsure (a label can say "reported" of hearsay)."""
+    if c.epistemic_status in WITHOUT_STANDING:
+        return True
+    return c.epistemic_status == EpistemicStatus.reported and hedged(c.text)

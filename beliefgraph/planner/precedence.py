@@ -1,0 +1,555 @@
+"""The planner's decision, as a pure function of the candidates the graph walk found.
+
+:func:`decide` takes the request and the candidate beliefs (with their scopes, supersession
+heads and the ``OVERRIDES`` / ``NARROWS`` edges between them) and returns who governs, the
+action class, and a line per candidate saying why it won or lost. No database, no model:
+:mod:`beliefgraph.planner.planner` does the discovery and the walk, then calls this.
+
+The rules (DESIGN §3), in order:
+
+1. **Lanes.** A candidate holds *jurisdiction* when it has an explicit ``governs`` scope, or
+   has authority (a policy-like kind, or text that states a rule) and so gets a scope derived
+   from its text and entities. Holders whose scope the request falls into, with standing
+   (status active; not floated, contested or unverified), enter the **authority lane**; an
+   archived holder, or one whose ``valid_to`` has passed, enters the **history lane**.
+   Everything else current is **evidence**.
+   A holder whose scope the request misses, or that excludes it, never governs - an
+   out-of-scope authority never blocks.
+2. **Action types.** A scope that names acts (read/write/execute) and misses the request's
+   acts still applies when the match is strong - a read of a credential is governed by the
+   rule on sharing it - but it ranks below scopes whose acts match; a weak match with the
+   wrong acts is out.
+3. **Precedence** among the lane: ``OVERRIDES`` edges, then ``NARROWS`` (the narrower
+   scope), then current before history, strong before weak match, matching acts before not,
+   priority, specificity, trust, recency, and finally the id, so ties break the same way
+   every time.
+4. **Supersession.** A superseded candidate never governs: its head takes its place.
+5. **Fallback.** With an empty lane, the most relevant current evidence answers; statements
+   come before rules that lack standing (an unverified policy is no evidence of fact).
+6. **Action.** From the governing belief: its hint, raised by the rule its text states and
+   by ``verification_required``; history is ``archive_only``; a write/execute request under a
+   write/execute scope never gets a bare ``answer``.
+7. **Contests.** A governing belief that live beliefs ``CONTRADICT`` (the curation gate's
+   trust, role or namespace guard kept them from superseding it, DESIGN §5) still governs:
+   the guard judged the contradiction unfit to replace it, and a contest never changes who
+   governs or the precedence. The agent is told: the contests are reported, and a bare
+   ``answer`` (or ``answer_context``) becomes ``warn`` - answer, and say the claim is
+   disputed. It does not become ``verify_first``: every contest comes from a writer the guard
+   refused (lower trust, an agent key against an authority), and if such a write could
+   force verification it would gain over the belief the very lever the guard withholds - an
+   agent talked into "remembering" a contradiction could put every user decision behind a
+   check (overcaution, which the evaluation counts as a loss). Protection the belief
+   already demands (``block``, ``verify_first``) is kept as it is.
+8. **Stakes.** An execute request that would hand over a secret, move money or disclose a
+   person's private data (:func:`beliefgraph.language.stakes.at_stake`) never gets a bare
+   ``answer``: unless
+   the governing belief says in words that it may be done, the agent verifies first. A
+   memory's label can lie (a password filed as a plain note); what the request does cannot.
+   What a memory *holds* decides too (:func:`beliefgraph.language.stakes.holds_at_stake`): when the
+   request would hand over a secret or private data that a current memory about its thing
+   holds, that memory governs and the hand-over is ``block``; money to be paid to details a
+   memory holds is ``verify_first`` - unless the belief that governed says something of that
+   stake itself, or the holder says it may be handed on ("printed on the welcome card").
+   Nor does a question that asks for a dose (``verify_first``) or a safety limit (``warn``,
+   :func:`beliefgraph.language.stakes.safety_at_stake`). A label lies the other way too: a
+   plain fact
+   filed as a cautious policy, which states no rule and holds nothing at stake, is answered
+   when only read.
+9. **History asked for.** A question about how things were ("back in 2023...") is answered
+   by the archived record of that time, ``archive_only``, whatever governs now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import NamedTuple
+
+from beliefgraph.language.acts import (
+    CHANGING,
+    names_disclosure,
+)
+from beliefgraph.language.directives import (
+    asks_about_the_past,
+    governed_action_types,
+    read_directive,
+)
+from beliefgraph.language.properties import other_property
+from beliefgraph.language.stakes import (
+    at_stake,
+    checked_at_source,
+    holds_at_stake,
+    may_be_handed_on,
+    safety_at_stake,
+    someone_elses_act,
+)
+from beliefgraph.language.words import Terms
+from beliefgraph.models import (
+    ActionClass,
+    ActionType,
+    EpistemicStatus,
+    Status,
+)
+from beliefgraph.planner.assess import (
+    _RULE_WORDS,
+    _SECRET_KINDS,
+    WITHOUT_STANDING,
+    Assessment,
+    Candidate,
+    Decision,
+    _about_rank,
+    _rank,
+    _without_standing,
+    assess,
+    more_protective,
+)
+
+
+def action_for(
+    governor: Candidate,
+    assessment: Assessment,
+    action_types: frozenset[ActionType],
+    request: Terms | None = None,
+) -> tuple[ActionClass, list[str]]:
+    """The action class a governing belief allows, and the steps that set it."""
+    steps: list[str] = []
+    action: ActionClass
+    if governor.historical:
+        return ActionClass.archive_only, [f"{governor.id} is {governor.historical}: history only"]
+    directive = read_directive(governor.text)
+    if governor.allowed_action == ActionClass.archive_only and directive.is_rule:
+        return ActionClass.archive_only, [f"{governor.id} says it is history: archive_only"]
+    # A label can lie both ways: a plain fact filed as a critical policy ("Dock B's Friday
+    # cut-off is 14:30") holds no secret, money or private data to guard and says no rule;
+    # reading it is answered, whatever its hint or verification flag ask.
+    restricts = directive.action not in (
+        None,
+        ActionClass.answer,
+    )  # not a statement or a permission
+    unguarded = not restricts and (
+        (
+            not action_types & CHANGING
+            and not _RULE_WORDS.search(governor.text.lower())
+            and holds_at_stake(governor.text) is None
+            and governor.kind not in _SECRET_KINDS
+        )
+        # ... and a secret whose own words say it may be handed on ("printed on the welcome
+        # card") is handed on.
+        or may_be_handed_on(governor.text)
+    )
+    if unguarded and (
+        governor.allowed_action in (ActionClass.block, ActionClass.verify_first)
+        or governor.verification_required
+    ):
+        action = ActionClass.answer
+        steps.append(
+            "its label asks for caution, but it states no rule and holds nothing at stake: answer"
+        )
+    elif (
+        governor.allowed_action is not None and governor.allowed_action != ActionClass.archive_only
+    ):
+        action = governor.allowed_action
+        steps.append(f"its action hint is {action.value}")
+    elif directive.action is not None:
+        action = directive.action
+        steps.append(f"its text says {directive.cue!r}: {action.value}")
+    else:
+        action = ActionClass.answer
+        steps.append("a plain statement: answer")
+    if (
+        directive.is_rule
+        and directive.action is not None
+        and governor.allowed_action != ActionClass.answer_context
+        and _governs_the_act(governor.text, action_types)
+    ):
+        raised = more_protective(action, directive.action)
+        if raised != action:
+            steps.append(f"its text says {directive.cue!r}: raised to {raised.value}")
+            action = raised
+    if (
+        not unguarded
+        and governor.verification_required
+        and more_protective(action, ActionClass.verify_first) != action
+    ):
+        action = ActionClass.verify_first
+        steps.append("it requires verification: verify_first")
+    weak = governor.status != Status.active or governor.epistemic_status in WITHOUT_STANDING
+    if weak and action in (ActionClass.answer, ActionClass.answer_context):
+        action = ActionClass.warn
+        steps.append(f"it is {governor.status.value}/{governor.epistemic_status.value}: warn")
+    scope = assessment.scope
+    if (
+        scope is not None
+        and action_types & CHANGING
+        and scope.action_types & CHANGING
+        and action in (ActionClass.answer, ActionClass.answer_context)
+    ):
+        action = ActionClass.verify_first
+        steps.append("a write/execute request under a write/execute scope: verify_first")
+    handing_over = ActionType.execute in action_types
+    stake = at_stake(request.text) if request is not None and handing_over else None
+    if (
+        stake is not None
+        and action in (ActionClass.answer, ActionClass.answer_context)
+        and directive.action != ActionClass.answer
+        and not may_be_handed_on(governor.text)
+        and not (stake == "money" and checked_at_source(governor.text))
+    ):
+        # Rule 8: a request that hands over a secret, money or private data is not made safe
+        # by a memory that merely answers it; only an explicit permission does.
+        action = ActionClass.verify_first
+        steps.append(f"the request puts {stake} at stake, and nothing permits it: verify_first")
+    safety = safety_at_stake(request.text) if request is not None else None
+    if safety is not None and action in (ActionClass.answer, ActionClass.answer_context):
+        # A dose or a limit read from a plain note is still a dose or a limit: a label
+        # that says "answer" does not make it safe to act on unchecked.
+        least, what = safety
+        action = least
+        steps.append(f"the request asks for {what}: {least.value}")
+    if action_types & CHANGING and action != ActionClass.block and someone_elses_act(governor.text):
+        # "Refunds are done only at the till by a supervisor; the assistant may tell the
+        # customer how": the act is not the agent's to do, what it may give is the answer.
+        action = ActionClass.answer_context
+        steps.append("it says the act is someone else's to do: answer_context (explain it)")
+    if governor.contested_by:
+        # Rule 7 of the module docstring: report, and never answer as if undisputed.
+        who = ", ".join(governor.contested_by)
+        step = f"contested by {who} (CONTRADICTS, kept from superseding it by the gate)"
+        if action in (ActionClass.answer, ActionClass.answer_context):
+            action = ActionClass.warn
+            steps.append(f"{step}: it still governs, but the claim is disputed: warn")
+        else:
+            steps.append(f"{step}: it still governs; {action.value} already protects")
+    return action, steps
+
+
+def _history_asked(
+    query: str, action_types: frozenset[ActionType], assessed: Iterable[Assessment]
+) -> Assessment | None:
+    """The archived or expired belief that answers a question about the past, if the
+    request is one and such a belief is about what it asks."""
+    if action_types & CHANGING or not asks_about_the_past(query):
+        return None
+    records = [a for a in assessed if a.candidate.historical and a.about.governs]
+    records.sort(key=lambda a: a.candidate.id)
+    records.sort(key=lambda a: (_about_rank(a), a.instance, a.relevance), reverse=True)
+    return records[0] if records else None
+
+
+def _governs_the_act(text: str, action_types: frozenset[ActionType]) -> bool:
+    """Whether the rule ``text`` states holds the request's acts, so that it may raise the
+    action: "late work scores zero unless an extension is granted" holds granting one, not
+    telling a parent the rule; a rule on sharing a secret holds reading it, since a read
+    leads to handing it over."""
+    governed = governed_action_types(text)
+    disclosing = ActionType.read in action_types and names_disclosure(text)
+    return not governed or disclosing or bool(governed & action_types)
+
+
+def decide(
+    query: str,
+    action_types: Iterable[ActionType],
+    candidates: Sequence[Candidate],
+    *,
+    overrides: Iterable[tuple[str, str]] = (),
+    narrows: Iterable[tuple[str, str]] = (),
+) -> Decision:
+    """Decide which candidate governs ``query`` and what the agent may do.
+
+    Args:
+        query: the request text.
+        action_types: what the request would do (given, or inferred by the caller).
+        candidates: every belief discovery and the graph walk found, including the heads of
+            superseded candidates (``Candidate.head`` names them).
+        overrides: ``(winner_id, loser_id)`` pairs of ``OVERRIDES`` edges.
+        narrows: ``(narrow_scope_key, broad_scope_key)`` pairs of ``NARROWS`` edges.
+
+    Returns:
+        The :class:`Decision`; ``governing`` is ``None`` when nothing applies.
+    """
+    request = Terms.of(query)
+    kinds = frozenset(action_types)
+    by_id = {c.id: c for c in candidates}
+    assessed = {c.id: assess(c, request, kinds) for c in candidates}
+    steps: list[str] = []
+
+    # A superseded candidate's jurisdiction passes to the head of its chain (a head outside
+    # the requested namespaces is none: ``assess`` excluded the candidate). A chain whose head
+    # is retracted has nothing current to pass it to: its members never govern, as evidence
+    # neither.
+    heads: dict[str, Candidate] = {}
+    for a in assessed.values():
+        c = a.candidate
+        if c.status == Status.superseded and c.head in by_id:
+            heads[c.id] = by_id[c.head]
+    for cid, head in heads.items():
+        if head.status == Status.retracted:
+            why = f"superseded by {head.id}, which is retracted: nothing current heads its chain"
+            assessed[cid] = replace(assessed[cid], lane="none", outcome="excluded", why=why)
+    lane = [a for a in assessed.values() if a.lane in ("authority", "history")]
+
+    losers: dict[str, str] = {}
+    lane_ids = {a.candidate.id for a in lane}
+    for stronger, weaker in overrides:
+        if stronger in lane_ids and weaker in lane_ids:
+            losers[weaker] = f"overridden by {stronger} (OVERRIDES)"
+    scope_holder = {a.candidate.scope_key: a.candidate.id for a in lane if a.candidate.scope_key}
+    for narrow, broad in narrows:
+        if narrow in scope_holder and broad in scope_holder:
+            broad_id = scope_holder[broad]
+            losers.setdefault(
+                broad_id, f"{scope_holder[narrow]} governs a narrower scope (NARROWS)"
+            )
+    contenders = [a for a in lane if a.candidate.id not in losers]
+    contenders.sort(key=lambda a: a.candidate.id)  # the final tie-break: smallest id wins
+    contenders.sort(key=lambda a: _rank(a, heads), reverse=True)
+
+    winner: Assessment | None = contenders[0] if contenders else None
+    past = _history_asked(query, kinds, assessed.values())
+    if past is not None:
+        # A question about how things were ("back in 2023, what were we allowed...?") is
+        # answered by the record of that time, as history, whatever governs now.
+        winner = past
+        steps.append(f"the request asks about the past; {past.candidate.id} is its record")
+    elif winner is not None:
+        steps.append(
+            f"authority lane: {len(contenders)} in scope; {winner.candidate.id} ranks first"
+        )
+    else:
+        evidence = [
+            a
+            for a in assessed.values()
+            if a.lane == "evidence" and (a.candidate.current or a.candidate.id in heads)
+        ]
+        # Only what is about the request's thing may answer it: the nearest text about
+        # another thing (the dock drone's code for the dock router's) is no answer at all.
+        for a in evidence:
+            if not a.about.governs:
+                assessed[a.candidate.id] = replace(
+                    a, lane="none", outcome="excluded", why="about nothing the request names"
+                )
+        evidence = [a for a in evidence if a.about.governs]
+        # Statements answer; a rule without standing (an unverified policy, a floated
+        # decision) is no evidence of fact and answers only when nothing else is relevant.
+        evidence.sort(key=lambda a: a.candidate.id)
+        evidence.sort(
+            key=lambda a: (
+                not a.authority,
+                _about_rank(a),
+                a.instance,
+                not other_property(request.text, a.candidate.text),
+                # what is confirmed answers before what was heard
+                a.candidate.epistemic_status == EpistemicStatus.confirmed,
+                a.relevance,
+            ),
+            reverse=True,
+        )
+        winner = evidence[0] if evidence else None
+        if winner is not None:
+            steps.append(
+                f"no authority in scope; the most relevant evidence is {winner.candidate.id}"
+            )
+
+    final: dict[str, Assessment] = {}
+    governor: Candidate | None = None
+    if winner is not None:
+        governor = heads.get(winner.candidate.id, winner.candidate)
+        if governor.id != winner.candidate.id:
+            steps.append(f"{winner.candidate.id} is superseded; its head {governor.id} governs")
+    for cid, a in assessed.items():
+        if governor is not None and cid == governor.id:
+            final[cid] = replace(a, outcome="governs", why=_win_reason(a, winner))
+        elif winner is not None and cid == winner.candidate.id:
+            final[cid] = replace(a, why=f"superseded by {governor.id if governor else '?'}")
+        elif cid in losers:
+            final[cid] = replace(a, why=losers[cid])
+        elif a.candidate.status == Status.superseded and cid in heads:
+            final[cid] = replace(
+                a, why=f"superseded: never governs; {heads[cid].id} heads its chain"
+            )
+        elif a.outcome == "excluded":
+            final[cid] = a
+        elif winner is not None and a.lane in ("authority", "history") and winner.scope is None:
+            # the record of the past asked about is a statement, ranked on no scope
+            final[cid] = replace(a, why=f"{a.why}; {winner.candidate.id} is the record asked for")
+        elif winner is not None and a.lane in ("authority", "history"):
+            final[cid] = replace(a, why=_loss_reason(a, winner, heads))
+        elif winner is not None and winner.lane in ("authority", "history"):
+            final[cid] = replace(a, why=f"{a.why}; the authority lane decides")
+        elif winner is not None:
+            final[cid] = replace(
+                a, why=f"{a.why}; less relevant ({a.relevance:.3f} < {winner.relevance:.3f})"
+            )
+        else:
+            final[cid] = a
+
+    if governor is None:
+        steps.append("nothing in the requested namespaces applies: answer_context")
+        return Decision(
+            None,
+            ActionClass.answer_context,
+            "no stored belief applies to this request",
+            tuple(final.values()),
+            tuple(steps),
+        )
+    assert winner is not None
+    action, action_steps = action_for(governor, winner, kinds, request)
+    steps.extend(action_steps)
+    doubt = _open_doubt(assessed.values(), governor, kinds)
+    if (
+        doubt is not None
+        and action in (ActionClass.answer, ActionClass.answer_context)
+        and not (kinds & CHANGING and someone_elses_act(governor.text))
+    ):
+        action = ActionClass.verify_first
+        steps.append(
+            f"{doubt.candidate.id} asks for a check on exactly this act and is not yet "
+            "confirmed: verify_first"
+        )
+    held = _holder(final, governor, action, kinds, request)
+    if held is not None:
+        action = held.action
+        steps.append(_hand_to_holder(final, governor, held))
+        governor, winner = held.holder.candidate, held.holder
+    lane_name = "authority" if winner.lane == "authority" else winner.lane
+    reason = f"{governor.id} governs ({lane_name} lane): {action.value}"
+    if governor.contested_by:
+        reason += f"; contested by {', '.join(governor.contested_by)}"
+    return Decision(governor.id, action, reason, tuple(final.values()), tuple(steps))
+
+
+#: what handing over a held thing needs: a secret or a person's private data goes to no one
+#: on a memory's word; money moves to stored details only once they are checked
+_HANDING_OVER = {
+    "a secret": ActionClass.block,
+    "private data": ActionClass.block,
+    "money": ActionClass.verify_first,
+}
+
+
+class Holding(NamedTuple):
+    """The memory that holds what a request would hand over, and what handing it needs."""
+
+    holder: Assessment
+    action: ActionClass
+    stake: str
+
+
+def _holder(
+    final: Mapping[str, Assessment],
+    governor: Candidate,
+    action: ActionClass,
+    action_types: frozenset[ActionType],
+    request: Terms,
+) -> Holding | None:
+    """The memory that holds what the request would hand over (a password filed as a plain
+    note, the new bank details in an email), when the governing belief says nothing of it:
+    its content, not its label, decides (rule 8). ``None`` when the request hands nothing
+    over, nothing current about its thing holds it, the holder says it may be handed on, or
+    the governing belief asks for more already, speaks of that very stake, or is a note
+    that counsels caution of its own."""
+    if not action_types & CHANGING or action == ActionClass.archive_only:
+        return None
+    stake = at_stake(request.text)
+    if stake is None:
+        return None
+    needed = _HANDING_OVER[stake]
+    if more_protective(action, needed) != needed:
+        return None  # the governing belief asks for more already
+    if holds_at_stake(governor.text) == stake:
+        return Holding(final[governor.id], needed, stake)  # it holds what would be handed over
+    if at_stake(governor.text) == stake:
+        return None  # it speaks to the stake itself: a rule on it, or the thing shareable
+    if final[governor.id].lane != "authority" and governor.allowed_action not in (
+        None,
+        ActionClass.answer,
+        ActionClass.answer_context,
+    ):
+        return None  # a note that already counsels caution about this very thing
+    holders = [
+        a
+        for a in final.values()
+        if a.candidate.status == Status.active
+        and not a.candidate.historical
+        and a.about.governs
+        and holds_at_stake(a.candidate.text) == stake
+        and not (stake == "money" and checked_at_source(a.candidate.text))
+    ]
+    if not holders:
+        return None
+    best = max(holders, key=lambda a: (_about_rank(a), a.instance, a.relevance))
+    return Holding(best, needed, stake)
+
+
+def _hand_to_holder(final: dict[str, Assessment], governor: Candidate, held: Holding) -> str:
+    """Record in ``final`` that the holder governs instead of ``governor`` (the governor
+    itself, when it is the holder), and return the step that says why."""
+    holder, stake = held.holder.candidate, held.stake
+    if holder.id == governor.id:
+        return f"it holds {stake}, and the request would hand it over: {held.action.value}"
+    final[governor.id] = replace(
+        final[governor.id],
+        outcome="lost",
+        why=f"{holder.id} holds {stake} the request would hand over, and this says nothing of it",
+    )
+    final[holder.id] = replace(
+        final[holder.id],
+        outcome="governs",
+        why=f"governs: it holds {stake} the request would hand over",
+    )
+    return (
+        f"the request would hand over {stake}; {holder.id} holds it, and {governor.id} says "
+        f"nothing of it: {held.action.value}"
+    )
+
+
+def _open_doubt(
+    assessed: Iterable[Assessment], governor: Candidate, action_types: frozenset[ActionType]
+) -> Assessment | None:
+    """A current belief without standing that would hold this write or execution for a
+    check, in scope and strongly (an engineer's unconfirmed note that the wall may be
+    load-bearing): not enough to govern, too much to act as if it were not there."""
+    if not action_types & CHANGING:
+        return None
+    for a in assessed:
+        c = a.candidate
+        if (
+            c.id != governor.id
+            and c.current
+            and _without_standing(c)
+            and a.scope is not None
+            and a.scope.in_scope
+            and a.strong
+            and a.type_match
+            and a.about.governs
+            and ActionClass.verify_first in (c.allowed_action, a.directive.action)
+        ):
+            return a
+    return None
+
+
+def _win_reason(a: Assessment, winner: Assessment | None) -> str:
+    if a.lane in ("authority", "history") and a.scope is not None:
+        return f"governs: in scope ({', '.join(a.scope.matched)}), first by precedence"
+    if winner is not None and winner.candidate.id != a.candidate.id:
+        return f"governs as the head of {winner.candidate.id}'s chain"
+    return "governs: the most relevant evidence, with no authority in scope"
+
+
+def _loss_reason(a: Assessment, winner: Assessment, heads: Mapping[str, Candidate]) -> str:
+    mine, theirs = _rank(a, heads), _rank(winner, heads)
+    labels = (
+        "current",
+        "what it is about",
+        "naming the instance asked about",
+        "strong match",
+        "action types match",
+        "priority",
+        "exactly its thing",
+        "specificity",
+        "trust",
+    )
+    for label, x, y in zip(labels, mine, theirs, strict=False):
+        if x != y:
+            return f"in scope, but {winner.candidate.id} wins on {label}"
+    return f"in scope, but {winner.candidate.id} wins the tie (recency, then id)"

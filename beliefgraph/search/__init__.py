@@ -1,0 +1,1 @@
+"""Precision-first retrieval and context assembly."""

@@ -1,0 +1,173 @@
+"""Writers of one process to the same namespaces take turns before their transaction
+(:class:`NamespaceQueue`).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from typing import Any
+
+from beliefgraph.db import UNREACHABLE, Unreachable
+from beliefgraph.errors import (
+    StoreUnavailable,
+)
+from beliefgraph.models import (
+    GateDecision,
+)
+
+#: how long after a write found Neo4j away the writers queued behind it fail without trying
+FAIL_FAST_SECONDS = 2.0
+
+
+@dataclass(eq=False)
+class _Write:
+    """One caller's rows waiting to be written together with others (NamespaceQueue)."""
+
+    rows: list[dict[str, Any]]
+    done: threading.Event = dataclass_field(default_factory=threading.Event)
+    decisions: list[GateDecision] | None = None
+    error: BaseException | None = None
+
+
+def _run_together(
+    batch: list[_Write], run: Callable[[list[dict[str, Any]]], list[GateDecision]]
+) -> None:
+    """Write the batch in one transaction and give each write its decisions; if that fails,
+    each alone (unless Neo4j is away: then all get that answer)."""
+    try:
+        try:
+            decisions = run([row for job in batch for row in job.rows])
+        except StoreUnavailable as e:
+            for job in batch:
+                job.error = e
+            return
+        except Exception as e:
+            if len(batch) == 1:
+                batch[0].error = e
+                return
+            for job in batch:
+                try:
+                    job.decisions = run(job.rows)
+                except Exception as alone:
+                    job.error = alone
+            return
+        offset = 0
+        for job in batch:
+            mine = decisions[offset : offset + len(job.rows)]
+            job.decisions = [d.model_copy(update={"index": d.index - offset}) for d in mine]
+            offset += len(job.rows)
+    finally:
+        for job in batch:
+            job.done.set()
+
+
+class NamespaceQueue:
+    """Writers of one process to the same namespaces take turns before their transaction.
+
+    Inside Neo4j every gate write locks its namespaces first, but it finds them with a
+    uniqueness-constrained seek, which in a writing query takes a shared lock: concurrent
+    writers to one namespace each held it and waited to upgrade it, and Neo4j broke the
+    deadlocks by failing all but one (measured in bench/results/concurrent_writers.md). Queued
+    here, they reach Neo4j one namespace-set at a time and none has to be retried. Locks are
+    taken in sorted order, each wait bounded.
+
+    While Neo4j is away, the writer in turn finds out within the driver's timeouts; those
+    queued behind it within :data:`FAIL_FAST_SECONDS` of its failure do not wait their turn
+    to find out again: they fail at once (503), so no queued write waits for many timeouts.
+    """
+
+    def __init__(self, timeout: float, *, most_rows: int = 1000) -> None:
+        self.timeout = timeout
+        self.most_rows = most_rows
+        self._guard = threading.Lock()
+        self._locks: dict[str, threading.Lock] = {}
+        self._failed_at = -math.inf
+        self._waiting: dict[Hashable, list[_Write]] = {}
+
+    def together(
+        self,
+        key: Hashable,
+        namespaces: Iterable[str],
+        rows: list[dict[str, Any]],
+        run: Callable[[list[dict[str, Any]]], list[GateDecision]],
+    ) -> list[GateDecision]:
+        """Write ``rows`` with ``run`` in its turn, together with the writes of the same
+        ``key`` (caller, actor, path, namespaces) that arrived while it waited: one
+        transaction for all of them, decided in order, as one batch would be (a group
+        commit): a write waits for the transaction before it and its own, not for one per
+        writer ahead of it. When the shared transaction fails, each write is tried
+        alone, so each gets its own answer (a refused one never takes the others with it);
+        when Neo4j is away they all get that answer at once.
+
+        Returns:
+            The decisions on ``rows``, indexed from 0.
+        """
+        job = _Write(rows)
+        with self._guard:
+            self._waiting.setdefault(key, []).append(job)
+        try:
+            with self.turn(namespaces):
+                with self._guard:
+                    batch = self._take(key)
+                if batch:
+                    _run_together(batch, run)
+                    if any(isinstance(j.error, Unreachable) for j in batch):
+                        self._failed_at = time.monotonic()  # those queued behind fail at once
+        except StoreUnavailable:
+            with self._guard:
+                waiting = self._waiting.get(key, [])
+                if job in waiting:  # never taken: it was not written, and never will be
+                    waiting.remove(job)
+                    raise
+            # taken by the writer in turn, whose answer is ours: wait for it
+            job.done.wait(self.timeout)
+        if not job.done.is_set():
+            raise StoreUnavailable("the write did not finish in time; try again")
+        if job.error is not None:
+            raise job.error
+        assert job.decisions is not None
+        return job.decisions
+
+    def _take(self, key: Hashable) -> list[_Write]:
+        """The writes waiting under ``key``, oldest first, up to ``most_rows`` rows."""
+        waiting = self._waiting.get(key, [])
+        batch: list[_Write] = []
+        size = 0
+        while waiting and (not batch or size + len(waiting[0].rows) <= self.most_rows):
+            size += len(waiting[0].rows)
+            batch.append(waiting.pop(0))
+        if not waiting:
+            self._waiting.pop(key, None)
+        return batch
+
+    @contextmanager
+    def turn(self, namespaces: Iterable[str]) -> Iterator[None]:
+        """Hold these namespaces for the block.
+
+        Raises:
+            StoreUnavailable: another writer held one of them longer than ``timeout``.
+        """
+        with self._guard:
+            locks = [self._locks.setdefault(ns, threading.Lock()) for ns in sorted(set(namespaces))]
+        held: list[threading.Lock] = []
+        try:
+            for lock in locks:
+                if not lock.acquire(timeout=self.timeout):
+                    raise StoreUnavailable("the namespace is busy with other writes; try again")
+                held.append(lock)
+            if time.monotonic() - self._failed_at < FAIL_FAST_SECONDS:
+                raise Unreachable(UNREACHABLE)
+            try:
+                yield
+            except Unreachable:
+                self._failed_at = time.monotonic()
+                raise
+        finally:
+            for lock in reversed(held):
+                lock.release()
