@@ -1,6 +1,6 @@
 // name: belief_missing_search_terms
 // Beliefs written before name_edits and text_words existed (the terms search finds names and
-// texts by: beliefgraph/index_keys.py, beliefgraph/search.py), in id order after $after, so
+// texts by: beliefgraph/index_keys.py, beliefgraph/search/), in id order after $after, so
 // that a store is walked once.
 // $after: string ('' from the start); $limit: int.
 // Returns up to $limit rows: id, canonical_name (or null), aliases (list<string>), text.

@@ -3,7 +3,7 @@
 // embedding, namespaces and the entity of its canonical name. A belief that something
 // already supersedes stays superseded. Every namespace it leaves or joins has its
 // lock_token replaced, so the gate's in-process vector copies of them are reloaded
-// (beliefgraph/vectors.py: only the gate's own writes may leave a copy in step).
+// (beliefgraph/gate/vectors.py: only the gate's own writes may leave a copy in step).
 // $id: belief id; $props: map of Belief properties (a null removes one); $embedding: list<float>;
 // $embedding_f32: bytes (the same vector, see belief_create);
 // $namespaces: list<string>; $about: list<{key, name, aliases}>.

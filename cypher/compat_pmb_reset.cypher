@@ -2,7 +2,7 @@
 // PrecisionMemBench's reset: deletes every belief whose namespaces are all compat namespaces
 // (a belief that is also anywhere else is never touched). The one physical delete in
 // beliefgraph, confined to the compat namespaces; the namespaces themselves are kept, with
-// their lock_token replaced so that the gate reloads its vector copies of them (vectors.py).
+// their lock_token replaced so that the gate reloads its vector copies of them (beliefgraph/gate/vectors.py).
 // $prefix: the compat namespace prefix (validated by the settings: never empty).
 // Returns: deleted.
 MATCH (n:Namespace)

@@ -1,6 +1,6 @@
 // name: gate_candidates_exact
 // The $k live beliefs of each incoming belief's namespaces nearest to it by exact cosine:
-// a scan of the namespace, for namespaces small enough (see gate.py: a global vector index
+// a scan of the namespace, for namespaces small enough (see beliefgraph/gate/: a global vector index
 // top-k can miss a small namespace entirely).
 // $rows: list of {i, user (null: shared), embedding: list<float>, namespaces: list<string>}
 // $k: int; $live: list<string> (statuses a gate may compare with).

@@ -2,7 +2,7 @@
 // The $k live beliefs of each incoming belief's namespaces nearest to it, through the
 // vector index: 5.26 cannot filter inside the index, so it asks for the $fetch nearest
 // beliefs of the whole store and keeps those of the belief's namespaces. Fewer than $k rows
-// for an incoming belief means the namespace is rare among its neighbours: gate.py then
+// for an incoming belief means the namespace is rare among its neighbours: the gate then
 // asks again with a larger $fetch, and finally scans (gate_candidates_exact).
 // $rows: list of {i, user (null: shared), embedding, namespaces} (see gate_candidates_exact)
 // $k: int; $fetch: int (>= $k); $live: list<string>.

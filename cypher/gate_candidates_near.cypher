@@ -1,6 +1,6 @@
 // name: gate_candidates_near
 // The live beliefs among the given ids: the nearest to incoming beliefs as ranked by the
-// gate's in-process vectors (vectors.py). Neo4j reads only these few, each once, and says
+// gate's in-process vectors (beliefgraph/gate/vectors.py). Neo4j reads only these few, each once, and says
 // which are still live, and what they are about (entities gain aliases from other writes);
 // the scores, and the rest of what the gate compares (text, kind, trust, names,
 // namespaces: only the compat router's in-place replace changes them, and it makes the

@@ -3,7 +3,7 @@
 // gate_lock_namespaces), say which of the incoming ids are taken (as belief_existing_ids),
 // and read the live beliefs among $near, which the gate's in-process copies of the namespaces
 // proposed before the lock: the nearest to the incoming beliefs and those sharing an entity
-// or canonical name with them (vectors.py; gate.py checks afterwards that the copies were
+// or canonical name with them (beliefgraph/gate/vectors.py; the gate checks afterwards that the copies were
 // exactly this state), each once.
 // $names: list<string>, sorted; $token: string, new for every write (the gate's copies are
 // stamped with it); $ids: list<string>, the incoming beliefs' ids; $near: list<string>

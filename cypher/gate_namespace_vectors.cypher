@@ -1,6 +1,6 @@
 // name: gate_namespace_vectors
 // Every belief of the namespace, whatever its status, oldest first, with what the gate's
-// in-process copy (vectors.py) keeps of it: what the classifier compares of it that does not
+// in-process copy (beliefgraph/gate/vectors.py) keeps of it: what the classifier compares of it that does not
 // change (text, kind, trust, canonical name, user, namespaces), the keys of the entities it
 // is about, its embedding, and whether it is live (a status that is not live is final: the
 // copy never proposes it). The copy is loaded from this inside the write that locked the

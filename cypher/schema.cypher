@@ -21,7 +21,7 @@ CREATE VECTOR INDEX belief_embedding IF NOT EXISTS FOR (b:Belief) ON b.embedding
 CREATE FULLTEXT INDEX belief_text IF NOT EXISTS FOR (b:Belief)
   ON EACH [b.text, b.canonical_name, b.aliases_text, b.why_it_matters]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}};
-// search's index (beliefgraph/search.py); Store.init_schema makes it again when an earlier
+// search's index (beliefgraph/search/); schema.init_schema makes it again when an earlier
 // schema made it over other properties (SEARCH_INDEX_PROPERTIES there: keep them equal)
 CREATE FULLTEXT INDEX belief_search IF NOT EXISTS FOR (b:Belief)
   ON EACH [b.canonical_name, b.aliases_text, b.text_words, b.search_keys, b.name_edits]

@@ -4,9 +4,9 @@
 // $namespaces, of $user (null: any user), of $kinds (null: any kind), with a surfacing
 // status, not resolved and not expired (valid_to passed). Each source keeps at most
 // $per_kind beliefs per kind (best full-text score first), so one prolific kind cannot push
-// the others out. Scoring and admission happen in beliefgraph/search.py.
+// the others out. Scoring and admission happen in beliefgraph/search/.
 // $names: Lucene query over canonical_name, aliases_text and name_edits, '' for none.
-// $text: Lucene query over text_words (groups of words a text must hold whole: search.py's
+// $text: Lucene query over text_words (groups of words a text must hold whole: search/query.py's
 // coverage_groups), '' for none. Both carry +search_keys clauses, so the index
 // itself keeps to the namespaces and user; the WHERE below re-checks what the graph says.
 // $canonical: list<string> of exact canonical names (snake_case shingles of the query).
