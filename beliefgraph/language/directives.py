@@ -20,8 +20,9 @@ class Directive:
     """What a belief's text says about acting: a rule or not, and how protective.
 
     ``action`` is ``block`` for an unconditional prohibition, ``verify_first`` for a
-    requirement to check, confirm or get approval first, ``answer`` for a permission, and
-    ``None`` for a plain statement. ``cue`` is the phrase that decided it.
+    requirement to check, confirm or get approval first, ``warn`` for a permission that comes
+    with a caution to pass on, ``answer`` for a permission, and ``None`` for a plain
+    statement. ``cue`` is the phrase that decided it.
     """
 
     action: ActionClass | None
@@ -29,8 +30,9 @@ class Directive:
 
     @property
     def is_rule(self) -> bool:
-        """Whether the text restricts what may be done (a requirement or a prohibition)."""
-        return self.action in (ActionClass.block, ActionClass.verify_first)
+        """Whether the text restricts what may be done (a prohibition, a requirement, or a
+        caution that goes with the act)."""
+        return self.action in (ActionClass.block, ActionClass.verify_first, ActionClass.warn)
 
 
 def _cues(*patterns: str) -> re.Pattern[str]:
@@ -194,6 +196,11 @@ def read_directive(text: str) -> Directive:
         The :class:`Directive`.
     """
     line = _normalise(text)
+    if (m := _CAUTION.search(line)) and (_MAY.search(line) or not _BLOCK.search(line)):
+        # "may go ahead, but remind them ...", "fine to switch off; tell whoever is home":
+        # the rule lets the act happen and asks for a caution with it, whatever else it
+        # demands of the act itself.
+        return Directive(ActionClass.warn, m.group(0))
     if m := _VERIFY.search(line):
         return Directive(ActionClass.verify_first, m.group(0))
     if m := _PERMISSION.search(line):
@@ -204,6 +211,32 @@ def read_directive(text: str) -> Directive:
             return Directive(ActionClass.verify_first, f"{m.group(0)} ... {route.group(0)}")
         return Directive(ActionClass.block, m.group(0))
     return Directive(None)
+
+
+#: a caution the rule asks to pass on with the act: remind, tell, point out, spell out ...
+_CAUTION = _cues(
+    r"remind(?:s|ed|ing)?",
+    r"points? out",
+    r"spells? out",
+    r"(?:tell|warn|advise|alert|caution|brief) (?:them|him|her|whoever|everyone|anyone|"
+    r"people|staff|the (?:\w+ ){0,2}(?:requester|operator|driver|customer|traveller|traveler|"
+    r"class|crew|team|worker|workers|lead|manager|guest|patient|parent|parents|caller|family))",
+    r"let (?:them|him|her|whoever|everyone|the \w+) know",
+    r"make sure (?:they|he|she|everyone|the \w+) (?:knows?|understands?|(?:is|are) aware)",
+    r"(?:has|have|must|needs?) to be (?:told|warned|reminded)",
+    r"must (?:be )?(?:told|warned|reminded)",
+    r"flag (?:that|it)",
+)
+#: words that let the act happen (with the caution above, the rule is a cautioned permission)
+_MAY = _cues(
+    r"may(?! not)",
+    r"can(?! ?not)",
+    r"(?:is|are|its) (?:fine|ok|okay|allowed|permitted|reimbursable)",
+    r"fine to",
+    r"allowed to",
+    r"go(?:es)? ahead",
+    r"no (?:permit|sign-?off|approval) (?:is )?(?:needed|required)",
+)
 
 
 #: the words of a requirement to check, which are never the act it governs

@@ -774,3 +774,21 @@ def test_the_rule_that_names_the_qualified_thing_asked_outranks_a_louder_one() -
         "manager says go ahead and lift the roof trusses today."
     )
     assert decide(request, [X], [manager, crane]).governing == "crane"
+
+
+def test_a_permission_with_a_caution_to_pass_on_warns_whatever_its_label() -> None:
+    query = "Book the scissor lift for the atrium lamp this afternoon."
+    cautioned = belief(
+        "lift",
+        "The scissor lift may be used by anyone with the operator card; every time, remind "
+        "them to clip the harness to the platform anchor.",
+        kind=Kind.policy,
+        names=("scissor lift",),
+        hint=ActionClass.answer,
+        similarity=0.6,
+    )
+    d = decide(query, [X], [cautioned])
+    assert (d.governing, d.action) == ("lift", ActionClass.warn)
+    # a label that asks for more than the caution keeps it
+    checked = replace(cautioned, allowed_action=ActionClass.verify_first)
+    assert decide(query, [X], [checked]).action == ActionClass.verify_first

@@ -136,6 +136,26 @@ def test_a_request_without_acts_is_a_read_but_a_statement_names_none() -> None:
             ActionClass.verify_first,
         ),
         ("Never refund cash. The count is done on Fridays.", ActionClass.block),
+        # a permission that asks for a caution to be passed on with the act
+        (
+            "Contractors may use the roof hatch, but remind them to clip on to the rail.",
+            ActionClass.warn,
+        ),
+        (
+            "Fine to reboot the lab router after six; tell whoever is on call first.",
+            ActionClass.warn,
+        ),
+        (
+            "Pallets can go on the late van only in sealed crates, and the driver has to be "
+            "told what is in them.",
+            ActionClass.warn,
+        ),
+        # ... but a prohibition whose next sentence says who to tell is a route, not a caution
+        (
+            "Never give out the gate code; tell the visitor to ring the lodge.",
+            ActionClass.verify_first,
+        ),
+        ("Interns may not run the kiln. Remind them it stays hot overnight.", ActionClass.block),
     ],
 )
 def test_directives_are_read_from_the_text(text: str, action: ActionClass | None) -> None:
