@@ -135,7 +135,8 @@ _RECORD = (
     r"site|website|portal|account|inbox|diary|chart|rota|schedule|database|ledger|board)"
 )
 _PLACE = (
-    r"\b(?:put|post|drop|add(?! up)|pop|paste|stick|upload|place|load)\b[^.;?!]{0,60}?"
+    r"\b(?:put|post|drop|add(?! up)|pop|paste|stick|upload|place|load|jot|type|key|copy|"
+    r"scribble)\b[^.;?!]{0,60}?"
     r"\b(?:in|into|on|onto)\s+"
 )
 _PLACING = re.compile(_PLACE)

@@ -83,6 +83,9 @@ _AT_STAKE = {
         r"admin (?:user|account|access)",
         r"get into",
         r"(?:sign|log) ?(?:in|on) (?:details|to|with)",
+        r"sign-?ins?",
+        r"(?:door|gate|alarm|keypad|lock|access|entry|key) ?codes?",
+        r"(?:code|number) (?:for|to|of) the (?:\w+ )?(?:door|gate|alarm|keypad|lock|safe)",
         r"(?:need|needs|use|uses) to (?:sign|log) (?:in|on)",
     ),
     "money": _cues(
@@ -205,6 +208,8 @@ _HOLDS = {
         r"(?:[^.;]{0,40}?[\s:=/'\"(])?"
         r"(?=[\w!@#$%^&*.-]*[\d!@#$%^&*])[\w!@#$%^&*.-]{3,}"
         r"(?!\s+(?:days?|hours?|minutes?|characters?|digits?|months?|weeks?|years?|times?)\b)"
+        # a code keyed in ("punch 5-2-8-0 then the key symbol")
+        r"|\b(?:punch|key|tap)(?: in)?\s+\d(?:[\s-]?\d){3,}\b"
         # a token of letters, digits and a symbol ("Q7!rmT2w-vale") is a secret on its own
         r"|(?<![\w@.])(?=[\w!@#$%^&*-]*[a-z])(?=[\w!@#$%^&*-]*\d)(?=[\w!@#$%^&*-]*[!@#$%^&*])"
         r"[\w!@#$%^&*-]{8,}",

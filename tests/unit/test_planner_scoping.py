@@ -270,6 +270,10 @@ def test_a_question_asking_for_a_dose_or_a_limit_is_one(
         # what it says may be handed on is no secret to keep
         ("Guest wifi password sandpiper-88, printed on the welcome card.", None),
         ("Door code 4471#, never posted on the noticeboard.", "a secret"),
+        # a code keyed in is one, a number dialled or a count punched is not
+        ("Night staff get in by the side door: punch 5-2-8-0, then the key symbol.", "a secret"),
+        ("Dial 999 in an emergency.", None),
+        ("Punch 3 holes in each sheet.", None),
     ],
 )
 def test_what_a_memory_holds_is_read_from_its_value(text: str, held: str | None) -> None:
@@ -289,6 +293,15 @@ def test_a_month_and_a_year_gone_by_or_what_we_used_to_do_is_the_past() -> None:
 def test_logging_a_note_puts_no_secret_at_stake() -> None:
     assert at_stake("Please log in the CRM that she rang.") is None
     assert at_stake("Put what she needs to get into staging in her doc.") == "a secret"
+
+
+def test_a_way_in_by_any_name_is_a_secret_and_writing_it_down_is_a_write() -> None:
+    jot = "Jot the sign-in for the boiler controller into the plumber's job sheet."
+    assert at_stake(jot) == "a secret"
+    assert infer_action_types(jot) == {W}
+    assert at_stake("Text the courier the number for the back gate.") == "a secret"
+    assert at_stake("Can you share the alarm code with the cleaner?") == "a secret"
+    assert infer_action_types("Type her new address into the parcel form.") == {W}
 
 
 @pytest.mark.parametrize(
