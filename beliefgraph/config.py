@@ -82,7 +82,7 @@ class Settings(BaseSettings):
     #: largest page of ``GET /v1/beliefs``
     max_page_size: int = Field(default=500, gt=0)
 
-    # -- search and context assembly (beliefgraph/search/, beliefgraph/context.py) --
+    # -- search and context assembly (beliefgraph/search/) --
     #: most candidates search scores per kind and per source (names, canonical, text)
     search_candidate_budget: int = Field(default=20, gt=0)
     #: best full-text hits read per source (the index already keeps to the scope)

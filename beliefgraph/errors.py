@@ -20,6 +20,7 @@ The hierarchy::
     │   └── TrustGuarded        the replacement's trust is too low to supersede
     ├── QueryNotFound           a named Cypher query does not exist (a programming error)
     ├── EmbeddingUnavailable    the embedding model cannot be loaded
+    ├── LLMUnavailable          the optional LLM endpoint failed (always caught: rules decide)
     └── StoreUnavailable        Neo4j cannot be reached or refused the work
         └── WriteOutcomeUnknown Neo4j went away while a write committed
 
@@ -165,3 +166,10 @@ class WriteOutcomeUnknown(StoreUnavailable):
     """Raised when Neo4j went away while a write committed: it may or may not be stored."""
 
     slug = "write-outcome-unknown"
+
+
+class LLMUnavailable(BeliefGraphError):
+    """The optional LLM endpoint failed, timed out or answered something unreadable; the
+    extractor and the classifier catch it and decide by their rules."""
+
+    slug = "llm-unavailable"

@@ -3,7 +3,7 @@
 The optional LLM extractor (:mod:`beliefgraph.importer.extract`) and the optional LLM
 classifier of the gate (:mod:`beliefgraph.gate.classifier`) both ask through
 :class:`ChatEndpoint`; neither is ever needed, and each falls back to its rules when the
-endpoint fails (:class:`LLMUnavailable`).
+endpoint fails (:class:`~beliefgraph.errors.LLMUnavailable`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,7 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
-
-class LLMUnavailable(Exception):
-    """The LLM endpoint failed, timed out or answered something unreadable."""
+from beliefgraph.errors import LLMUnavailable
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """Pydantic models, named by role: ``*Create`` comes in, ``*Public`` goes out.
 
-Neo4j records become models only in :mod:`beliefgraph.records`; nothing else reads a record.
-The fields follow DESIGN §2.
+Neo4j records become models in one place per node type: beliefs and chains in
+:mod:`beliefgraph.records`, the planner's candidates in :mod:`beliefgraph.planner.candidates`,
+the gate's neighbours in :mod:`beliefgraph.gate.incoming`, API keys in :mod:`beliefgraph.keys`
+and audit events in :mod:`beliefgraph.audit`. The fields follow DESIGN §2.
 """
 
 from __future__ import annotations

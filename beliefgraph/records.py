@@ -1,4 +1,4 @@
-"""The one place where Neo4j records become models."""
+"""Where Neo4j records of beliefs and their supersession chains become models."""
 
 from __future__ import annotations
 

@@ -61,8 +61,8 @@ from beliefgraph import keys
 from beliefgraph.access import Role
 from beliefgraph.config import Settings, default_cache_dir
 from beliefgraph.embeddings import DIMENSIONS, OnnxEmbedder, load_embedder
+from beliefgraph.gate.gate import Gate
 from beliefgraph.gate.incoming import incoming_from_rows
-from beliefgraph.gate.verdicts import Gate
 from beliefgraph.gate.write import create_rows
 from beliefgraph.launcher.server import Neo4jLauncher
 from beliefgraph.models import BeliefCreate

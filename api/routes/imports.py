@@ -20,7 +20,7 @@ from fastapi import Path as PathParam
 from api.deps import CallerDep, StoreDep
 from beliefgraph.access import Role
 from beliefgraph.errors import Forbidden, NotFound
-from beliefgraph.importer.formats import detect_format
+from beliefgraph.importer.detect import detect_format
 from beliefgraph.importer.input import HEAD_BYTES, LogFormat
 from beliefgraph.importer.jobs import ImportJobPublic, ImportJobs
 from beliefgraph.importer.summary import ImportOptions

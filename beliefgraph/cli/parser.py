@@ -226,7 +226,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--llm-model", default="gpt-4o-mini", help="the model for --llm-url")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
-    # -- more commands: each feature adds its parsers here --
     p = add(
         "query",
         cmd_query,

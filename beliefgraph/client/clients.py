@@ -7,8 +7,8 @@
 ...     answer.action, answer.governing and answer.governing.text
 
 Every REST route is a method of both clients, written once (:class:`_Routes`), and answers
-with the API's own pydantic models (``beliefgraph.models``, ``planner_models``, ...): the
-async client's methods are the same, awaited. Listings come whole as iterators that fetch
+with the API's own pydantic models (``beliefgraph.models``, ``beliefgraph.planner.models``,
+...): the async client's methods are the same, awaited. Listings come whole as iterators that fetch
 page after page (``iter_beliefs``, ``iter_audit``). A 503 (Neo4j away, the write queue
 full) and a connection that could not be opened are tried again ``retries`` times with
 exponential back-off; a 503 ``write-outcome-unknown`` is not (the write may be stored: send

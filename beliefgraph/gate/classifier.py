@@ -52,10 +52,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from beliefgraph.config import Settings
+from beliefgraph.errors import LLMUnavailable
 from beliefgraph.language import frames
 from beliefgraph.language.things import ATTRIBUTES
 from beliefgraph.language.words import fold_plural
-from beliefgraph.llm import ChatEndpoint, LLMUnavailable
+from beliefgraph.llm import ChatEndpoint
 from beliefgraph.models import Verdict
 from beliefgraph.text import CORRECTION_OPENING, tokenize, word_set
 

@@ -21,8 +21,8 @@ from beliefgraph.errors import DuplicateId, Forbidden, NotFound
 from beliefgraph.gate.classifier import (
     Judgement,
 )
+from beliefgraph.gate.gate import Gate
 from beliefgraph.gate.incoming import Incoming, incoming_from_rows
-from beliefgraph.gate.verdicts import Gate
 from beliefgraph.models import BeliefCreate, GateDecision
 
 

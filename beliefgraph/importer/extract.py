@@ -75,6 +75,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
+from beliefgraph.errors import LLMUnavailable
 from beliefgraph.importer.cues import (
     HEDGE,
     OPEN_QUESTION,
@@ -89,7 +90,7 @@ from beliefgraph.importer.cues import (
 )
 from beliefgraph.importer.sentences import _REMEMBER, _split, _tidy, own_lines, sentences
 from beliefgraph.importer.statements import ASSISTANT_ROLES, USER_ROLES, Extractor, Statement
-from beliefgraph.llm import ChatEndpoint, LLMUnavailable
+from beliefgraph.llm import ChatEndpoint
 from beliefgraph.models import Kind
 
 log = logging.getLogger(__name__)

@@ -1,19 +1,8 @@
-"""Bulk import of conversation logs: streaming readers, batches, checkpoints (DESIGN §6).
+"""Bulk import of conversation logs: extraction, batches, checkpoints (DESIGN §6).
 
-Three formats, told apart by their first record when ``format="auto"``:
+The readers of each format are :mod:`beliefgraph.importer.formats`.
 
-``jsonl``
-    one message per line: ``{"conversation_id", "role", "content", "ts"}``, ``turn_id``
-    optional.
-``openai``
-    one conversation per line: ``{"messages": [{"role", "content"}, ...]}``, with an optional
-    ``id``/``conversation_id`` (otherwise the line's content hash names the conversation).
-``chatgpt``
-    the ChatGPT data export, ``conversations.json``: an array of conversations whose
-    ``mapping`` is a tree of message nodes; the branch ending at ``current_node`` is read.
-
-Files are streamed, never loaded whole (a ChatGPT export is cut into its conversations as
-it is read). Each record is extracted (:mod:`beliefgraph.importer.extract`) and the statements are
+Each record is extracted (:mod:`beliefgraph.importer.extract`) and the statements are
 written in batches through the store's create path with ``write_path=import``, so whatever
 the store does on a write (the curation gate, the audit log) applies to imports too.
 
@@ -21,8 +10,8 @@ Idempotent and resumable:
 
 * every id is a hash of the namespace, the conversation id, the turn (its id; else, in a
   JSONL log, what it says and how often its conversation said it before, see
-  :func:`read_jsonl`; else its index in its record) and the statement's text, so a rerun
-  computes the same ids;
+  :func:`~beliefgraph.importer.formats.read_jsonl`; else its index in its record) and the
+  statement's text, so a rerun computes the same ids;
 * a statement counts as done once its turn's ``ASSERTED`` edge (carrying the statement's
   key) exists; done statements are never written again, so importing the same log twice
   writes nothing;
@@ -68,8 +57,9 @@ from neo4j import ManagedTransaction
 from beliefgraph.access import Caller
 from beliefgraph.embeddings import Remembering
 from beliefgraph.errors import InvalidInput, MalformedRecord
+from beliefgraph.importer.detect import detect_format
 from beliefgraph.importer.extract import RuleExtractor
-from beliefgraph.importer.formats import READERS, detect_format
+from beliefgraph.importer.formats import READERS
 from beliefgraph.importer.input import (
     EMBEDDINGS_REMEMBERED,
     RECALLED_TURNS,

@@ -41,7 +41,7 @@ POM_XML = f"""\
 <?xml version="1.0" encoding="UTF-8"?>
 <!--
   The jars of a Neo4j {NEO4J_VERSION} Community server, from Maven Central.
-  beliefgraph/launcher.py holds an identical copy (POM_XML) and runs:
+  beliefgraph/launcher/home.py holds an identical copy (POM_XML) and runs:
     mvn -B -q -f pom.xml dependency:copy-dependencies -DincludeScope=runtime \
         -DoutputDirectory=<home>/lib
 -->
@@ -82,8 +82,9 @@ POM_XML = f"""\
 # start, so every key here is a real 5.26 setting.
 CONF_TEMPLATE = """\
 # Neo4j 5.26 configuration for beliefgraph's local development / test server.
-# This file is a template: beliefgraph/launcher.py fills in the two port placeholders and writes
-# the result to <home>/conf/neo4j.conf.  Strict validation is on: an unknown key stops the server.
+# This file is a template: beliefgraph/launcher/server.py fills in the two port placeholders
+# and writes the result to <home>/conf/neo4j.conf.  Strict validation is on: an unknown key
+# stops the server.
 server.default_listen_address=127.0.0.1
 server.bolt.enabled=true
 server.bolt.listen_address=127.0.0.1:{bolt_port}

@@ -1,8 +1,8 @@
 """The belief store: gated writes, reads and explicit changes of beliefs.
 
-:class:`Store` (in :mod:`beliefgraph.store.changes`) is importable from here.
+:class:`Store` (in :mod:`beliefgraph.store.store`) is importable from here.
 """
 
-from beliefgraph.store.changes import Store
+from beliefgraph.store.store import Store
 
 __all__ = ["Store"]

@@ -38,8 +38,8 @@ from beliefgraph.errors import (
     TextTooLong,
 )
 from beliefgraph.gate.classifier import Classifier, build_classifier
+from beliefgraph.gate.gate import Gate
 from beliefgraph.gate.incoming import incoming_from_rows
-from beliefgraph.gate.verdicts import Gate
 from beliefgraph.gate.write import GateWrite, authorise_writes, check_ids_free, create_rows
 from beliefgraph.models import (
     BeliefCreate,

@@ -7,8 +7,8 @@ from typing import Any
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller, Role
 from beliefgraph.config import Settings
 from beliefgraph.gate.classifier import BeliefView, DefaultClassifier
+from beliefgraph.gate.gate import Gate
 from beliefgraph.gate.incoming import Neighbour, incoming_from_rows
-from beliefgraph.gate.verdicts import Gate
 from beliefgraph.gate.write import audit_entries
 from beliefgraph.models import Verdict
 from tests.fakes import HashingEmbedder

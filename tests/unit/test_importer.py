@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from beliefgraph.errors import MalformedRecord, UnknownFormat
-from beliefgraph.importer.formats import READERS, detect_format
+from beliefgraph.importer.detect import detect_format
+from beliefgraph.importer.formats import READERS
 from beliefgraph.importer.input import (
     HEAD_BYTES,
     TIMELINE_KEPT,

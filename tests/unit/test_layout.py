@@ -5,7 +5,8 @@ of one) points one way: the outer ring (the command line, the launcher, the eval
 sample) -> ``api/`` -> the adapters it serves (the Python client, the PrecisionMemBench
 router) -> the domain packages (planner, gate, store, importer, search, ...) -> ``db`` (the
 query runner) -> ``cypher`` (the named queries) -> the base every layer may use (errors,
-settings, text). Imports inside functions and under ``TYPE_CHECKING`` count too.
+settings, text). Imports inside functions and under ``TYPE_CHECKING`` count too; relative
+imports, which this would not see, are refused by ruff (``ban-relative-imports``).
 """
 
 from __future__ import annotations

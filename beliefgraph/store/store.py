@@ -25,7 +25,7 @@ from beliefgraph.errors import (
     TextTooLong,
     TrustGuarded,
 )
-from beliefgraph.gate.verdicts import trust_too_low
+from beliefgraph.gate.gate import trust_too_low
 from beliefgraph.gate.write import authorise_writes
 from beliefgraph.models import (
     BeliefPublic,
