@@ -433,7 +433,8 @@ class Compat:
         settings = self.store.settings
         caller = self.caller(namespaces)
         hits = find(
-            self.store,
+            self.store.db,
+            self.store.embedder,
             analyze(body.query),
             namespaces,
             user=self.user(body.user_id),

@@ -54,6 +54,21 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+#: function words (articles, pronouns, auxiliaries, prepositions, conjunctions) that no
+#: comparison in the project counts; each stop-word list adds what its own comparison must
+#: also ignore (the gate's, the planner's, search's)
+FUNCTION_WORDS = word_set(
+    """
+    a about again all am an and any are as at be been being both but by can could did do
+    does each for from further had has have having he her here him his how i if in into is
+    it its just me might more most must my now of off on once one or other our out over own
+    same she should so some such than that the their them then there these they this those
+    to too under up us very was we were what when where which who whom whose why will with
+    would you your
+    """
+)
+
+
 def normalize(token: str) -> str:
     """A token with a plural ``s`` dropped, so "errors" equals "error" ("class" stays)."""
     if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):

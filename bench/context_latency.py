@@ -253,7 +253,7 @@ def measure(
         one: list[float] = []
         for r, body in zip(reqs, bodies, strict=True):
             t = time.perf_counter()
-            assemble(store, r, caller=DEVELOPMENT_CALLER)
+            assemble(store.db, store.embedder, r, caller=DEVELOPMENT_CALLER)
             one.append((time.perf_counter() - t) * 1000)
             post_json(conn, "/v1/context", body, api.headers)
         warming.append(statistics.median(one))
@@ -265,7 +265,7 @@ def measure(
         one = []
         for r in reqs:
             t = time.perf_counter()
-            assemble(store, r, caller=DEVELOPMENT_CALLER)
+            assemble(store.db, store.embedder, r, caller=DEVELOPMENT_CALLER)
             one.append((time.perf_counter() - t) * 1000)
         lib += one
         runs_lib.append(statistics.median(one))

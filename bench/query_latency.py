@@ -416,6 +416,7 @@ def db_hits(
     """Server work per query (PROFILE db hits), independent of machine load; ``text`` is
     another version of ``planner_candidates`` taking the same parameters."""
     from beliefgraph.planner.planner import PlannerSettings, lucene_words, query_keys, query_terms
+    from beliefgraph.text import tokenize
 
     rng = random.Random(seed)  # noqa: S311  (seeded sampling, not crypto)
     settings = PlannerSettings()
@@ -428,9 +429,9 @@ def db_hits(
             "k": settings.k,
             "exact_limit": settings.exact_limit,
             "max_fetch": settings.max_fetch,
-            "words": lucene_words(q),
-            "terms": query_terms(q),
-            "keys": query_keys(q),
+            "words": lucene_words(tokenize(q)),
+            "terms": query_terms(tokenize(q)),
+            "keys": query_keys(tokenize(q)),
             # no key to confirm: the column leaves out the key check (one index seek)
             "key": None,
         }

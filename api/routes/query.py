@@ -29,4 +29,4 @@ def query(body: QueryRequest, request: Request, store: StoreDep, caller: CallerD
     # never blocks the event loop. The route is in api/auth.py's CONFIRMED_IN_READ: its
     # caller's key may be unconfirmed, and Planner.query is what confirms it.
     with forgetting_refused_key(request, caller):
-        return json_response(Planner(store).query(body, caller=caller))
+        return json_response(Planner(store.db, store.embedder).query(body, caller=caller))

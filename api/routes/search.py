@@ -27,7 +27,7 @@ router = APIRouter(prefix="/v1", tags=["context"])
 def search_beliefs(body: SearchRequest, store: StoreDep, caller: CallerDep) -> Response:
     """Only beliefs the query names (canonical name, alias, a one-edit typo) or whose text
     covers most of it; never superseded, retracted, archived or resolved ones."""
-    return json_response(search(store, body, caller=caller))
+    return json_response(search(store.db, store.embedder, body, caller=caller))
 
 
 @router.post(
@@ -42,4 +42,4 @@ def turn_context(
     with `why_it_matters`; per-kind budgets; an unknown user gets empty layers."""
     # In api/auth.py's CONFIRMED_IN_READ: assemble's read of the layers confirms the key.
     with forgetting_refused_key(request, caller):
-        return json_response(assemble(store, body, caller=caller))
+        return json_response(assemble(store.db, store.embedder, body, caller=caller))

@@ -352,7 +352,7 @@ def cmd_query(args: argparse.Namespace, settings: Settings) -> int:
         {"query": args.query, "namespaces": args.namespace, "action_type": args.action_type}
     )
     with open_store(settings) as store:
-        result = Planner(store).query(request)
+        result = Planner(store.db, store.embedder).query(request)
     if args.json:
         _print(result)
         return 0

@@ -179,7 +179,7 @@ class _Route(Generic[P, T_co]):
         return send
 
 
-class _Page(Protocol[I_co]):
+class Page(Protocol[I_co]):
     @property
     def items(self) -> Sequence[I_co]: ...
     @property
@@ -190,7 +190,7 @@ class _Pages(Generic[P, I_co]):
     """Every item of a paged route, as an iterator that asks for each page in turn (an async
     iterator on an :class:`AsyncClient`); the route's own arguments filter it."""
 
-    def __init__(self, route: _Route[P, _Page[I_co]]) -> None:
+    def __init__(self, route: _Route[P, Page[I_co]]) -> None:
         self.build = route.build
         self.__doc__ = f"Every item of ``{route.build.__name__}``, page after page."
 
@@ -214,7 +214,7 @@ class _Pages(Generic[P, I_co]):
         return iterate
 
 
-class _Routes:
+class Routes:
     """The REST API, one method a route (see ``README.md`` for what each does)."""
 
     @_Route

@@ -6,7 +6,7 @@
 ...     answer = bg.query("Can I send the guest the Wi-Fi password?", ["user:sample"])
 ...     answer.action, answer.governing and answer.governing.text
 
-Every REST route is a method of both clients, written once (:class:`_Routes`), and answers
+Every REST route is a method of both clients, written once (:class:`Routes`), and answers
 with the API's own pydantic models (``beliefgraph.models``, ``beliefgraph.planner.models``,
 ...): the async client's methods are the same, awaited. Listings come whole as iterators that fetch
 page after page (``iter_beliefs``, ``iter_audit``). A 503 (Neo4j away, the write queue
@@ -43,14 +43,14 @@ import anyio
 import httpx2
 
 import beliefgraph
-from beliefgraph.client.calls import DEFAULT_TIMEOUT, DEFAULT_URL, Call, T, _Page, _Routes, pause
+from beliefgraph.client.calls import DEFAULT_TIMEOUT, DEFAULT_URL, Call, Page, Routes, T, pause
 from beliefgraph.client.errors import ConnectionFailed
 from beliefgraph.importer.jobs import ImportJobPublic
 
 # -- the two clients -------------------------------------------------------------------------
 
 
-class _Base(_Routes):
+class _Base(Routes):
     """What the two clients share: the key, the retries."""
 
     def __init__(self, api_key: str | None, retries: int, backoff: float) -> None:
@@ -154,7 +154,7 @@ class Client(_Base):
             attempt += 1
 
     def _iterate(
-        self, page: Callable[[str | None], Call[_Page[T]]], cursor: str | None
+        self, page: Callable[[str | None], Call[Page[T]]], cursor: str | None
     ) -> Iterator[T]:
         while True:
             answer = self._send(page(cursor))
@@ -216,7 +216,7 @@ class AsyncClient(_Base):
             attempt += 1
 
     async def _iterate(
-        self, page: Callable[[str | None], Call[_Page[T]]], cursor: str | None
+        self, page: Callable[[str | None], Call[Page[T]]], cursor: str | None
     ) -> AsyncIterator[T]:
         while True:
             answer = await self._send(page(cursor))

@@ -322,7 +322,7 @@ def evaluate(
     """
     check_strategies(strategies)
     run = run or uuid.uuid4().hex[:8]
-    planner = Planner(store)
+    planner = Planner(store.db, store.embedder)
     loaded = [
         load_scenario(store, scenario, run=run, index=i)
         for i, scenario in enumerate(packet.scenarios)

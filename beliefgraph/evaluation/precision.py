@@ -171,7 +171,7 @@ def _ask(
         error = e.errors()[0]
         where = ".".join(str(part) for part in error["loc"])
         return f"the context request refuses the case: {where}: {error['msg']}"
-    return assemble(store, request, caller=caller)
+    return assemble(store.db, store.embedder, request, caller=caller)
 
 
 def _apply_turn_writes(store: Any, turn: Mapping[str, Any], isolation: Isolation) -> None:

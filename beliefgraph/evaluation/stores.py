@@ -183,7 +183,7 @@ def evaluate_stores(
     """
     check_strategies(strategies)
     run = run or uuid.uuid4().hex[:8]
-    planner = Planner(store)
+    planner = Planner(store.db, store.embedder)
     loaded = [load_namespace(store, ns, run=run, index=i) for i, ns in enumerate(stores.namespaces)]
     summaries = []
     for strategy in strategies:

@@ -58,21 +58,19 @@ from beliefgraph.language.things import ATTRIBUTES
 from beliefgraph.language.words import fold_plural
 from beliefgraph.llm import ChatEndpoint
 from beliefgraph.models import Verdict
-from beliefgraph.text import CORRECTION_OPENING, tokenize, word_set
+from beliefgraph.text import CORRECTION_OPENING, FUNCTION_WORDS, tokenize, word_set
 
 log = logging.getLogger(__name__)
 
 
 DEFAULT = "default"
 
-#: function words that never make two statements differ; negations are *not* among them
-STOPWORDS = word_set(
-    """a an the this that these those of to in on at for from by with as and or but if then so
-    it its is are was were be been being am do does did has have had having i me my mine we us
-    our you your he him his she her they them their there here what which who whom whose when
-    where why how all any both each more most other some such own same than too very can will
-    just should would could may might must shall also about into over under again further once
-    up out off s t now currently still one ones"""
+#: words that never make two statements differ: the function words and a few more; negations
+#: are *not* among them
+STOPWORDS = FUNCTION_WORDS | word_set(
+    """
+    also currently may mine ones s shall still t
+    """
 )
 #: words that flip a statement's polarity
 NEGATIONS = word_set(

@@ -80,7 +80,14 @@ from beliefgraph.gate.classifier import (
     Pair,
     different_subjects,
 )
-from beliefgraph.gate.incoming import _PRECEDENCE, _STORES, Effects, Incoming, Neighbour, _matrix
+from beliefgraph.gate.incoming import (
+    PRECEDENCE,
+    STORES,
+    Effects,
+    Incoming,
+    Neighbour,
+    incoming_matrix,
+)
 from beliefgraph.gate.neighbours import Neighbours
 from beliefgraph.models import GateDecision, Verdict
 
@@ -96,7 +103,7 @@ class Gate(Neighbours):
         """Ask the configured classifier about every pair it may need, in one batch."""
         keys: list[tuple[int, str]] = []
         pairs: list[Pair] = []
-        vectors = _matrix(incoming)
+        vectors = incoming_matrix(incoming)
         for item in incoming:
             for c in found.get(item.index, []):
                 if different_subjects(item.view, c.view) is None:
@@ -142,7 +149,7 @@ class Gate(Neighbours):
             One decision per incoming belief, and the effects to apply.
         """
         prejudged = prejudged or {}
-        vectors = _matrix(incoming)
+        vectors = incoming_matrix(incoming)
         decisions: list[GateDecision] = []
         effects = Effects()
         gone: set[str] = set()  # superseded or archived by an earlier decision of this write
@@ -161,7 +168,7 @@ class Gate(Neighbours):
             decision = self._decide_one(item, pool, caller, prejudged)
             decisions.append(decision)
             target = decision.target
-            if decision.verdict in _STORES:
+            if decision.verdict in STORES:
                 effects.store.append(item.index)
                 stored.add(item.index)
             else:
@@ -228,7 +235,7 @@ class Gate(Neighbours):
             classifier = next((j.classifier for _, j in judged), self.default.name)
             return self._decision(item, Verdict.add, None, reason, classifier)
         best, judgement = min(
-            judged, key=lambda p: (_PRECEDENCE[p[1].verdict], -p[0].similarity, p[0].view.id)
+            judged, key=lambda p: (PRECEDENCE[p[1].verdict], -p[0].similarity, p[0].view.id)
         )
         return self._guarded(item, best, judgement, caller)
 

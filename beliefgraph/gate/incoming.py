@@ -33,7 +33,7 @@ STRUCTURAL_LIMIT = 50
 MAX_INDEX_FETCH = 5000
 
 #: which verdict wins when an incoming belief relates to several neighbours
-_PRECEDENCE = {
+PRECEDENCE = {
     Verdict.noop: 0,
     Verdict.subsumed: 1,
     Verdict.contradicts: 2,
@@ -42,7 +42,7 @@ _PRECEDENCE = {
     Verdict.add: 5,
 }
 #: verdicts after which the incoming belief is stored
-_STORES = frozenset({Verdict.add, Verdict.compatible, Verdict.contradicts, Verdict.subsumes})
+STORES = frozenset({Verdict.add, Verdict.compatible, Verdict.contradicts, Verdict.subsumes})
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ def view_from_row(row: dict[str, Any]) -> BeliefView:
     )
 
 
-def _search_row(item: Incoming) -> dict[str, Any]:
+def search_row(item: Incoming) -> dict[str, Any]:
     """What the neighbour queries need of an incoming belief."""
     return {
         "i": item.index,
@@ -131,7 +131,7 @@ def _search_row(item: Incoming) -> dict[str, Any]:
     }
 
 
-def _gather(found: Iterable[tuple[int, Neighbour]]) -> dict[int, list[Neighbour]]:
+def gather(found: Iterable[tuple[int, Neighbour]]) -> dict[int, list[Neighbour]]:
     """Candidates per incoming belief, each once (its best score), nearest first."""
     best: dict[int, dict[str, Neighbour]] = {}
     for i, c in found:
@@ -147,7 +147,7 @@ def _gather(found: Iterable[tuple[int, Neighbour]]) -> dict[int, list[Neighbour]
 Proposals = dict[int, list[tuple[str, float]]]
 
 
-def _proposals(ranks: Mapping[int, Ranked], structural: Proposals) -> Proposals:
+def with_structural(ranks: Mapping[int, Ranked], structural: Proposals) -> Proposals:
     """Per incoming belief, the (id, cosine) of every belief its copies propose."""
     out: Proposals = {i: list(zip(r.ids, r.scores, strict=True)) for i, r in ranks.items()}
     for i, pairs in structural.items():
@@ -155,7 +155,7 @@ def _proposals(ranks: Mapping[int, Ranked], structural: Proposals) -> Proposals:
     return out
 
 
-def _neighbours_of(
+def neighbours_of(
     proposals: Proposals, live: Mapping[str, BeliefView]
 ) -> list[tuple[int, Neighbour]]:
     """The proposed beliefs that are live, with the copies' cosine."""
@@ -167,13 +167,13 @@ def _neighbours_of(
     ]
 
 
-def _matrix(incoming: Sequence[Incoming]) -> np.ndarray[Any, Any]:
+def incoming_matrix(incoming: Sequence[Incoming]) -> np.ndarray[Any, Any]:
     """The incoming embeddings as one matrix, a row each (unit length: dot = cosine)."""
     return np.asarray([item.row["embedding"] for item in incoming], dtype=np.float64)
 
 
-def _matrix32(incoming: Sequence[Incoming], dimensions: int = 0) -> Matrix:
-    """As :func:`_matrix`, in the precision of the vector copies."""
+def matrix32(incoming: Sequence[Incoming], dimensions: int = 0) -> Matrix:
+    """As :func:`incoming_matrix`, in the precision of the vector copies."""
     return as_matrix([item.row["embedding"] for item in incoming], dimensions)
 
 
@@ -187,7 +187,7 @@ class Locked:
 
 def _view(record: Any) -> BeliefView:
     """The comparable view of a stored belief, from a ``gate_candidates_*`` record."""
-    return replace(_held_view(record), entities=_entities(record["about"]))
+    return replace(held_view(record), entities=_entities(record["about"]))
 
 
 def _entities(about: Sequence[Mapping[str, Any]]) -> dict[str, frozenset[str]]:
@@ -196,10 +196,10 @@ def _entities(about: Sequence[Mapping[str, Any]]) -> dict[str, frozenset[str]]:
 
 
 #: the entities of a copy's views: none (the gate reads them, they change)
-_NO_ENTITIES: Mapping[str, frozenset[str]] = MappingProxyType({})
+NO_ENTITIES: Mapping[str, frozenset[str]] = MappingProxyType({})
 
 
-def _held_view(record: Any) -> BeliefView:
+def held_view(record: Any) -> BeliefView:
     """What a copy holds of a belief, from a ``gate_namespace_vectors`` record: its view
     without entities (:class:`~beliefgraph.gate.vectors.Held`)."""
     return BeliefView(
@@ -209,12 +209,12 @@ def _held_view(record: Any) -> BeliefView:
         trust=float(record["trust"]),
         canonical_name=record["canonical_name"],
         namespaces=tuple(sorted(record["namespaces"])),
-        entities=_NO_ENTITIES,
+        entities=NO_ENTITIES,
         user=record["user"],
     )
 
 
-def _live_views(about: Mapping[str, Any], copies: Iterable[Copy]) -> dict[str, BeliefView]:
+def live_views(about: Mapping[str, Any], copies: Iterable[Copy]) -> dict[str, BeliefView]:
     """The views of the live beliefs ``about`` names (id -> its entities, as Neo4j read them
     under the lock): the entities as read, the rest as the copies hold it."""
     views: dict[str, BeliefView] = {}
@@ -230,6 +230,6 @@ def _live_views(about: Mapping[str, Any], copies: Iterable[Copy]) -> dict[str, B
     return views
 
 
-def _neighbour(record: Any) -> Neighbour:
+def neighbour_from_record(record: Any) -> Neighbour:
     # Neo4j scales cosine to 0..1 as (1 + cos) / 2; the gate's thresholds are plain cosine.
     return Neighbour(_view(record), 2.0 * float(record["score"]) - 1.0)

@@ -24,22 +24,22 @@ from beliefgraph.gate.classifier import (
     DefaultClassifier,
 )
 from beliefgraph.gate.incoming import (
-    _NO_ENTITIES,
     LIVE_STATUSES,
     MAX_INDEX_FETCH,
+    NO_ENTITIES,
     STRUCTURAL_LIMIT,
     Incoming,
     Locked,
     Neighbour,
     Proposals,
-    _gather,
-    _held_view,
-    _live_views,
-    _matrix32,
-    _neighbour,
-    _neighbours_of,
-    _proposals,
-    _search_row,
+    gather,
+    held_view,
+    live_views,
+    matrix32,
+    neighbour_from_record,
+    neighbours_of,
+    search_row,
+    with_structural,
 )
 from beliefgraph.gate.vectors import (
     Copy,
@@ -110,7 +110,7 @@ class Neighbours:
         held = {
             item.index: sum(sizes.get(ns, 0) for ns in item.view.namespaces) for item in incoming
         }
-        rows = [_search_row(item) for item in incoming if held[item.index] > 0]
+        rows = [search_row(item) for item in incoming if held[item.index] > 0]
         records: list[Any] = []
         structural = [r for r in rows if r["about"] or r["canonical_name"]]
         if structural:
@@ -120,7 +120,7 @@ class Neighbours:
         if exact:
             records += self._exact(tx, exact, k)
         records += self._nearest_by_index(tx, [r for r in rows if held[r["i"]] > limit])
-        return _gather((int(r["i"]), _neighbour(r)) for r in records)
+        return gather((int(r["i"]), neighbour_from_record(r)) for r in records)
 
     def lock_and_find(
         self, tx: ManagedTransaction, incoming: Sequence[Incoming]
@@ -150,14 +150,14 @@ class Neighbours:
         """
         if not incoming:
             return {}, Locked("", {})
-        rows = [_search_row(item) for item in incoming]
+        rows = [search_row(item) for item in incoming]
         names = sorted({ns for item in incoming for ns in item.view.namespaces})
-        vectors = _matrix32(incoming)
+        vectors = matrix32(incoming)
         floors = self._floors(incoming)
         copies = self.vectors.get(names)
         # proposed from the copies as they are now; the lock says whether that was right
         ranks = self._rank(rows, copies, vectors, self._near_limit, floors)
-        proposals = _proposals(ranks, self._related(rows, copies, vectors))
+        proposals = with_structural(ranks, self._related(rows, copies, vectors))
         token = uuid.uuid4().hex
         records = self.db.tx_run(
             tx,
@@ -193,8 +193,8 @@ class Neighbours:
         }
         # and so is what a copy holds of a belief: a stale one may predate a compat replace
         trusted = [copy for name, copy in synced.items() if copies.get(name) is copy]
-        found = _neighbours_of(
-            {i: p for i, p in proposals.items() if i in confirmed}, _live_views(live, trusted)
+        found = neighbours_of(
+            {i: p for i, p in proposals.items() if i in confirmed}, live_views(live, trusted)
         )
         # what a confirmed copy proposed and Neo4j did not return is no longer live, for good
         gone = {belief for pairs in proposals.values() for belief, _ in pairs} - live.keys()
@@ -221,8 +221,8 @@ class Neighbours:
         scan = [r for r in uncopied if held[r["i"]] <= limit]
         records += self._exact(tx, scan, k) if scan else []
         records += self._nearest_by_index(tx, [r for r in uncopied if held[r["i"]] > limit])
-        found += [(int(r["i"]), _neighbour(r)) for r in records]
-        return _gather(found), Locked(token, synced)
+        found += [(int(r["i"]), neighbour_from_record(r)) for r in records]
+        return gather(found), Locked(token, synced)
 
     @property
     def _near_limit(self) -> int:
@@ -301,9 +301,7 @@ class Neighbours:
         copy = Copy.of(
             None,
             [
-                Held(
-                    r["id"], r["user"], subjects_of(r["about"], r["canonical_name"]), _held_view(r)
-                )
+                Held(r["id"], r["user"], subjects_of(r["about"], r["canonical_name"]), held_view(r))
                 for r in records
             ],
             as_matrix([r["embedding"] for r in records], dims),
@@ -329,11 +327,11 @@ class Neighbours:
         structural = self._related(rows, copies, vectors)
         while pending:
             ranks = self._rank(pending, copies, vectors, limit, floors)
-            proposals = _proposals(ranks, structural)
+            proposals = with_structural(ranks, structural)
             ids = sorted({belief for pairs in proposals.values() for belief, _ in pairs})
             near = self.db.tx_rows(tx, "gate_candidates_near", ids=ids, live=list(LIVE_STATUSES))
             live = {r["id"]: r["about"] for r in near}
-            found += _neighbours_of(proposals, _live_views(live, copies.values()))
+            found += neighbours_of(proposals, live_views(live, copies.values()))
             for copy in copies.values():
                 copy.rows.bury(set(ids) - live.keys())
             structural = {}  # read once
@@ -357,16 +355,14 @@ class Neighbours:
                 item.id,
                 item.view.user,
                 subjects_of(list(item.view.entities), item.view.canonical_name),
-                replace(item.view, entities=_NO_ENTITIES),
+                replace(item.view, entities=NO_ENTITIES),
             )
             for item in stored
         }
         for name, copy in locked.copies.items():
             added = [item for item in stored if name in item.view.namespaces]
             beliefs = [held[item.index] for item in added]
-            self.vectors.extend(
-                name, copy, locked.token, beliefs, _matrix32(added, copy.dimensions)
-            )
+            self.vectors.extend(name, copy, locked.token, beliefs, matrix32(added, copy.dimensions))
 
     def _nearest_by_index(
         self, tx: ManagedTransaction | None, rows: list[dict[str, Any]]

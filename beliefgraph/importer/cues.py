@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from beliefgraph.importer.sentences import _mentioned, _tidy
+from beliefgraph.importer.sentences import is_mentioned, tidy
 from beliefgraph.importer.statements import (
     ASSISTANT_PREFIX,
     ASSISTANT_TRUST,
@@ -280,11 +280,11 @@ def classify_user(sentence: str) -> tuple[str, Kind] | None:
     >>> classify_user("Maybe.") is None
     True
     """
-    sentence = _PLEASE.sub("please", _mentioned(sentence))
+    sentence = _PLEASE.sub("please", is_mentioned(sentence))
     if IRONY.search(sentence) or REACTION.match(sentence):
         return None
     # a report is looked for in the claim only: "…, because Bob said so" is still the user's
-    if REPORTED.search(sentence) and REPORTED.search(_split_reason(sentence)[0]):
+    if REPORTED.search(sentence) and REPORTED.search(split_reason(sentence)[0]):
         return None
     if _QUESTION_MARK.search(sentence):
         if OPEN_QUESTION.search(sentence):
@@ -384,7 +384,7 @@ def standing_wish(sentence: str) -> bool | None:
     return bool(words) and words[0] not in _PARTICULAR
 
 
-def _is_assistant_cue(sentence: str) -> str | None:
+def is_assistant_cue(sentence: str) -> str | None:
     if RECOMMENDATION.search(sentence):
         return "recommendation"
     if PARAPHRASE.search(sentence) or classify_user(sentence) is not None:
@@ -392,7 +392,7 @@ def _is_assistant_cue(sentence: str) -> str | None:
     return None
 
 
-def _user_statement(text: str, cue: str, kind: Kind) -> Statement:
+def user_statement(text: str, cue: str, kind: Kind) -> Statement:
     hedged = kind is Kind.open_question
     return Statement(
         text=text,
@@ -409,7 +409,7 @@ def _user_statement(text: str, cue: str, kind: Kind) -> Statement:
     )
 
 
-def _assistant_statement(text: str, cue: str) -> Statement:
+def assistant_statement(text: str, cue: str) -> Statement:
     kind = Kind.suggestion if cue == "recommendation" else Kind.observation
     return Statement(
         text=ASSISTANT_PREFIX + text,
@@ -425,18 +425,18 @@ def _assistant_statement(text: str, cue: str) -> Statement:
     )
 
 
-def _split_reason(sentence: str) -> tuple[str, str | None]:
+def split_reason(sentence: str) -> tuple[str, str | None]:
     """``(claim, reason)`` when a sentence gives a reason ("because"), else ``(sentence, None)``."""
     leading = _LEADING_REASON.match(sentence)
     if leading:
-        return _tidy(leading["claim"]), _tidy(leading["reason"])
+        return tidy(leading["claim"]), tidy(leading["reason"])
     parts = _REASON.split(sentence, maxsplit=1)
-    if len(parts) == 2 and _tidy(parts[0]) and _tidy(parts[1]):
-        return _tidy(parts[0]), _tidy(parts[1])
-    return _tidy(sentence), None
+    if len(parts) == 2 and tidy(parts[0]) and tidy(parts[1]):
+        return tidy(parts[0]), tidy(parts[1])
+    return tidy(sentence), None
 
 
-def _with_reason(
+def with_reason(
     out: list[Statement], claim: Statement, reason_text: str | None, *, speaker: str
 ) -> None:
     out.append(claim)
@@ -444,7 +444,7 @@ def _with_reason(
         return
     if speaker == "user":
         reason = replace(
-            _user_statement(reason_text, "reason", Kind.context),
+            user_statement(reason_text, "reason", Kind.context),
             kind=Kind.context,
             status=claim.status,
             epistemic_status=claim.epistemic_status,
@@ -453,22 +453,22 @@ def _with_reason(
             caused=len(out) - 1,
         )
     else:
-        reason = replace(_assistant_statement(reason_text, "reason"), caused=len(out) - 1)
+        reason = replace(assistant_statement(reason_text, "reason"), caused=len(out) - 1)
     out.append(reason)
 
 
-def _remembered(out: list[Statement], said: str) -> None:
+def remembered(out: list[Statement], said: str) -> None:
     """Append what a ``/remember`` command says: pinned, in the user's words, with its reason.
 
     A reason ("… because …") is split off and linked to the claim as any sentence's is, so
     the pinned belief is the thing to remember and the reason its context.
     """
-    claim_text, reason_text = _split_reason(_tidy(said))
+    claim_text, reason_text = split_reason(tidy(said))
     if not claim_text:
         return
     found = classify_user(claim_text)
     cue, kind = found if found else ("remember", Kind.fact)
-    statement = _user_statement(claim_text, cue, kind)
+    statement = user_statement(claim_text, cue, kind)
     claim = replace(
         statement,
         pinned=True,
@@ -481,4 +481,4 @@ def _remembered(out: list[Statement], said: str) -> None:
         why_it_matters=" ".join([REMEMBER_WHY, *([WHY[kind]] if kind is not Kind.fact else [])]),
         cue="remember",
     )
-    _with_reason(out, claim, reason_text, speaker="user")
+    with_reason(out, claim, reason_text, speaker="user")

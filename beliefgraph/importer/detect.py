@@ -6,11 +6,11 @@ import json
 
 from beliefgraph.errors import UnknownFormat
 from beliefgraph.importer.formats import (
-    _CONVERSATION_FIELDS,
-    _MESSAGE_LISTS,
-    _ROLE_FIELDS,
-    _TEXT_FIELDS,
-    _pretty_printed,
+    CONVERSATION_FIELDS,
+    MESSAGE_LISTS,
+    ROLE_FIELDS,
+    TEXT_FIELDS,
+    pretty_printed,
 )
 from beliefgraph.importer.input import (
     FORMATS,
@@ -43,7 +43,7 @@ def detect_format(head: bytes, name: str) -> LogFormat:
             first = json.loads(first_line)
         except (ValueError, RecursionError):  # broken, or past the parser's limits
             first = None
-        if first is None and _pretty_printed(head):
+        if first is None and pretty_printed(head):
             try:
                 first = json.JSONDecoder().raw_decode(text)[0]
             except (ValueError, RecursionError):  # cut off by the head: look at the keys
@@ -51,22 +51,22 @@ def detect_format(head: bytes, name: str) -> LogFormat:
         if isinstance(first, dict):
             if "mapping" in first or "chat_messages" in first:
                 return LogFormat.chatgpt
-            if any(isinstance(first.get(f), list) for f in _MESSAGE_LISTS):
+            if any(isinstance(first.get(f), list) for f in MESSAGE_LISTS):
                 return LogFormat.openai
-            if any(f in first for f in _ROLE_FIELDS) and any(f in first for f in _TEXT_FIELDS):
+            if any(f in first for f in ROLE_FIELDS) and any(f in first for f in TEXT_FIELDS):
                 return LogFormat.jsonl
         elif '"mapping"' in text or '"chat_messages"' in text:
             return LogFormat.chatgpt  # one pretty-printed conversation
         elif first_line != "{":
             # a broken record on a line of its own: its reader says what is wrong with it
-            listed = any(f'"{f}"' in first_line for f in _MESSAGE_LISTS)
+            listed = any(f'"{f}"' in first_line for f in MESSAGE_LISTS)
             return LogFormat.openai if listed else LogFormat.jsonl
     raise UnknownFormat(
         f"{name}: cannot tell the format from its first record; the formats are "
         f"{', '.join(FORMATS)}. jsonl: one message per line "
-        f"with a speaker ({', '.join(_ROLE_FIELDS)}), its text ({', '.join(_TEXT_FIELDS)}) "
-        f"and a conversation ({', '.join(_CONVERSATION_FIELDS)}); openai: one conversation "
-        f"per line, an object with a list of messages ({', '.join(_MESSAGE_LISTS)}); chatgpt: "
+        f"with a speaker ({', '.join(ROLE_FIELDS)}), its text ({', '.join(TEXT_FIELDS)}) "
+        f"and a conversation ({', '.join(CONVERSATION_FIELDS)}); openai: one conversation "
+        f"per line, an object with a list of messages ({', '.join(MESSAGE_LISTS)}); chatgpt: "
         "a JSON array of exported conversations (ChatGPT's mapping, Claude.ai's "
         "chat_messages). Choose one with --format on the command line, format= over HTTP",
         field="format",

@@ -80,15 +80,15 @@ from beliefgraph.importer.cues import (
     HEDGE,
     OPEN_QUESTION,
     RECOMMENDATION,
-    _assistant_statement,
-    _is_assistant_cue,
-    _remembered,
-    _split_reason,
-    _user_statement,
-    _with_reason,
+    assistant_statement,
     classify_user,
+    is_assistant_cue,
+    remembered,
+    split_reason,
+    user_statement,
+    with_reason,
 )
-from beliefgraph.importer.sentences import _REMEMBER, _split, _tidy, own_lines, sentences
+from beliefgraph.importer.sentences import REMEMBER, own_lines, sentences, split_clauses, tidy
 from beliefgraph.importer.statements import ASSISTANT_ROLES, USER_ROLES, Extractor, Statement
 from beliefgraph.llm import ChatEndpoint
 from beliefgraph.models import Kind
@@ -111,21 +111,21 @@ class RuleExtractor:
     def _user(self, content: str) -> list[Statement]:
         out: list[Statement] = []
         content = "\n".join(own_lines(content))  # a quoted or pasted /remember is no command
-        commands = list(_REMEMBER.finditer(content)) if "/remember" in content.lower() else []
+        commands = list(REMEMBER.finditer(content)) if "/remember" in content.lower() else []
         said = content[: commands[0].start()] if commands else content
-        for sentence in (s for line in said.splitlines() for s in _split(line)):
+        for sentence in (s for line in said.splitlines() for s in split_clauses(line)):
             found = classify_user(sentence)
             if found is None:
                 continue
             cue, kind = found
-            claim_text, reason_text = _split_reason(sentence)
+            claim_text, reason_text = split_reason(sentence)
             if not claim_text:
                 continue
-            _with_reason(out, _user_statement(claim_text, cue, kind), reason_text, speaker="user")
+            with_reason(out, user_statement(claim_text, cue, kind), reason_text, speaker="user")
         # "/remember X": all up to the next command (or the end) is one statement, pinned
         for i, command in enumerate(commands):
             end = commands[i + 1].start() if i + 1 < len(commands) else len(content)
-            _remembered(out, content[command.end() : end])
+            remembered(out, content[command.end() : end])
         return _unique(out)
 
     def _assistant(self, content: str) -> list[Statement]:
@@ -133,15 +133,13 @@ class RuleExtractor:
         for sentence in sentences(content):
             if sentence.endswith("?"):
                 continue  # the assistant asking is nobody's belief
-            cue = _is_assistant_cue(sentence)
+            cue = is_assistant_cue(sentence)
             if cue is None:
                 continue
-            claim_text, reason_text = _split_reason(sentence)
+            claim_text, reason_text = split_reason(sentence)
             if not claim_text:
                 continue
-            _with_reason(
-                out, _assistant_statement(claim_text, cue), reason_text, speaker="assistant"
-            )
+            with_reason(out, assistant_statement(claim_text, cue), reason_text, speaker="assistant")
         return _unique(out)
 
 
@@ -212,7 +210,7 @@ class LLMExtractor:
         role = role.lower()
         if role not in USER_ROLES | ASSISTANT_ROLES:
             return []
-        if role in USER_ROLES and _REMEMBER.search("\n".join(own_lines(content))):
+        if role in USER_ROLES and REMEMBER.search("\n".join(own_lines(content))):
             return self.fallback.extract(role, content)  # a command, not prose to interpret
         try:
             items = self._ask(role, content)
@@ -229,18 +227,18 @@ class LLMExtractor:
         return [s for s in statements if isinstance(s, dict) and isinstance(s.get("text"), str)]
 
     def _speaker_true(self, role: str, item: dict[str, Any]) -> list[Statement]:
-        text = _tidy(item["text"])
+        text = tidy(item["text"])
         if not text:
             return []
         reason = item.get("reason")
-        reason_text = _tidy(reason) if isinstance(reason, str) and reason.strip() else None
+        reason_text = tidy(reason) if isinstance(reason, str) and reason.strip() else None
         out: list[Statement] = []
         if role in ASSISTANT_ROLES:
             cue = "recommendation" if RECOMMENDATION.search(text) else "paraphrase"
-            _with_reason(out, _assistant_statement(text, cue), reason_text, speaker="assistant")
+            with_reason(out, assistant_statement(text, cue), reason_text, speaker="assistant")
             return out
         kind = _LLM_KINDS.get(str(item.get("kind")), Kind.fact)
         if HEDGE.search(text) or OPEN_QUESTION.search(text):
             kind = Kind.open_question  # a hedge stays a hedge, whatever the model said
-        _with_reason(out, _user_statement(text, "llm", kind), reason_text, speaker="user")
+        with_reason(out, user_statement(text, "llm", kind), reason_text, speaker="user")
         return out

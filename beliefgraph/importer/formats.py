@@ -27,16 +27,16 @@ from datetime import UTC, datetime
 from typing import Any
 
 from beliefgraph.importer.input import (
-    _SURROGATE,
-    _TOO_DEEP,
     MESSAGE_ROLES,
+    SURROGATE,
+    TOO_DEEP,
     LogFormat,
     LogInput,
     Record,
     Reject,
     Turn,
 )
-from beliefgraph.importer.summary import _digest
+from beliefgraph.importer.summary import id_digest
 from beliefgraph.models import (
     storable,
 )
@@ -72,7 +72,7 @@ def _parse_ts(value: Any, where: str) -> datetime | None:
 def _unicode(value: str, where: str) -> str:
     """``value``, unless JSON's ``\\ud800``-style escapes left half a character in it (no
     text can be stored or hashed with one)."""
-    if not value.isascii() and _SURROGATE.search(value):
+    if not value.isascii() and SURROGATE.search(value):
         raise ValueError(f"{where} holds half of a UTF-16 pair (an unpaired \\u escape)")
     return value
 
@@ -119,8 +119,8 @@ _ROLE_NAMES = {
     "chatbot": "assistant",
 }
 #: where a message keeps its speaker and its text, in the order they are looked for
-_ROLE_FIELDS = ("role", "from", "sender", "type")
-_TEXT_FIELDS = ("content", "text", "message", "value", "parts")
+ROLE_FIELDS = ("role", "from", "sender", "type")
+TEXT_FIELDS = ("content", "text", "message", "value", "parts")
 #: items of a message list that are not messages: tool calls, their outputs, reasoning
 _NOT_MESSAGES = frozenset(
     {
@@ -160,7 +160,7 @@ def _message(message: Any, where: str) -> tuple[str, str] | None:
     said_by = next(
         (
             f
-            for f in _ROLE_FIELDS
+            for f in ROLE_FIELDS
             if isinstance(message.get(f), str) and message[f].lower() != "message"
         ),
         None,
@@ -175,7 +175,7 @@ def _message(message: Any, where: str) -> tuple[str, str] | None:
         )
     if role in ("tool", "function"):
         return None
-    field = next((f for f in _TEXT_FIELDS if message.get(f) is not None), None)
+    field = next((f for f in TEXT_FIELDS if message.get(f) is not None), None)
     raw = message[field] if field is not None else data.get("content")
     if raw is None:
         if message.get("tool_calls") or message.get("function_call"):
@@ -190,8 +190,8 @@ def _message(message: Any, where: str) -> tuple[str, str] | None:
 
 
 #: where a record keeps its conversation's id, and its messages
-_CONVERSATION_FIELDS = ("conversation_id", "thread_id", "session_id", "chat_id")
-_MESSAGE_LISTS = ("messages", "conversations", "contents", "chat_messages", "input")
+CONVERSATION_FIELDS = ("conversation_id", "thread_id", "session_id", "chat_id")
+MESSAGE_LISTS = ("messages", "conversations", "contents", "chat_messages", "input")
 _TIME_FIELDS = ("ts", "timestamp", "created_at", "create_time", "time")
 
 
@@ -205,7 +205,7 @@ def _ident(value: Any, where: str) -> str:
     return _unicode(str(value), where)
 
 
-def _pretty_printed(head: bytes) -> bool:
+def pretty_printed(head: bytes) -> bool:
     """Whether a log of JSON objects spreads each over several lines (pretty-printed), so
     that its records are told apart by where each object ends, not by line breaks."""
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
@@ -223,7 +223,7 @@ def _lines(log: LogInput) -> Iterator[tuple[int, str | None, str, str]]:
     """``(line number, decoded line or None, what is wrong with it, its raw text)`` for every
     non-blank line — or, in a pretty-printed log, for every object, with the line it starts
     on. An undecodable line keeps its bytes, escaped, so that it can be mended."""
-    if _pretty_printed(log.head):
+    if pretty_printed(log.head):
         for item in _json_values(log):
             if isinstance(item, Reject):
                 yield item.line, None, item.reason, item.raw
@@ -249,7 +249,7 @@ def _json_line(line: str) -> Any:
     except json.JSONDecodeError as e:
         raise ValueError(f"broken JSON: {e.msg} at column {e.colno}") from None
     except RecursionError:
-        raise ValueError(_TOO_DEEP) from None
+        raise ValueError(TOO_DEEP) from None
 
 
 def read_jsonl(log: LogInput) -> Iterator[Record | Reject]:
@@ -271,7 +271,7 @@ def read_jsonl(log: LogInput) -> Iterator[Record | Reject]:
             obj = _json_line(line)
             if not isinstance(obj, dict):
                 raise ValueError("a record must be a JSON object")
-            named = next((f for f in _CONVERSATION_FIELDS if obj.get(f) is not None), None)
+            named = next((f for f in CONVERSATION_FIELDS if obj.get(f) is not None), None)
             conversation = _ident(
                 obj.get(named or "conversation_id"),
                 named or "conversation_id (or thread_id, session_id, chat_id)",
@@ -294,7 +294,7 @@ def read_jsonl(log: LogInput) -> Iterator[Record | Reject]:
         counts[conversation] = index + 1
         anchor = None
         if turn_id is None:
-            what = _digest(role, content, ts.isoformat() if ts else "")[:16]
+            what = id_digest(role, content, ts.isoformat() if ts else "")[:16]
             times = said.get((conversation, what), 0)
             said[conversation, what] = times + 1
             anchor = f"~{what}.{times}"
@@ -317,7 +317,7 @@ def read_openai(log: LogInput) -> Iterator[Record | Reject]:
             listed = next(
                 (
                     f
-                    for f in _MESSAGE_LISTS
+                    for f in MESSAGE_LISTS
                     if isinstance(obj, dict) and isinstance(obj.get(f), list)
                 ),
                 None,
@@ -325,9 +325,9 @@ def read_openai(log: LogInput) -> Iterator[Record | Reject]:
             if listed is None:
                 raise ValueError(
                     f"a record must be an object with a list of messages "
-                    f"({' or '.join(_MESSAGE_LISTS)})"
+                    f"({' or '.join(MESSAGE_LISTS)})"
                 )
-            given = _first(obj, (*_CONVERSATION_FIELDS, "id"))
+            given = _first(obj, (*CONVERSATION_FIELDS, "id"))
             conversation = (
                 _ident(given, "conversation_id")
                 if given is not None
@@ -424,7 +424,7 @@ def _json_values(log: LogInput) -> Iterator[tuple[int, Any] | Reject]:
                 yield Reject(where, reason, buf[pos : pos + 200], fatal=True)
                 return
             except (ValueError, RecursionError) as e:  # past the parser's limits
-                reason = _TOO_DEEP if isinstance(e, RecursionError) else f"unreadable JSON: {e}"
+                reason = TOO_DEEP if isinstance(e, RecursionError) else f"unreadable JSON: {e}"
                 yield Reject(line, reason, buf[pos : pos + 200], fatal=True)
                 return
             yield line, value

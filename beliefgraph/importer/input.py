@@ -27,8 +27,8 @@ TIMELINE_KEPT = 10_000
 #: turns a resumed import reads back (their statements) per query, for those written before
 RECALLED_TURNS = 2000
 #: half of a UTF-16 pair, which JSON's escapes can leave in a string
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_TOO_DEEP = "JSON nested too deeply to read"
+SURROGATE = re.compile("[\ud800-\udfff]")
+TOO_DEEP = "JSON nested too deeply to read"
 
 
 class LogFormat(StrEnum):

@@ -72,16 +72,16 @@ from beliefgraph.importer.input import (
 )
 from beliefgraph.importer.statements import Extractor, Statement
 from beliefgraph.importer.summary import (
+    Batch,
     ImportOptions,
     ImportSummary,
+    Planned,
+    Prepared,
     Progress,
     RejectSink,
-    _Batch,
-    _digest,
-    _Planned,
-    _Prepared,
-    _Timeline,
+    Timeline,
     conversation_node_id,
+    id_digest,
     statement_key,
     turn_node_id,
 )
@@ -133,7 +133,7 @@ class Importer:
         self.limit = store.settings.max_text_length
         self.batch_size = max(1, min(options.batch_size, store.settings.max_batch_size))
         self._pool: ThreadPoolExecutor | None = None
-        self._pending: Future[_Prepared] | None = None
+        self._pending: Future[Prepared] | None = None
         self._source: dict[str, str] = {}
         #: a statement repeated in the log is embedded once (while remembered)
         self.embedder = Remembering(store.embedder, capacity=EMBEDDINGS_REMEMBERED)
@@ -170,7 +170,7 @@ class Importer:
 
     def _run(self, log: LogInput, fmt: LogFormat, summary: ImportSummary) -> None:
         ns = self.options.namespace
-        source_key = "src-" + _digest(ns, fmt.value, hashlib.sha256(log.head).hexdigest())
+        source_key = "src-" + id_digest(ns, fmt.value, hashlib.sha256(log.head).hexdigest())
         done_before = 0
         if not self.options.restart:
             found = self.store.db.run_read("import_checkpoint_get", key=source_key)
@@ -181,10 +181,10 @@ class Importer:
                     done_before = min(done_before, int(found[0]["skipped"]) - 1)
         summary.resumed_at = done_before
         self._source = {"key": source_key, "namespace": ns, "name": log.name, "format": fmt.value}
-        timeline = _Timeline()
+        timeline = Timeline()
         recalled: list[tuple[Turn, float]] = []  # turns an earlier run wrote, not yet placed
         seen_conversations: set[str] = set()
-        batch = _Batch()
+        batch = Batch()
         ordinal = 0
         skipped: int | None = None
         self._reading = log.name
@@ -228,7 +228,7 @@ class Importer:
                     self.options.max_batch_records
                 ):
                     self._submit(batch, summary)
-                    batch = _Batch(skipped=skipped)
+                    batch = Batch(skipped=skipped)
                     if self.cancel is not None and self.cancel.is_set():
                         self._drain(summary)
                         return
@@ -240,7 +240,7 @@ class Importer:
         self._submit(batch, summary)
         self._drain(summary)
 
-    def _plan(self, turn: Turn, timeline: _Timeline, summary: ImportSummary) -> list[_Planned]:
+    def _plan(self, turn: Turn, timeline: Timeline, summary: ImportSummary) -> list[Planned]:
         when = timeline.when(turn)
         statements = self._extract(turn)
         ns = self.options.namespace
@@ -266,13 +266,11 @@ class Importer:
             said_at = turn.ts or (
                 datetime.fromtimestamp(when, UTC) if math.isfinite(when) else None
             )
-            out.append(
-                _Planned(key, turn, statement, order, caused, before, after, said_at=said_at)
-            )
+            out.append(Planned(key, turn, statement, order, caused, before, after, said_at=said_at))
         return out
 
     def _recall(
-        self, turns: list[tuple[Turn, float]], timeline: _Timeline, summary: ImportSummary
+        self, turns: list[tuple[Turn, float]], timeline: Timeline, summary: ImportSummary
     ) -> None:
         """Place the statements an earlier run wrote for ``turns`` (each with its time) in
         their conversations' time, as the graph holds them (the turns' ``ASSERTED`` keys),
@@ -309,7 +307,7 @@ class Importer:
 
     # -- the pipeline ----------------------------------------------------------------------
 
-    def _submit(self, batch: _Batch, summary: ImportSummary) -> None:
+    def _submit(self, batch: Batch, summary: ImportSummary) -> None:
         """Start preparing ``batch``; commit the batch prepared before it meanwhile."""
         if batch.records == 0 and not batch.planned and not batch.completed:
             return
@@ -326,13 +324,13 @@ class Importer:
         self._pending = None
         self._commit(prepared, summary)
 
-    def _prepare(self, batch: _Batch) -> _Prepared:
+    def _prepare(self, batch: Batch) -> Prepared:
         """Find which statements are new, and embed them (runs in the worker thread)."""
         keys = list(dict.fromkeys(p.key for p in batch.planned))
         done = {r["key"]: r["belief"] for r in self.store.db.read_rows("import_done", keys=keys)}
         todo = [p for p in batch.planned if p.key not in done]
         if self.options.dry_run or not todo:
-            return _Prepared(batch, todo, done, [], [])
+            return Prepared(batch, todo, done, [], [])
         # a belief with a statement's id but no ASSERTED edge comes from outside this
         # importer's transactions (ids are hashes, so only a deliberate copy): link, don't write
         stored = set(self.store.db.read_rows("belief_existing_ids", ids=[p.key for p in todo]))
@@ -342,9 +340,9 @@ class Importer:
         rows = self.store.prepare(
             beliefs, write_path=WritePath.import_, actor=self.actor, embedder=self.embedder
         )
-        return _Prepared(batch, todo, done, rows, [p.key for p in creates])
+        return Prepared(batch, todo, done, rows, [p.key for p in creates])
 
-    def _commit(self, prepared: _Prepared, summary: ImportSummary) -> None:
+    def _commit(self, prepared: Prepared, summary: ImportSummary) -> None:
         """Write one prepared batch in one transaction: beliefs, provenance, checkpoint."""
         batch, todo = prepared.batch, prepared.todo
         summary.already += len(batch.planned) - len(todo)
@@ -390,7 +388,7 @@ class Importer:
             elif verdict == "contradicts":
                 summary.superseded += 1
 
-    def _provenance_rows(self, todo: list[_Planned]) -> dict[str, list[dict[str, Any]]]:
+    def _provenance_rows(self, todo: list[Planned]) -> dict[str, list[dict[str, Any]]]:
         ns = self.options.namespace
         conversations = {
             p.turn.conversation_id: {
@@ -420,10 +418,10 @@ class Importer:
     def _write_provenance(
         self,
         tx: ManagedTransaction,
-        todo: list[_Planned],
+        todo: list[Planned],
         targets: dict[str, str],
         rows: dict[str, list[dict[str, Any]]],
-        batch: _Batch,
+        batch: Batch,
     ) -> None:
         source = self._source
         ns = self.options.namespace
@@ -487,7 +485,7 @@ def _edges(pairs: Iterable[tuple[str | None, str | None]]) -> list[tuple[str, st
     return list(out)
 
 
-def _belief(p: _Planned, options: ImportOptions) -> BeliefCreate:
+def _belief(p: Planned, options: ImportOptions) -> BeliefCreate:
     s = p.statement
     return BeliefCreate(
         id=p.key,

@@ -17,7 +17,7 @@ _SENTENCE_END = re.compile(
 )
 #: the ``/remember`` command, at the start of a line, after a greeting ("Hi! /remember …") or
 #: after a sentence; elsewhere ("How do I use /remember?") it is only mentioned
-_REMEMBER = re.compile(
+REMEMBER = re.compile(
     r"(?:^[ \t]*(?:(?:hi|hello|hey|ok|okay|please|also|and|so|oh|thanks|thank you)\b[ \t,.!:;-]*)*"
     r"|(?<=[.!?])[ \t]+)/remember\b[:\s]*",
     re.IGNORECASE | re.MULTILINE,
@@ -73,7 +73,7 @@ def sentences(content: str) -> list[str]:
     >>> sentences('Here is the email from Bob:\\nWe decided to cancel.\\nThanks, Bob')
     ['Here is the email from Bob:']
     """
-    return [s for line in own_lines(content) for s in _split(line)]
+    return [s for line in own_lines(content) for s in split_clauses(line)]
 
 
 def own_lines(content: str) -> list[str]:
@@ -87,7 +87,7 @@ def own_lines(content: str) -> list[str]:
     when the material is quoted with ``>``, those lines only.
     """
     out: list[str] = []
-    # a NUL would pass for the marks _split hides quotations behind
+    # a NUL would pass for the marks split_clauses hides quotations behind
     lines = _FENCE.sub(" ", content.replace("\x00", "")).splitlines()
     code, introduced = False, False
     for i, raw in enumerate(lines):
@@ -122,10 +122,10 @@ def _introduction(line: str) -> str | None:
     colon = _COLON.match(line)
     if colon is None or len(colon["intro"].split()) > 12:
         return None
-    return colon["intro"] + ":" if _MATERIAL.search(_mentioned(colon["intro"])) else None
+    return colon["intro"] + ":" if _MATERIAL.search(is_mentioned(colon["intro"])) else None
 
 
-def _split(line: str) -> list[str]:
+def split_clauses(line: str) -> list[str]:
     """The sentences of one line, a quotation kept whole whatever stops it holds."""
     quoted: list[str] = []
 
@@ -137,12 +137,12 @@ def _split(line: str) -> list[str]:
     return [_HIDDEN.sub(lambda m: quoted[int(m[1])], p).strip() for p in parts if p.strip()]
 
 
-def _mentioned(sentence: str) -> str:
+def is_mentioned(sentence: str) -> str:
     """The sentence with what it quotes blanked out: quoted words carry no cue."""
     return _QUOTED.sub('"…"', sentence)
 
 
-def _tidy(text: str) -> str:
+def tidy(text: str) -> str:
     """A statement's text: whitespace collapsed, a dangling comma or conjunction cut."""
     text = re.sub(r"\s+", " ", text).strip()
     text = re.sub(r"^(?:and|but|so|then)\s+", "", text, flags=re.IGNORECASE)

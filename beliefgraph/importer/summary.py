@@ -18,23 +18,23 @@ from beliefgraph.importer.statements import Statement
 # -- ids -----------------------------------------------------------------------------------
 
 
-def _digest(*parts: str) -> str:
+def id_digest(*parts: str) -> str:
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
 
 
 def conversation_node_id(namespace: str, conversation_id: str) -> str:
     """The ``Conversation`` node id: per namespace, so two namespaces never share one."""
-    return "conv-" + _digest(namespace, conversation_id)
+    return "conv-" + id_digest(namespace, conversation_id)
 
 
 def turn_node_id(namespace: str, turn: Turn) -> str:
     """The ``Turn`` node id."""
-    return "turn-" + _digest(namespace, turn.conversation_id, turn.key)
+    return "turn-" + id_digest(namespace, turn.conversation_id, turn.key)
 
 
 def statement_key(namespace: str, turn: Turn, text: str) -> str:
     """The deterministic id of a statement's belief (and its ``ASSERTED`` key)."""
-    return "imp-" + _digest(namespace, turn.conversation_id, turn.key, text)
+    return "imp-" + id_digest(namespace, turn.conversation_id, turn.key, text)
 
 
 # -- the import ----------------------------------------------------------------------------
@@ -153,9 +153,9 @@ def _clock(seconds: float) -> str:
 
 
 @dataclass
-class _Planned:
+class Planned:
     """A statement on its way to the store, with what its provenance needs: the statement
-    it explains, and its neighbours in its conversation's time (:class:`_Timeline`)."""
+    it explains, and its neighbours in its conversation's time (:class:`Timeline`)."""
 
     key: str
     turn: Turn
@@ -171,7 +171,7 @@ class _Planned:
     said_at: datetime | None = None
 
 
-class _Timeline:
+class Timeline:
     """The statements of each conversation in the order they were said, for ``FOLLOWS``.
 
     Ordered by the turn's ``ts``; a turn without one takes the time of the turn before it
@@ -213,8 +213,8 @@ class _Timeline:
 
 
 @dataclass
-class _Batch:
-    planned: list[_Planned] = field(default_factory=list)
+class Batch:
+    planned: list[Planned] = field(default_factory=list)
     records: int = 0
     last_record: int = 0  # ordinal (1-based) of the batch's last record
     completed: bool = False  # the last batch of the log
@@ -222,11 +222,11 @@ class _Batch:
 
 
 @dataclass
-class _Prepared:
+class Prepared:
     """A batch made ready to commit: what is left to write, embedded (no writes yet)."""
 
-    batch: _Batch
-    todo: list[_Planned]
+    batch: Batch
+    todo: list[Planned]
     done: dict[str, str]  # statement key -> belief, for statements an earlier run wrote
     rows: list[dict[str, Any]]  # prepared belief rows, in the order of ``row_keys``
     row_keys: list[str]

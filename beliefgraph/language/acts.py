@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from beliefgraph.language.words import _CACHE, STOPWORDS, _normalise
+from beliefgraph.language.words import CACHE, STOPWORDS, normalise
 from beliefgraph.models import ActionType
 from beliefgraph.text import tokenize, word_set
 
@@ -81,7 +81,7 @@ def _base_forms(token: str, *, past: bool) -> list[str]:
     return forms
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=CACHE)
 def is_act(token: str) -> bool:
     """Whether ``token`` names an act (in any form): acts are action types, not topics."""
     return any(
@@ -174,7 +174,7 @@ def _instructed(text: str) -> frozenset[ActionType]:
     """The acts a request instructs in words the verb lists leave out: "Book the visits",
     "go ahead and knock out the wall" (an act asked for outright is an execution)."""
     found: set[ActionType] = set()
-    line = _normalise(text)
+    line = normalise(text)
     for m in _ASKING_CUE.finditer(line):
         verb = m.group(1).replace("-", "")
         cue = line[m.start() : m.start(1)].strip()
@@ -225,7 +225,7 @@ _THE_RULE = re.compile(
 )
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=CACHE)
 def asks_for_the_rule(text: str) -> bool:
     """Whether a request asks what the rule or procedure is ("What's the hand-off routine
     at Lyon?"): it reads the rule itself, whatever acts the rule governs.
@@ -235,7 +235,7 @@ def asks_for_the_rule(text: str) -> bool:
     >>> asks_for_the_rule("Swap the drivers at Lyon.")
     False
     """
-    return bool(_THE_RULE.search(_normalise(text)))
+    return bool(_THE_RULE.search(normalise(text)))
 
 
 #: what a rule names when it is about handing something over; "release" is here and not in
@@ -256,7 +256,7 @@ def names_disclosure(text: str) -> bool:
 _PURPOSE = re.compile(r"\b(?:so (?:that )?(?:i|we) can|and then|then)\b", re.IGNORECASE)
 
 
-def _without_record(text: str) -> str:
+def without_record(text: str) -> str:
     """``text`` without its questions about what was done; a purpose they go on to name
     ("what did we land on, so I can quote it now?") stays."""
     kept = []
@@ -268,7 +268,7 @@ def _without_record(text: str) -> str:
     return " ".join(kept)
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=CACHE)
 def asks_what_was_done(text: str) -> bool:
     """Whether a request asks about what was done ("when did the disks get erased?",
     "which seat did I end up with?"), and nothing more: a read of the record, which a rule
@@ -326,7 +326,7 @@ def infer_action_types(text: str, *, describing: bool = False) -> frozenset[Acti
     if not describing:
         # A question about what was done ("When was the archive last purged?") reads the
         # record, whatever acts it names.
-        text = _without_record(text)
+        text = without_record(text)
     found: set[ActionType] = set()
     # sentence by sentence: what stands before a word in another sentence says nothing of it
     # ("... in the queue. Sign it off")

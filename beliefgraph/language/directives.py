@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from beliefgraph.language.acts import infer_action_types
-from beliefgraph.language.words import _CACHE, _normalise
+from beliefgraph.language.words import CACHE, normalise
 from beliefgraph.models import ActionClass, ActionType
 
 # -- directives ------------------------------------------------------------------------------
@@ -35,12 +35,12 @@ class Directive:
         return self.action in (ActionClass.block, ActionClass.verify_first, ActionClass.warn)
 
 
-def _cues(*patterns: str) -> re.Pattern[str]:
+def cues(*patterns: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(patterns) + r")\b")
 
 
 # A negated requirement is a permission: "no approval required", "not needed".
-_PERMISSION = _cues(
+_PERMISSION = cues(
     r"no \w+ (?:is |are )?(?:required|needed|necessary)",
     r"(?:is|are) not (?:required|needed|necessary)",
     r"without (?:review|approval|checks?)",
@@ -50,7 +50,7 @@ _PERMISSION = _cues(
     r"may be (?:shared|used|released|included|summarized|read)",
 )
 # Checking, confirming or approving first: the rule holds the act until something is done.
-_VERIFY = _cues(
+_VERIFY = cues(
     r"(?:must|should|has to|have to|needs? to|are to|is to) be "
     r"(?:confirmed|verified|checked|validated|approved|reviewed|logged and approved)",
     r"(?:requires?|required|requiring) [^.;]{0,40}?"
@@ -68,7 +68,7 @@ _VERIFY = _cues(
     r"only (?:from|through|via|with|after|once|by way of|on receipt of)",
 )
 # Unconditional prohibitions.
-_BLOCK = _cues(
+_BLOCK = cues(
     r"must not",
     r"must never",
     r"never",
@@ -105,7 +105,7 @@ _ROUTE_SAID = re.compile(
     r"|\buntil (?:the |a |an )?(?:\w+ ){0,4}(?:has |have )?(?:checked|confirmed|cleared|"
     r"approved|signed off|verified|reviewed)\b"
 )
-_ABSOLUTE = _cues(
+_ABSOLUTE = cues(
     r"no exceptions?",
     r"under any circumstances",
     r"whatever",
@@ -122,7 +122,7 @@ _ABSOLUTE = _cues(
 
 
 #: how a request says it asks about how things were, not how they are
-_THE_PAST = _cues(
+_THE_PAST = cues(
     r"back (?:in|when|then)",
     r"(?:in|during|for) (?:the )?(?:19|20)\d\d(?: ?- ?\d\d)?(?: season| school year| year)?",
     r"(?:in|during|for|from) (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* "
@@ -134,10 +134,10 @@ _THE_PAST = _cues(
     r"at the time",
     r"in those days",
 )
-_PAST_TENSE = _cues(r"did", r"was", r"were", r"had", r"used to", r"could")
+_PAST_TENSE = cues(r"did", r"was", r"were", r"had", r"used to", r"could")
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=CACHE)
 def asks_about_the_past(text: str) -> bool:
     """Whether a request asks how things were at a time gone by ("back in 2023, what were
     counsellors allowed to do?"), rather than how they are.
@@ -147,13 +147,13 @@ def asks_about_the_past(text: str) -> bool:
     >>> asks_about_the_past("What is the resit deadline in 2026?")
     False
     """
-    line = _normalise(text)
+    line = normalise(text)
     return bool(_THE_PAST.search(line) and _PAST_TENSE.search(line))
 
 
 #: how a text says it is not sure: hearsay, guesses, what nobody has checked ("may be" is left
 #: out: "refunds may be issued by any agent" grants, it does not doubt)
-_HEDGES = _cues(
+_HEDGES = cues(
     r"might",
     r"maybe",
     r"probably",
@@ -171,7 +171,7 @@ _HEDGES = _cues(
 )
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=CACHE)
 def hedged(text: str) -> bool:
     """Whether a belief's own words say it is unsure ("might", "heard", "not confirmed"):
     however it was filed, such a belief has no standing to govern.
@@ -181,10 +181,10 @@ def hedged(text: str) -> bool:
     >>> hedged("Year 9 mocks are in Lab S4.")
     False
     """
-    return bool(_HEDGES.search(_normalise(text)))
+    return bool(_HEDGES.search(normalise(text)))
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=CACHE)
 def read_directive(text: str) -> Directive:
     """Classify ``text`` as a prohibition, a requirement to verify, a permission, or neither.
 
@@ -195,7 +195,7 @@ def read_directive(text: str) -> Directive:
     Returns:
         The :class:`Directive`.
     """
-    line = _normalise(text)
+    line = normalise(text)
     if (m := _CAUTION.search(line)) and (_MAY.search(line) or not _BLOCK.search(line)):
         # "may go ahead, but remind them ...", "fine to switch off; tell whoever is home":
         # the rule lets the act happen and asks for a caution with it, whatever else it
@@ -214,7 +214,7 @@ def read_directive(text: str) -> Directive:
 
 
 #: a caution the rule asks to pass on with the act: remind, tell, point out, spell out ...
-_CAUTION = _cues(
+_CAUTION = cues(
     r"remind(?:s|ed|ing)?",
     r"points? out",
     r"spells? out",
@@ -228,7 +228,7 @@ _CAUTION = _cues(
     r"flag (?:that|it)",
 )
 #: words that let the act happen (with the caution above, the rule is a cautioned permission)
-_MAY = _cues(
+_MAY = cues(
     r"may(?! not)",
     r"can(?! ?not)",
     r"(?:is|are|its) (?:fine|ok|okay|allowed|permitted|reimbursable)",
@@ -240,10 +240,10 @@ _MAY = _cues(
 
 
 #: the words of a requirement to check, which are never the act it governs
-_CHECKING = _cues(r"verif\w*", r"confirm\w*", r"check\w*", r"approv\w*", r"review\w*", r"sign\w*")
+_CHECKING = cues(r"verif\w*", r"confirm\w*", r"check\w*", r"approv\w*", r"review\w*", r"sign\w*")
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=CACHE)
 def governed_action_types(text: str) -> frozenset[ActionType]:
     """The acts a rule governs, read from its text; empty for a statement or a rule that
     names no act (then it governs every act).
@@ -251,7 +251,7 @@ def governed_action_types(text: str) -> frozenset[ActionType]:
     The words of the requirement itself are not the governed act: in "doses must be
     confirmed before they are used to fill a pillbox" the act is filling, not confirming.
     """
-    line = _normalise(text)
+    line = normalise(text)
     m = _VERIFY.search(line) or _BLOCK.search(line)
     if m is None or (_PERMISSION.search(line) and not _VERIFY.search(line)):
         return frozenset()

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from beliefgraph.language.acts import is_act
-from beliefgraph.language.words import _CACHE, STOPWORDS, Terms, words
+from beliefgraph.language.words import CACHE, STOPWORDS, Terms, words
 from beliefgraph.models import ActionType
 from beliefgraph.text import unique
 
@@ -125,7 +125,7 @@ def match_derived(
     )
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=CACHE)
 def _topic_words(text: str, names: tuple[str, ...], topics_only: bool) -> frozenset[str]:
     """The words of a belief's text that can put a request in its derived scope."""
     # Mask the text's own occurrences of multi-word names, so their parts do not match alone.

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from beliefgraph.language.acts import _without_record
-from beliefgraph.language.directives import _cues
-from beliefgraph.language.words import _CACHE, _normalise
+from beliefgraph.language.acts import without_record
+from beliefgraph.language.directives import cues
+from beliefgraph.language.words import CACHE, normalise
 from beliefgraph.models import ActionClass
 
 # -- what a request puts at stake -----------------------------------------------------------
@@ -18,7 +18,7 @@ _SAFETY = (
     (
         ActionClass.verify_first,
         "a dose",
-        _cues(
+        cues(
             r"(?:how much|how many|what|which) (?:dose|dosage|of "
             r"(?:his|her|their|the|dads|mums|my)?\s?(?:\w+ )?"
             r"(?:morphine|insulin|medication|medicine|tablets?|pills?|drops?|syrup|thinners?|"
@@ -31,7 +31,7 @@ _SAFETY = (
     (
         ActionClass.warn,
         "a safety limit",
-        _cues(
+        cues(
             r"(?:highest|maximum|max|most|safe) (?:\w+ )?(?:pressure|temperature|load|weight|speed|"
             r"current|voltage|torque)",
             r"how much (?:weight|load|pressure)",
@@ -47,7 +47,7 @@ _SAFETY = (
 )
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=CACHE)
 def safety_at_stake(text: str) -> tuple[ActionClass, str] | None:
     """What taking the answer from memory risks when a request asks for a dose or a safety
     limit, and the least protective action that respects it; ``None`` otherwise.
@@ -58,7 +58,7 @@ def safety_at_stake(text: str) -> tuple[ActionClass, str] | None:
     (<ActionClass.warn: 'warn'>, 'a safety limit')
     """
     # What was given or done is a record ("how many ampoules did we destroy?"), not a dose.
-    line = _normalise(_without_record(text))
+    line = normalise(without_record(text))
     for action, what, cue in _SAFETY:
         if cue.search(line):
             return action, what
@@ -68,7 +68,7 @@ def safety_at_stake(text: str) -> tuple[ActionClass, str] | None:
 # What a request would hand over or move whatever any memory says of it: a secret, money,
 # a person's private data. A plain note that answers such a request does not make it safe.
 _AT_STAKE = {
-    "a secret": _cues(
+    "a secret": cues(
         r"passwords?",
         r"passcodes?",
         r"passphrases?",
@@ -88,7 +88,7 @@ _AT_STAKE = {
         r"(?:code|number) (?:for|to|of) the (?:\w+ )?(?:door|gate|alarm|keypad|lock|safe)",
         r"(?:need|needs|use|uses) to (?:sign|log) (?:in|on)",
     ),
-    "money": _cues(
+    "money": cues(
         r"pay(?:ing)?",
         r"payments?",
         r"transfer",
@@ -104,7 +104,7 @@ _AT_STAKE = {
         r"iban",
         r"routing number",
     ),
-    "private data": _cues(
+    "private data": cues(
         r"diagnos[ie]s",
         r"medical",
         r"health",
@@ -123,10 +123,10 @@ _AT_STAKE = {
 }
 
 #: a question about what was done ("what did we pay...?") reads the record, it moves nothing
-_PAST_QUESTION = _cues(r"(?:what|how much|when|who) (?:did|was|were|have|has)")
+_PAST_QUESTION = cues(r"(?:what|how much|when|who) (?:did|was|were|have|has)")
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=CACHE)
 def at_stake(text: str) -> str | None:
     """What a request would disclose or move (``"a secret"``, ``"money"``, ``"private
     data"``), or ``None``. A past-tense question about the record is not one: asking what
@@ -137,7 +137,7 @@ def at_stake(text: str) -> str | None:
     >>> at_stake("What did we pay the contractor in March?") is None
     True
     """
-    line = _normalise(text)
+    line = normalise(text)
     for what, cue in _AT_STAKE.items():
         if cue.search(line) and not (what == "money" and _PAST_QUESTION.search(line)):
             return what
@@ -184,7 +184,7 @@ _SOMEONE_ELSES = re.compile(
 )
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=CACHE)
 def someone_elses_act(text: str) -> bool:
     """Whether a rule says the act it governs is done by someone else, the assistant only
     explaining or looking things up.
@@ -194,7 +194,7 @@ def someone_elses_act(text: str) -> bool:
     >>> someone_elses_act("Refunds over 50 GBP need a supervisor's approval.")
     False
     """
-    return bool(_SOMEONE_ELSES.search(_normalise(text)))
+    return bool(_SOMEONE_ELSES.search(normalise(text)))
 
 
 # What a memory's text holds, whatever its label says: the secret itself (a password, a
@@ -231,7 +231,7 @@ _HOLDS = {
 
 #: words by which a memory says what it holds may be handed on ("printed on the welcome
 #: card", "fine to give to any visitor")
-_SHAREABLE = _cues(
+_SHAREABLE = cues(
     r"(?:fine|ok|okay|free|happy) to (?:give|share|pass|hand)",
     r"(?:can|may) (?:be )?(?:give|given|share|shared|pass|passed|hand|handed)",
     r"(?:give|share|pass) (?:it )?(?:to|with) (?:any|anyone|everyone)",
@@ -242,7 +242,7 @@ _SHAREABLE = _cues(
 
 #: words by which a memory says its details were checked at the source ("confirmed by phone
 #: callback to their known number")
-_CHECKED = _cues(
+_CHECKED = cues(
     r"(?:confirmed|verified|checked|validated) (?:by|with|via|on|against|through) "
     r"(?:a |the |their |our )?(?:phone|call|callback|call-back|calling|known|number|source|"
     r"bank|supplier|vendor|letter)",
@@ -258,11 +258,11 @@ _NEGATED = re.compile(
 
 def _said(cue: re.Pattern[str], text: str) -> bool:
     """Whether ``text`` says ``cue`` and does not negate it."""
-    line = _normalise(text)
+    line = normalise(text)
     return any(not _NEGATED.search(line[: m.start()]) for m in cue.finditer(line))
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=CACHE)
 def checked_at_source(text: str) -> bool:
     """Whether a memory says what it holds was checked at its source ("bank details
     confirmed by phone callback to their known number"): paying to it needs no new check.
@@ -273,7 +273,7 @@ def checked_at_source(text: str) -> bool:
     return _said(_CHECKED, text)
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=CACHE)
 def may_be_handed_on(text: str) -> bool:
     """Whether a memory says what it holds may be handed on ("printed on the welcome
     card", "fine to give to any visitor").
@@ -284,7 +284,7 @@ def may_be_handed_on(text: str) -> bool:
     return _said(_SHAREABLE, text)
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=CACHE)
 def holds_at_stake(text: str) -> str | None:
     """What a memory holds that a hand-over would put at stake (``"a secret"``, ``"private
     data"``, ``"money"``), or ``None``: also ``None`` when its text says it may be handed on.

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from beliefgraph.text import fold, tokenize, word_set
+from beliefgraph.text import FUNCTION_WORDS, fold, tokenize, word_set
 
 # -- words -----------------------------------------------------------------------------------
 
@@ -83,10 +83,10 @@ def _singular(token: str) -> str:
 
 # The planner reads the same belief texts and terms on every query that reaches them;
 # the readings are pure functions of the text, so they are cached (bounded).
-_CACHE = 8192
+CACHE = 8192
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=CACHE)
 def words(text: str) -> tuple[str, ...]:
     """The tokens of ``text`` with plurals folded, in order (the unit every match uses)."""
     return tuple(fold_plural(t) for t in tokenize(text))
@@ -95,23 +95,18 @@ def words(text: str) -> tuple[str, ...]:
 #: words that say nothing about *what* a belief governs: function words, question words,
 #: modal and directive words (they are read by :func:`read_directive` instead), and a few
 #: words so general that sharing them means nothing ("any", "current", "new").
-STOPWORDS = word_set(
+STOPWORDS = FUNCTION_WORDS | word_set(
     """
-    a about above after again against all also am an and any anyone anything are around as at
-    be been before being below between both but by can cannot could did do does doing done dont
-    down during each either else even ever every few for from further get gets getting got had
-    has have having he her here hers herself him himself his how i if im in into is it its itself
-    just let like ll me might mine more most much must my myself need needs no nor not now of
-    off on once one only or other our ours ourselves out over own per please re really same
-    say said saying shall she should so some such than that the their theirs them themselves
-    then there these they this those though through to too under until up upon us use used
-    using ve very via want was we were what whatever when where whether which while who whom
-    whose why will with within without would yet you your yours yourself yourselves
-    already actually always generally usually normally probably currently ago last next today
-    tonight tomorrow yesterday time times week weeks day days month months year years quarter
-    new old current thing things way part parts lot bit kind sort someone something somebody
-    anybody everyone everything nothing may might ok okay sure fine
-    required require requires requiring never allowed blocked block only unless except
+    above actually after against ago allowed already also always anybody anyone anything
+    around before below between bit block blocked cannot current currently day days doing
+    done dont down during either else even ever every everyone everything except few fine
+    generally get gets getting got hers herself himself im itself kind last let like ll lot
+    may mine month months much myself need needs never new next no nor normally not nothing
+    ok okay old only ours ourselves part parts per please probably quarter re really require
+    required requires requiring said say saying shall somebody someone something sort sure
+    theirs themselves thing things though through time times today tomorrow tonight unless
+    until upon use used using usually ve via want way week weeks whatever whether while
+    within without year years yesterday yet yours yourself yourselves
     """
 )
 
@@ -166,6 +161,6 @@ class Terms:
         return self.find(term) is not None
 
 
-def _normalise(text: str) -> str:
+def normalise(text: str) -> str:
     # One space-separated, lower-case, accent-free line; apostrophes dropped ("don't" -> "dont").
     return " ".join(re.sub(r"['\u2019]", "", fold(text)).split())

@@ -162,7 +162,7 @@ def render_conf(bolt_port: int, http_port: int) -> str:
     return CONF_TEMPLATE.format(bolt_port=bolt_port, http_port=http_port)
 
 
-def _conf_ports(text: str) -> tuple[int, int] | None:
+def conf_ports(text: str) -> tuple[int, int] | None:
     """Return (bolt, http) ports from a rendered neo4j.conf, or None if they are not both there."""
     bolt = _BOLT_LISTEN_RE.search(text)
     http = _HTTP_LISTEN_RE.search(text)
@@ -171,7 +171,7 @@ def _conf_ports(text: str) -> tuple[int, int] | None:
     return int(bolt.group(1)), int(http.group(1))
 
 
-def _port_open(port: int, timeout: float = 0.5) -> bool:
+def port_open(port: int, timeout: float = 0.5) -> bool:
     """Return whether something on 127.0.0.1 accepts TCP connections on ``port``."""
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=timeout):
@@ -184,7 +184,7 @@ def _port_open(port: int, timeout: float = 0.5) -> bool:
 _NO_PROXY_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
-def _http_ok(url: str, timeout: float = 2.0) -> bool:
+def http_ok(url: str, timeout: float = 2.0) -> bool:
     """Return whether ``url`` answers HTTP 200."""
     try:
         with _NO_PROXY_OPENER.open(url, timeout=timeout) as response:
@@ -193,7 +193,7 @@ def _http_ok(url: str, timeout: float = 2.0) -> bool:
         return False
 
 
-def _tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
+def tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
     """Return the last ``lines`` lines of a text file, or a note that it does not exist."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -215,7 +215,7 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
     """Return whether process ``pid`` exists and is not a zombie."""
     try:
         # Reap it if it is our own exited child; otherwise a zombie would look alive forever.
@@ -240,7 +240,7 @@ def _pid_alive(pid: int) -> bool:
     return stat.rpartition(")")[2].split()[:1] != ["Z"]
 
 
-def _is_our_server(pid: int, home: Path) -> bool:
+def is_our_server(pid: int, home: Path) -> bool:
     """Return whether ``pid`` is a Neo4j server of ``home`` (guards against recycled pids)."""
     try:
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")

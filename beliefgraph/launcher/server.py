@@ -28,16 +28,16 @@ from beliefgraph.launcher.home import (
     POM_XML,
     LauncherError,
     ServerStatus,
-    _conf_ports,
-    _http_ok,
-    _is_our_server,
-    _pid_alive,
-    _port_open,
-    _tail,
+    conf_ports,
     cpu_seconds,
     default_home,
+    http_ok,
+    is_our_server,
     java_major_version,
+    pid_alive,
+    port_open,
     render_conf,
+    tail,
 )
 
 
@@ -202,7 +202,7 @@ class Neo4jLauncher:
         pid = self._read_pid()
         if pid is None:
             return None
-        if _pid_alive(pid) and _is_our_server(pid, self.home):
+        if pid_alive(pid) and is_our_server(pid, self.home):
             return pid
         self.pid_path.unlink(missing_ok=True)
         return None
@@ -210,13 +210,13 @@ class Neo4jLauncher:
     def _live_ports(self) -> tuple[int, int]:
         """Return (bolt, http) ports in this home's neo4j.conf, else this launcher's own."""
         try:
-            ports = _conf_ports(self.conf_path.read_text(encoding="utf-8"))
+            ports = conf_ports(self.conf_path.read_text(encoding="utf-8"))
         except OSError:
             ports = None
         return ports if ports is not None else (self.bolt_port, self.http_port)
 
     def _ready(self, bolt_port: int, http_port: int) -> bool:
-        return _port_open(bolt_port) and _http_ok(f"http://127.0.0.1:{http_port}/")
+        return port_open(bolt_port) and http_ok(f"http://127.0.0.1:{http_port}/")
 
     def _status(self, pid: int | None, ready: bool | None = None) -> ServerStatus:
         bolt_port, http_port = (
@@ -241,7 +241,7 @@ class Neo4jLauncher:
         return self._status(self._running_pid())
 
     def _failure(self, reason: str) -> LauncherError:
-        logs = "\n".join((_tail(self.console_log), _tail(self.home / "logs" / "neo4j.log")))
+        logs = "\n".join((tail(self.console_log), tail(self.home / "logs" / "neo4j.log")))
         return LauncherError(f"{reason}\n{logs}")
 
     def start(self, timeout: float = 120.0) -> ServerStatus:
@@ -272,7 +272,7 @@ class Neo4jLauncher:
 
         java = self.resolve_java()
         for name, port in (("Bolt", self.bolt_port), ("HTTP", self.http_port)):
-            if _port_open(port):
+            if port_open(port):
                 raise LauncherError(
                     f"{name} port {port} on 127.0.0.1 is already in use by another process "
                     f"(not the Neo4j of {self.home}); stop it or choose other ports"
@@ -313,7 +313,7 @@ class Neo4jLauncher:
         bolt_port, http_port = self._live_ports()
         deadline = time.monotonic() + timeout
         while True:
-            exited = proc.poll() is not None if proc is not None else not _pid_alive(pid)
+            exited = proc.poll() is not None if proc is not None else not pid_alive(pid)
             if exited:
                 code = f" with exit code {proc.returncode}" if proc is not None else ""
                 raise self._failure(f"Neo4j (pid {pid}) exited during start-up{code}")
@@ -389,7 +389,7 @@ class Neo4jLauncher:
             if self._proc is not None and self._proc.pid == pid:
                 if self._proc.poll() is not None:
                     return True
-            elif not _pid_alive(pid):
+            elif not pid_alive(pid):
                 return True
             if time.monotonic() >= deadline:
                 return False

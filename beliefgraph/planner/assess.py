@@ -60,12 +60,12 @@ PROTECTION = (
 )
 _PRIORITY_RANK = {Priority.critical: 3, Priority.high: 2, Priority.normal: 1, Priority.low: 0}
 #: words by which a text says what must or may be done, whatever cue it lacks
-_RULE_WORDS = re.compile(
+RULE_WORDS = re.compile(
     r"\b(?:must|shall|should|only|never|not|no|required?|requires|needs?|may|cannot|"
     r"without|unless|until|always)\b"
 )
 #: kinds whose very content is to be guarded
-_SECRET_KINDS = frozenset({Kind.credential})
+SECRET_KINDS = frozenset({Kind.credential})
 #: how closely a belief is about the request's thing (bigger is closer)
 _ABOUT_RANK = {"same": 2, "class": 1, "mention": 0, "none": -1}
 
@@ -76,7 +76,7 @@ def _exactly_its_thing(scope: ScopeMatch, about: Aboutness) -> bool:
     return scope.source == "derived" and about.level == "same" and about.exact
 
 
-def _about_rank(a: Assessment) -> tuple[int, bool]:
+def about_rank(a: Assessment) -> tuple[int, bool]:
     if a.scope is not None and a.scope.source == "governs" and a.scope.in_scope:
         # An explicit scope is its writer's word on what the rule is about.
         return _ABOUT_RANK["same"], False
@@ -278,7 +278,7 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
     ):
         kinds = ", ".join(sorted(a.value for a in scope.action_types))
         return result("none", f"weak match, and it governs only {kinds}", "excluded")
-    if _without_standing(c) or c.status not in (
+    if without_standing(c) or c.status not in (
         Status.active,
         Status.archived,
         Status.superseded,
@@ -292,11 +292,11 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
     return result("authority", "in scope")
 
 
-def _rank(a: Assessment, heads: Mapping[str, Candidate]) -> tuple[object, ...]:
+def precedence_rank(a: Assessment, heads: Mapping[str, Candidate]) -> tuple[object, ...]:
     """Precedence key of a lane member (bigger wins), judged on its governor's standing."""
     gov = heads.get(a.candidate.id, a.candidate)
     assert a.scope is not None
-    level, exact = _about_rank(a)
+    level, exact = about_rank(a)
     return (
         gov.current,
         level,
@@ -312,7 +312,7 @@ def _rank(a: Assessment, heads: Mapping[str, Candidate]) -> tuple[object, ...]:
     )
 
 
-def _without_standing(c: Candidate) -> bool:
+def without_standing(c: Candidate) -> bool:
     """A belief too weak to govern: floated, contested or unverified, or merely reported
     in words that say it is unsure (a label can say "reported" of hearsay)."""
     if c.epistemic_status in WITHOUT_STANDING:

@@ -1,7 +1,7 @@
 """The query planner: which stored belief governs a request, and what may the agent do.
 
-:class:`Planner` takes a :class:`~beliefgraph.store.Store` (its driver, embedder and named
-queries) and answers a :class:`~beliefgraph.planner.models.QueryRequest` in three steps:
+:class:`Planner` takes the query runner (:class:`~beliefgraph.db.Db`) and an embedder, and
+answers a :class:`~beliefgraph.planner.models.QueryRequest` in three steps:
 
 1. **Discovery** (``planner_candidates``): vector similarity, full-text, and exact
    entity/alias matches, all inside the caller's namespaces; small namespaces are scored
@@ -16,7 +16,7 @@ queries) and answers a :class:`~beliefgraph.planner.models.QueryRequest` in thre
 
 The API route, the CLI and the evaluation all call :meth:`Planner.query`.
 
->>> planner = Planner(store)                                              # doctest: +SKIP
+>>> planner = Planner(store.db, store.embedder)                           # doctest: +SKIP
 >>> result = planner.query(QueryRequest(query="what's the office wifi password?",
 ...                                     namespaces=["user:me"]))          # doctest: +SKIP
 >>> result.action, result.governing.id                                    # doctest: +SKIP
@@ -30,11 +30,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller
-from beliefgraph.embeddings import Vector
+from beliefgraph.db import Db
+from beliefgraph.embeddings import Embedder, Vector
 from beliefgraph.keys import confirm, raise_for_state
 from beliefgraph.language.acts import infer_action_types
 from beliefgraph.language.scopes import STRONG
-from beliefgraph.language.words import STOPWORDS, fold_plural
+from beliefgraph.language.words import STOPWORDS, Terms, fold_plural
 from beliefgraph.models import ActionClass, BeliefPublic, ChainLink
 from beliefgraph.planner.assess import Assessment, Candidate, Decision
 from beliefgraph.planner.candidates import CandidateRow, contest_from_map, planner_rows
@@ -50,7 +51,6 @@ from beliefgraph.planner.models import (
 )
 from beliefgraph.planner.precedence import decide
 from beliefgraph.records import link_from_map
-from beliefgraph.store import Store
 from beliefgraph.text import tokenize, unique
 
 #: the longest phrase (in words) the query's entity keys are built from
@@ -72,11 +72,11 @@ class PlannerSettings:
     max_fetch: int = 2000
 
 
-def query_keys(query: str) -> list[str]:
-    """The entity keys the query could name: every 1..4-word run, as written and singular."""
-    raw = tokenize(query)
+def query_keys(raw: Sequence[str]) -> list[str]:
+    """The entity keys a query of these tokens could name: every 1..4-word run, as written
+    and singular."""
     keys: list[str] = []
-    for tokens in (raw, [fold_plural(t) for t in raw]):
+    for tokens in (list(raw), [fold_plural(t) for t in raw]):
         for n in range(1, MAX_KEY_WORDS + 1):
             for i in range(len(tokens) - n + 1):
                 run = tokens[i : i + n]
@@ -86,38 +86,41 @@ def query_keys(query: str) -> list[str]:
     return unique(keys)
 
 
-def lucene_words(query: str) -> str:
-    """The query's words as a Lucene OR query ('' when it has none).
+def lucene_words(tokens: Sequence[str]) -> str:
+    """A query's words (its tokens) as a Lucene OR query ('' when it has none).
 
     Tokens are ``[a-z0-9]+`` only, so nothing needs escaping; the operators ``AND``/``OR``/
     ``NOT`` are upper-case in Lucene and cannot be formed.
     """
-    raw = [t for t in tokenize(query) if t not in STOPWORDS and len(t) > 1]
+    raw = [t for t in tokens if t not in STOPWORDS and len(t) > 1]
     return " ".join(unique([*raw, *(fold_plural(t) for t in raw)]))
 
 
-def query_terms(query: str) -> list[str]:
-    """The query's content words, lower case, for a substring scan of a small namespace."""
-    return unique(t for t in tokenize(query) if t not in STOPWORDS and len(t) > 2)
+def query_terms(tokens: Sequence[str]) -> list[str]:
+    """A query's content words (of its tokens), for a substring scan of a small namespace."""
+    return unique(t for t in tokens if t not in STOPWORDS and len(t) > 2)
 
 
 class Planner:
     """Finds the belief allowed to govern a request.
 
     Args:
-        store: the store whose driver, embedder and queries the planner uses.
+        db: runs the planner's one read (``planner_candidates``).
+        embedder: embeds the request.
         settings: discovery limits.
         clock: a monotonic clock in seconds, for the timings.
     """
 
     def __init__(
         self,
-        store: Store,
+        db: Db,
+        embedder: Embedder,
         settings: PlannerSettings | None = None,
         *,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        self.store = store
+        self.db = db
+        self.embedder = embedder
         self.settings = settings or PlannerSettings()
         self._clock = clock
 
@@ -151,7 +154,8 @@ class Planner:
         else:
             kinds = infer_action_types(request.query)
             kinds_source = "inferred"
-        terms = [fold_plural(t) for t in tokenize(request.query)]
+        tokens = tokenize(request.query)  # the request is read once, here
+        terms = [fold_plural(t) for t in tokens]
 
         def empty(report: NamespaceReport, why: str, discovery: str) -> QueryResult:
             timings["total"] = self._ms(start)
@@ -175,7 +179,7 @@ class Planner:
             )
 
         if not visible:
-            confirm(self.store.db, caller)
+            confirm(self.db, caller)
             return empty(
                 NamespaceReport(searched=[], not_visible=not_visible, unknown=[]),
                 "none of the requested namespaces may be read by this caller",
@@ -183,20 +187,20 @@ class Planner:
             )
 
         mark = self._clock()
-        [embedding] = self.store.embedder.embed([request.query])
+        [embedding] = self.embedder.embed([request.query])
         timings["embed"] = self._ms(mark)
 
         mark = self._clock()
-        rows = self.store.db.run_read(
+        rows = self.db.run_read(
             "planner_candidates",
             namespaces=visible,
             embedding=Vector(embedding),
             k=self.settings.k,
             exact_limit=self.settings.exact_limit,
             max_fetch=self.settings.max_fetch,
-            words=lucene_words(request.query),
-            terms=query_terms(request.query),
-            keys=query_keys(request.query),
+            words=lucene_words(tokens),
+            terms=query_terms(tokens),
+            keys=query_keys(tokens),
             key=caller.unconfirmed_key,
         )
         timings["graph"] = self._ms(mark)
@@ -226,7 +230,9 @@ class Planner:
         narrows = [
             (extra.scope_key, s) for _, extra, _ in found if extra.scope_key for s in extra.narrows
         ]
-        decision = decide(request.query, kinds, candidates, overrides=overrides, narrows=narrows)
+        decision = decide(
+            Terms.of(request.query), kinds, candidates, overrides=overrides, narrows=narrows
+        )
         timings["decide"] = self._ms(mark)
 
         governing: BeliefPublic | None = None

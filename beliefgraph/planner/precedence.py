@@ -91,17 +91,17 @@ from beliefgraph.models import (
     Status,
 )
 from beliefgraph.planner.assess import (
-    _RULE_WORDS,
-    _SECRET_KINDS,
+    RULE_WORDS,
+    SECRET_KINDS,
     WITHOUT_STANDING,
     Assessment,
     Candidate,
     Decision,
-    _about_rank,
-    _rank,
-    _without_standing,
+    about_rank,
     assess,
     more_protective,
+    precedence_rank,
+    without_standing,
 )
 
 
@@ -129,9 +129,9 @@ def action_for(
     unguarded = not restricts and (
         (
             not action_types & CHANGING
-            and not _RULE_WORDS.search(governor.text.lower())
+            and not RULE_WORDS.search(governor.text.lower())
             and holds_at_stake(governor.text) is None
-            and governor.kind not in _SECRET_KINDS
+            and governor.kind not in SECRET_KINDS
         )
         # ... and a secret whose own words say it may be handed on ("printed on the welcome
         # card") is handed on.
@@ -232,7 +232,7 @@ def _history_asked(
         return None
     records = [a for a in assessed if a.candidate.historical and a.about.governs]
     records.sort(key=lambda a: a.candidate.id)
-    records.sort(key=lambda a: (_about_rank(a), a.instance, a.relevance), reverse=True)
+    records.sort(key=lambda a: (about_rank(a), a.instance, a.relevance), reverse=True)
     return records[0] if records else None
 
 
@@ -247,7 +247,7 @@ def _governs_the_act(text: str, action_types: frozenset[ActionType]) -> bool:
 
 
 def decide(
-    query: str,
+    query: Terms | str,
     action_types: Iterable[ActionType],
     candidates: Sequence[Candidate],
     *,
@@ -257,7 +257,7 @@ def decide(
     """Decide which candidate governs ``query`` and what the agent may do.
 
     Args:
-        query: the request text.
+        query: the request, as read once by the caller (:class:`Terms`), or its text.
         action_types: what the request would do (given, or inferred by the caller).
         candidates: every belief discovery and the graph walk found, including the heads of
             superseded candidates (``Candidate.head`` names them).
@@ -267,7 +267,7 @@ def decide(
     Returns:
         The :class:`Decision`; ``governing`` is ``None`` when nothing applies.
     """
-    request = Terms.of(query)
+    request = query if isinstance(query, Terms) else Terms.of(query)
     kinds = frozenset(action_types)
     by_id = {c.id: c for c in candidates}
     assessed = {c.id: assess(c, request, kinds) for c in candidates}
@@ -302,10 +302,10 @@ def decide(
             )
     contenders = [a for a in lane if a.candidate.id not in losers]
     contenders.sort(key=lambda a: a.candidate.id)  # the final tie-break: smallest id wins
-    contenders.sort(key=lambda a: _rank(a, heads), reverse=True)
+    contenders.sort(key=lambda a: precedence_rank(a, heads), reverse=True)
 
     winner: Assessment | None = contenders[0] if contenders else None
-    past = _history_asked(query, kinds, assessed.values())
+    past = _history_asked(request.text, kinds, assessed.values())
     if past is not None:
         # A question about how things were ("back in 2023, what were we allowed...?") is
         # answered by the record of that time, as history, whatever governs now.
@@ -335,7 +335,7 @@ def decide(
         evidence.sort(
             key=lambda a: (
                 not a.authority,
-                _about_rank(a),
+                about_rank(a),
                 a.instance,
                 not other_property(request.text, a.candidate.text),
                 # what is confirmed answers before what was heard
@@ -477,7 +477,7 @@ def _holder(
     ]
     if not holders:
         return None
-    best = max(holders, key=lambda a: (_about_rank(a), a.instance, a.relevance))
+    best = max(holders, key=lambda a: (about_rank(a), a.instance, a.relevance))
     return Holding(best, needed, stake)
 
 
@@ -516,7 +516,7 @@ def _open_doubt(
         if (
             c.id != governor.id
             and c.current
-            and _without_standing(c)
+            and without_standing(c)
             and a.scope is not None
             and a.scope.in_scope
             and a.strong
@@ -537,7 +537,7 @@ def _win_reason(a: Assessment, winner: Assessment | None) -> str:
 
 
 def _loss_reason(a: Assessment, winner: Assessment, heads: Mapping[str, Candidate]) -> str:
-    mine, theirs = _rank(a, heads), _rank(winner, heads)
+    mine, theirs = precedence_rank(a, heads), precedence_rank(winner, heads)
     labels = (
         "current",
         "what it is about",

@@ -20,7 +20,7 @@ user gets empty layers, not an error. ``budget`` caps pinned facts plus relevant
 (pinned first); a budget of 0 leaves both empty and searches nothing, as PrecisionMemBench's
 harness reads a zero budget (the prelude and pinned open questions are not counted).
 
->>> assemble(store, ContextRequest(user="me", namespaces=["domain:code"],   # doctest: +SKIP
+>>> assemble(db, embedder, ContextRequest(user="me", namespaces=["domain:code"],   # doctest: +SKIP
 ...                                message="what are we using Redis for?"),
 ...          caller=DEVELOPMENT_CALLER).relevant_beliefs[0].belief.canonical_name
 'redis_cache'
@@ -29,9 +29,10 @@ harness reads a zero budget (the prelude and pinned open questions are not count
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
 
 from beliefgraph.access import Caller
+from beliefgraph.db import Db
+from beliefgraph.embeddings import Embedder
 from beliefgraph.index_keys import namespace_key
 from beliefgraph.keys import raise_for_state
 from beliefgraph.models import Kind
@@ -53,11 +54,14 @@ PERSONA_KINDS = (Kind.preference.value, Kind.directive.value)
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="context-search")
 
 
-def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextResponse:
+def assemble(
+    db: Db, embedder: Embedder, request: ContextRequest, *, caller: Caller
+) -> ContextResponse:
     """Build the layered context of one turn.
 
     Args:
-        store: a :class:`beliefgraph.store.Store` (its settings hold the layer limits).
+        db: runs the reads; its settings hold the layer limits.
+        embedder: embeds the message when the search needs it.
         request: who, which namespaces, the message, an optional budget.
         caller: who asks; namespaces it may not read are dropped before anything is read.
 
@@ -69,7 +73,7 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
         Unauthenticated: the caller's key, recognised from memory by the API
             (``Caller.unconfirmed_key``), was revoked since; the layers' read confirms it.
     """
-    settings = store.settings
+    settings = db.settings
     namespaces = caller.visible(request.namespaces)
     persona_namespaces = caller.visible(
         request.persona_namespaces
@@ -87,7 +91,8 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
         # and the layers' read on the pool instead measured the same.)
         searching = _POOL.submit(
             find,
-            store,
+            db,
+            embedder,
             query,
             namespaces,
             user=request.user,
@@ -102,7 +107,7 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
             fetch=settings.search_fetch,
             visible=caller.namespaces,
         )
-    records = store.db.run_read(
+    records = db.run_read(
         "context_layers",
         user=request.user,
         namespaces=namespaces,
@@ -147,7 +152,7 @@ def assemble(store: Any, request: ContextRequest, *, caller: Caller) -> ContextR
                 relevant.append(ContextItem(belief=hit.belief, score=hit.score))
     relations = [i.belief.id for i in relevant if i.belief.kind == Kind.relation]
     if relations and len(relevant) < relevant_slots:
-        for belief, belief_namespaces in store.db.read_rows(
+        for belief, belief_namespaces in db.read_rows(
             "context_participants",
             ids=relations,
             user=request.user,

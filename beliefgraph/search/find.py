@@ -40,7 +40,8 @@ from typing import Any
 import numpy as np
 
 from beliefgraph.access import Caller
-from beliefgraph.embeddings import AsideEmbedder, unpacked
+from beliefgraph.db import Db
+from beliefgraph.embeddings import AsideEmbedder, Embedder, unpacked
 from beliefgraph.models import Kind
 from beliefgraph.records import native_datetime
 from beliefgraph.search.context_models import (
@@ -124,7 +125,8 @@ _EMBEDDING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="search-embedd
 
 
 def find(
-    store: Any,
+    db: Db,
+    embedder: Embedder,
     query: Query,
     namespaces: Sequence[str],
     *,
@@ -141,7 +143,8 @@ def find(
     """Search the store: read candidates, score them, rank them.
 
     Args:
-        store: a :class:`beliefgraph.store.Store`.
+        db: runs the query; its settings hold the limits.
+        embedder: embeds the query when a tie needs it.
         query: the analysed query (:func:`analyze`).
         namespaces: the only namespaces read (already filtered by what the caller may see).
         user: only this user's beliefs; ``None`` for any.
@@ -166,10 +169,9 @@ def find(
     asked = lookups(query, user=user, namespaces=namespaces)
     early: Future[list[list[float]]] | None = None
     if semantic and TIES.likely(user, namespaces):
-        embedder = store.embedder
         aside = embedder.embed_aside if isinstance(embedder, AsideEmbedder) else embedder.embed
         early = _EMBEDDING.submit(aside, [query.text])
-    rows = store.db.read_rows(
+    rows = db.read_rows(
         "search_candidates",
         names=asked.names,
         text=asked.text,
@@ -200,7 +202,7 @@ def find(
         TIES.observe(user, namespaces, tied=tied)
     similarities: dict[str, float] = {}
     if semantic and tied:
-        embedded = (early.result() if early is not None else store.embedder.embed([query.text]))[0]
+        embedded = (early.result() if early is not None else embedder.embed([query.text]))[0]
         # The vectors came with the candidates: cheaper than a second read for the tied ones after
         # the embedding (bench/results/design-notes.md). Embedding the query on another thread
         # beside the scoring measured no faster: on two cores, the model's two threads and the
@@ -241,21 +243,22 @@ def cosine_similarities(
     return {id_: float((1.0 + c) / 2.0) for id_, c in zip(stored, cosines, strict=True)}
 
 
-def search(store: Any, request: SearchRequest, *, caller: Caller) -> SearchResponse:
+def search(db: Db, embedder: Embedder, request: SearchRequest, *, caller: Caller) -> SearchResponse:
     """Answer ``POST /v1/search``: ranked beliefs with a score breakdown.
 
     Namespaces the caller may not read are dropped before anything is read.
 
-    >>> search(store, SearchRequest(query="k8s?", namespaces=["domain:code"]),  # doctest: +SKIP
+    >>> search(db, embedder, SearchRequest(query="k8s?", namespaces=["domain:code"]),
     ...        caller=DEVELOPMENT_CALLER).hits[0].belief.canonical_name
     'kubernetes'
 
     Raises:
         StoreUnavailable: Neo4j cannot be reached.
     """
-    settings = store.settings
+    settings = db.settings
     hits = find(
-        store,
+        db,
+        embedder,
         analyze(request.query),
         caller.visible(request.namespaces),
         user=request.user,

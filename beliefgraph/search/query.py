@@ -16,7 +16,7 @@ from beliefgraph.index_keys import (
     scope_clause,
 )
 from beliefgraph.models import Status
-from beliefgraph.text import fold, normalize, tokenize, unique
+from beliefgraph.text import FUNCTION_WORDS, fold, normalize, tokenize, unique, word_set
 
 #: statuses that may surface; superseded, archived and retracted beliefs never do
 SURFACING_STATUSES = (
@@ -28,22 +28,17 @@ SURFACING_STATUSES = (
 
 # Function words and conversational filler: they never make a belief relevant, and they do
 # not count when measuring how much of a query a text covers.
-_STOPWORD_TEXT = """
-    a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did didn do does doesn doing don dont down
-    during each either else even ever every few for from further get gets getting give got
-    had has have having he her here hers herself him himself his how i if im in into is it
-    its itself just let lets like me might more most much must my myself need needs no nor
-    not now of off ok okay on once one only or other our ours ourselves out over own please
-    quite rather really same say she should so some still such sure than thanks that thats
-    the their theirs them themselves then there these they thing things this those though
-    through to too under until up upon us use using very via want wants was we well were
-    what whats when where whether which while who whom whose why will with would yeah yes
-    yet you your yours yourself yourselves ugh um uh hey hi basically honestly actually
-    maybe kind sort lot bit anything something tell know think thinking thought wondering
-    ive youre weve theyre its
-"""
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+STOPWORDS = FUNCTION_WORDS | word_set(
+    """
+    above actually after against anything basically because before below between bit didn
+    doesn doing don dont down during either else even ever every few get gets getting give
+    got hers herself hey hi himself honestly im itself ive kind know let lets like lot maybe
+    much myself need needs no nor not ok okay only ours ourselves please quite rather really
+    say something sort still sure tell thanks thats theirs themselves theyre thing things
+    think thinking though thought through ugh uh um until upon use using via want wants well
+    weve whats whether while wondering yeah yes yet youre yours yourself yourselves
+    """
+)
 
 # Weights of the score parts; the admission rules above, not these numbers, keep noise out.
 CANONICAL_WEIGHT = 10.0

@@ -54,7 +54,7 @@ from beliefgraph.models import (
 )
 from beliefgraph.records import belief_from_record, link_from_map, native_datetime
 from beliefgraph.store.queue import NamespaceQueue
-from beliefgraph.store.rows import _allowed, _as_seen_by, _row, _visible
+from beliefgraph.store.rows import acting, allowed_namespaces, as_seen_by, belief_row, may_see
 
 
 def _now() -> datetime:
@@ -143,8 +143,7 @@ class Beliefs:
             NotFound: a namespace outside the caller's grant.
             Forbidden: the caller's role may not write such a belief (audited).
         """
-        caller = caller or DEVELOPMENT_CALLER
-        actor = actor or caller.name
+        caller, actor = acting(caller, actor)
         if len(beliefs) > self.settings.max_batch_size:
             raise InvalidInput(
                 f"a batch holds at most {self.settings.max_batch_size} beliefs, got {len(beliefs)}",
@@ -251,7 +250,7 @@ class Beliefs:
             NotFound: no belief has that id, or none the caller may see.
         """
         found = self.get_many([belief_id], caller=caller)
-        if not found or not _visible(caller, found[0].namespaces):
+        if not found or not may_see(caller, found[0].namespaces):
             raise NotFound(f"no belief with id {belief_id!r}")
         return found[0]
 
@@ -300,12 +299,14 @@ class Beliefs:
 
         Each is as ``caller`` sees it: only the namespaces it may read, and the belief it
         supersedes or is superseded by only if the caller may see that one too. Whether the
-        caller may see the belief itself is left to the caller (:func:`_visible`).
+        caller may see the belief itself is left to the caller (:func:`may_see`).
         """
         if not ids:
             return []
-        found = self.db.run_read("belief_get_many", ids=list(ids), visible=_allowed(caller))
-        by_id = {b.id: _as_seen_by(caller, b) for b in map(belief_from_record, found)}
+        found = self.db.run_read(
+            "belief_get_many", ids=list(ids), visible=allowed_namespaces(caller)
+        )
+        by_id = {b.id: as_seen_by(caller, b) for b in map(belief_from_record, found)}
         return [by_id[i] for i in ids if i in by_id]
 
     def list_beliefs(
@@ -336,7 +337,7 @@ class Beliefs:
                 f"limit must be between 1 and {self.settings.max_page_size}", field="limit"
             )
         after_created_at, after_id = cursors.decode(cursor) if cursor else (None, None)
-        allowed = _allowed(caller)
+        allowed = allowed_namespaces(caller)
         # namespaces that hold every belief to list, all the caller's to see (none: a
         # namespace outside the grant is not the caller's to ask about)
         anchor = [namespace] if namespace is not None else allowed
@@ -390,7 +391,7 @@ class Beliefs:
         beliefs = [
             b
             for b in self.get_many(records[0]["ids"], caller=caller)
-            if _visible(caller, b.namespaces)
+            if may_see(caller, b.namespaces)
         ]
         shown = {b.id for b in beliefs}
         if belief_id not in shown:
@@ -406,7 +407,7 @@ class Beliefs:
         """Every namespace (the caller may see) with its belief count."""
         return [
             NamespacePublic(name=r["name"], beliefs=r["beliefs"])
-            for r in self.db.run_read("namespace_list", allowed=_allowed(caller))
+            for r in self.db.run_read("namespace_list", allowed=allowed_namespaces(caller))
         ]
 
     # -- internals ------------------------------------------------------------------------
@@ -438,7 +439,7 @@ class Beliefs:
         )
         now = self._clock()
         return [
-            _row(belief, belief_id, vector, now=now, write_path=write_path, actor=actor)
+            belief_row(belief, belief_id, vector, now=now, write_path=write_path, actor=actor)
             for belief, belief_id, vector in zip(beliefs, ids, vectors, strict=True)
         ]
 

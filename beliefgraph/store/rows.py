@@ -9,9 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from beliefgraph import audit
-from beliefgraph.access import (
-    Caller,
-)
+from beliefgraph.access import DEVELOPMENT_CALLER, Caller
 from beliefgraph.embeddings import Vector, packed
 from beliefgraph.index_keys import name_edits, search_keys, text_words
 from beliefgraph.models import (
@@ -23,19 +21,19 @@ from beliefgraph.models import (
 from beliefgraph.text import entity_key
 
 
-def _allowed(caller: Caller | None) -> list[str] | None:
+def allowed_namespaces(caller: Caller | None) -> list[str] | None:
     """The namespaces a caller may read, for queries (``None``: all)."""
     if caller is None or caller.namespaces is None:
         return None
     return sorted(caller.namespaces)
 
 
-def _visible(caller: Caller | None, namespaces: Sequence[str]) -> bool:
+def may_see(caller: Caller | None, namespaces: Sequence[str]) -> bool:
     """Whether a belief in these namespaces is the caller's to see (any one suffices)."""
     return caller is None or any(caller.can_see(ns) for ns in namespaces)
 
 
-def _as_seen_by(caller: Caller | None, belief: BeliefPublic) -> BeliefPublic:
+def as_seen_by(caller: Caller | None, belief: BeliefPublic) -> BeliefPublic:
     """``belief`` with only the namespaces the caller may see: the names of others' are not
     the caller's to learn."""
     if caller is None or caller.namespaces is None:
@@ -43,7 +41,7 @@ def _as_seen_by(caller: Caller | None, belief: BeliefPublic) -> BeliefPublic:
     return belief.model_copy(update={"namespaces": caller.visible(belief.namespaces)})
 
 
-def _between(
+def time_window(
     action: audit.AuditAction,
     source: dict[str, Any],
     target: dict[str, Any],
@@ -95,7 +93,7 @@ def _scope_row(governs: Governs | None) -> dict[str, Any] | None:
     }
 
 
-def _row(
+def belief_row(
     belief: BeliefCreate,
     belief_id: str,
     vector: list[float],
@@ -139,3 +137,11 @@ def _row(
         ],
         "scope": _scope_row(belief.governs),
     }
+
+
+def acting(caller: Caller | None, actor: str | None) -> tuple[Caller, str]:
+    """Who makes a change, and the name it is recorded under: the development caller when
+    none is given (the library without the API), and the caller's own name unless another
+    actor is named."""
+    caller = caller or DEVELOPMENT_CALLER
+    return caller, actor or caller.name

@@ -10,7 +10,6 @@ from neo4j import (
 
 from beliefgraph import audit
 from beliefgraph.access import (
-    DEVELOPMENT_CALLER,
     Caller,
     change_refusal,
     precedence_refusal,
@@ -39,7 +38,7 @@ from beliefgraph.models import (
 )
 from beliefgraph.records import native_datetime
 from beliefgraph.store.beliefs import Beliefs
-from beliefgraph.store.rows import _between, _visible
+from beliefgraph.store.rows import acting, may_see, time_window
 
 
 class Store(Beliefs):
@@ -63,8 +62,7 @@ class Store(Beliefs):
             Forbidden: the caller's role may not retract it (audited).
             TextTooLong: the reason is over the configured text length.
         """
-        caller = caller or DEVELOPMENT_CALLER
-        actor = actor or caller.name
+        caller, actor = acting(caller, actor)
         if reason is not None:
             self._check_reason(reason)
         [target] = self._targets([belief_id], caller)
@@ -126,8 +124,7 @@ class Store(Beliefs):
             SupersessionCycle: the replacement is ``old_id`` itself or already leads to it.
             TextTooLong: the reason, or the new belief's text, is over the configured length.
         """
-        caller = caller or DEVELOPMENT_CALLER
-        actor = actor or caller.name
+        caller, actor = acting(caller, actor)
         self._check_reason(request.reason)
         [old] = self._targets([old_id], caller)
         self._authorise_change(old, caller, "supersede", actor=actor, write_path=write_path)
@@ -213,8 +210,7 @@ class Store(Beliefs):
             TextTooLong: the reason is over the configured text length.
             PrecedenceLoop: the other already wins over the belief, directly or not.
         """
-        caller = caller or DEVELOPMENT_CALLER
-        actor = actor or caller.name
+        caller, actor = acting(caller, actor)
         if request.other == source_id:
             raise InvalidInput("a belief cannot take precedence over itself", field="other")
         self._check_reason(request.reason)
@@ -267,7 +263,7 @@ class Store(Beliefs):
                 raise InvalidInput("both beliefs govern the same scope", field="other")
             if row["created"]:
                 why = f"{source_id} {edge.value} {request.other}: {request.reason}"
-                event = _between(action, source, other, why, actor=actor, write_path=write_path)
+                event = time_window(action, source, other, why, actor=actor, write_path=write_path)
                 audit.append(self.db, tx, [event])
             return dict(row)
 
@@ -301,8 +297,7 @@ class Store(Beliefs):
             NotFound: either belief is unknown or not the caller's to see, or no such edge.
             Forbidden: as :meth:`rank`.
         """
-        caller = caller or DEVELOPMENT_CALLER
-        actor = actor or caller.name
+        caller, actor = acting(caller, actor)
         [source] = self._targets([source_id], caller)
         [other] = self._targets([other_id], caller)
         self._authorise_precedence(
@@ -322,7 +317,7 @@ class Store(Beliefs):
                 f"removed {source_id} {edge.value} {other_id} "
                 f"(set by {said.get('by')}: {said.get('reason')})"
             )
-            event = _between(
+            event = time_window(
                 audit.AuditAction.unrank, source, other, why, actor=actor, write_path=write_path
             )
             audit.append(self.db, tx, [event])
@@ -343,7 +338,7 @@ class Store(Beliefs):
         found = {r["id"]: dict(r) for r in self.db.run_read("gate_targets", ids=ids)}
         for belief_id in ids:
             target = found.get(belief_id)
-            if target is None or not _visible(caller, target["namespaces"]):
+            if target is None or not may_see(caller, target["namespaces"]):
                 raise NotFound(f"no belief with id {belief_id!r}", field=field)
         return [found[i] for i in ids]
 

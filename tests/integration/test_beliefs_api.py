@@ -461,7 +461,10 @@ def named(
 
 def found(store: Store, query: str, ns: str, user: str) -> list[str]:
     request = SearchRequest(query=query, namespaces=[ns], user=user)
-    return [h.belief.id for h in search(store, request, caller=DEVELOPMENT_CALLER).hits]
+    return [
+        h.belief.id
+        for h in search(store.db, store.embedder, request, caller=DEVELOPMENT_CALLER).hits
+    ]
 
 
 def test_init_makes_an_earlier_search_index_again_and_fills_its_terms(

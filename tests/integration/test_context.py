@@ -61,7 +61,7 @@ def ctx(
         budget=budget,
         persona_namespaces=[iso.namespace("user:universal")],
     )
-    return assemble(store, request, caller=caller)
+    return assemble(store.db, store.embedder, request, caller=caller)
 
 
 def ids(iso: Isolation, items: Sequence[Any]) -> list[str]:
@@ -237,7 +237,7 @@ class TestBudgets:
             ]
         )
         request = ContextRequest(user=user, namespaces=[ns], message="tabs or spaces here?")
-        c = assemble(store, request, caller=DEVELOPMENT_CALLER)
+        c = assemble(store.db, store.embedder, request, caller=DEVELOPMENT_CALLER)
         kinds = [i.belief.kind for i in c.relevant_beliefs]
         assert f"{uid}-pref" in [i.belief.id for i in c.relevant_beliefs]
         assert kinds.count(Kind.observation) == store.settings.context_kind_budgets["observation"]
@@ -310,7 +310,7 @@ class TestPersonaAndUsers:
         request = ContextRequest(
             user=user, namespaces=[code], message="", persona_namespaces=[universal]
         )
-        c = assemble(store, request, caller=DEVELOPMENT_CALLER)
+        c = assemble(store.db, store.embedder, request, caller=DEVELOPMENT_CALLER)
         assert c.persona_prelude is not None
         assert [i.belief.id for i in c.persona_prelude.beliefs] == [
             f"{uid}-p16",
@@ -551,7 +551,7 @@ def test_a_relation_brings_the_beliefs_it_links(store: Store, uid: str) -> None:
     report = import_documents(store, parse_documents(seed))
     assert report.relations == 3
     request = ContextRequest(user=user, namespaces=[scope], message="who owns billing?")
-    c = assemble(store, request, caller=DEVELOPMENT_CALLER)
+    c = assemble(store.db, store.embedder, request, caller=DEVELOPMENT_CALLER)
     # the relation, then what it links in the turn's scope (not the belief outside it)
     assert [i.belief.id for i in c.relevant_beliefs] == [f"{uid}-owns", f"{uid}-api", f"{uid}-team"]
     again = import_documents(store, parse_documents(seed))

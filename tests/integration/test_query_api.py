@@ -332,11 +332,11 @@ def test_namespaces_the_caller_may_not_read_are_never_read(
     mine = f"tenant:t-{uuid.uuid4().hex[:12]}"
     reader = Caller(name="reader", role=Role.reader, namespaces=frozenset({mine}))
     request = QueryRequest(query="the heart pill dose", namespaces=[ns, mine])
-    result = Planner(store).query(request, caller=reader)
+    result = Planner(store.db, store.embedder).query(request, caller=reader)
     assert result.governing is None
     assert result.trace.namespaces.not_visible == [ns]
     assert result.trace.candidates == []
-    only_hidden = Planner(store).query(
+    only_hidden = Planner(store.db, store.embedder).query(
         QueryRequest(query="the heart pill dose", namespaces=[ns]), caller=reader
     )
     assert "may be read" in only_hidden.reason
@@ -383,12 +383,12 @@ def test_a_small_namespace_keeps_its_candidates_in_a_crowded_store(
         ]
     )
     request = QueryRequest(query="what is the office wifi password?", namespaces=[ns])
-    exact = Planner(store).query(request)
+    exact = Planner(store.db, store.embedder).query(request)
     assert exact.trace.discovery.startswith("exact")
     assert exact.governing is not None
     assert exact.governing.id == mine.id
     # Forced through the index: over-fetching in proportion to the store still finds it.
-    indexed = Planner(store, PlannerSettings(exact_limit=0)).query(request)
+    indexed = Planner(store.db, store.embedder, PlannerSettings(exact_limit=0)).query(request)
     assert indexed.trace.discovery.startswith("vector index")
     [candidate] = indexed.trace.candidates
     assert candidate.id == mine.id

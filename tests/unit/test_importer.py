@@ -21,7 +21,7 @@ from beliefgraph.importer.input import (
     Turn,
     open_log,
 )
-from beliefgraph.importer.summary import _Timeline, statement_key, turn_node_id
+from beliefgraph.importer.summary import Timeline, statement_key, turn_node_id
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
 
@@ -287,7 +287,7 @@ def test_malformed_record_error_names_file_and_line() -> None:
     assert e.line == 17
 
 
-def said_at(timeline: _Timeline, hour: int | None, *keys: str) -> list[tuple[str | None, ...]]:
+def said_at(timeline: Timeline, hour: int | None, *keys: str) -> list[tuple[str | None, ...]]:
     """Place the statements of one turn of conversation "c" at ``hour`` (``None``: no ts)."""
     ts = None if hour is None else datetime(2026, 11, 30, hour, tzinfo=UTC)
     when = timeline.when(Turn("c", 0, "user", "", 1, ts=ts))
@@ -295,7 +295,7 @@ def said_at(timeline: _Timeline, hour: int | None, *keys: str) -> list[tuple[str
 
 
 def test_the_timeline_places_a_late_line_between_its_neighbours_in_time() -> None:
-    timeline = _Timeline()
+    timeline = Timeline()
     assert said_at(timeline, 10, "tea") == [(None, None)]
     assert said_at(timeline, 12, "postgres") == [("tea", None)]
     # read after 12:00, said at 11:00: it follows tea, and postgres follows it
@@ -306,17 +306,17 @@ def test_the_timeline_places_a_late_line_between_its_neighbours_in_time() -> Non
 
 
 def test_a_turn_without_a_time_takes_the_time_of_the_turn_before_it() -> None:
-    timeline = _Timeline()
+    timeline = Timeline()
     said_at(timeline, 10, "tea")
     said_at(timeline, 12)  # a turn that says nothing still sets the time
     said_at(timeline, 11, "fridays")
     assert said_at(timeline, None, "tabs") == [("fridays", None)]
-    other = _Timeline()
+    other = Timeline()
     assert said_at(other, None, "a") + said_at(other, None, "b") == [(None, None), ("a", None)]
 
 
 def test_the_timeline_keeps_the_latest_statements_of_a_conversation() -> None:
-    timeline = _Timeline()
+    timeline = Timeline()
     for i in range(TIMELINE_KEPT + 5):
         said_at(timeline, 12, f"s{i}")
     # said before every statement kept: the earliest kept follows it, and it follows none

@@ -91,7 +91,7 @@ def test_render_conf_fills_ports() -> None:
     assert "server.http.listen_address=127.0.0.1:17474\n" in conf
     assert "{" not in conf
     assert "}" not in conf
-    assert launcher._conf_ports(conf) == (17687, 17474)
+    assert launcher.conf_ports(conf) == (17687, 17474)
 
 
 def test_conf_is_loopback_only_without_auth_and_with_small_memory() -> None:
