@@ -58,15 +58,15 @@ import own_neo4j  # noqa: E402  (bench/, beside this)
 
 from beliefgraph.config import Settings  # noqa: E402  (the checkout, not an installed copy)
 from beliefgraph.embeddings import OnnxEmbedder, load_embedder  # noqa: E402
-from beliefgraph.importer import (  # noqa: E402  (the checkout, not an installed copy)
+from beliefgraph.importer.extract import RuleExtractor  # noqa: E402
+from beliefgraph.importer.formats import READERS  # noqa: E402
+from beliefgraph.importer.input import (  # noqa: E402
     EMBEDDINGS_REMEMBERED,
-    READERS,
-    ImportOptions,
     LogFormat,
-    import_logs,
     open_log,
 )
-from beliefgraph.importer.extract import RuleExtractor  # noqa: E402
+from beliefgraph.importer.pipeline import import_logs  # noqa: E402
+from beliefgraph.importer.summary import ImportOptions  # noqa: E402
 from beliefgraph.launcher.home import NEO4J_VERSION, cpu_seconds  # noqa: E402
 from beliefgraph.schema import init_schema  # noqa: E402
 from beliefgraph.store import Store  # noqa: E402

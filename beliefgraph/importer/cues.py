@@ -61,6 +61,16 @@ _LEAD = (
     r"^(?:(?:actually|ok(?:ay)?|so|and|but|also|well|oh|hi|hey|hello|sorry|thanks|thank you|"
     r"now|hmm+|um+|alright|right|great|cool)\b[\s,.!:;-]*)*"
 )
+#: a plain statement about the speaker's own things: a subject that is theirs or definite
+#: ("my dentist", "our fiscal year", "the standup", "we", "I"), then what it is or does
+_FACT = re.compile(
+    _LEAD + r"(?:my|our|the|we|i)\b[\w' -]{0,60}?\b(?:is|are|s|live|lives|use|uses|end|ends|"
+    r"start|starts|run|runs|cost|costs|open|opens|close|closes|has|have|sit|sits|meet|meets)\s+\S",
+    re.IGNORECASE,
+)
+#: a value worth remembering: a number, a name written with a capital inside the sentence,
+#: a code ("tulip-42"), an acronym
+_VALUE = re.compile(r"\d|(?<![.!?]\s)\b[A-Z][a-z]+|\b[a-z]+-\w+\b|\b[A-Z]{2,}\b")
 #: questions that deliberate about a choice (a request such as "can you …?" is not one)
 OPEN_QUESTION = _any(
     _LEAD + r"(?:should|shall) (?:we|i)\b.*\?$",
@@ -221,7 +231,8 @@ REPORTED = re.compile(
     r"(?:said|says|saying|told|tells|wrote|writes|thinks|believes|claims|claimed|insists|insisted|"
     r"mentioned|suggested|asked|reckons|announced|reported|texted|emailed|warned)"
     r"(?=\s*[:\"\u201c]|\s+(?:that|to|whether|if|me|us|him|her|them|you|we|i|it|they|he|she|"
-    r"this|there|the|a|an|my|our|his|their|its|everyone|everybody|nobody|no one|all|every)\b)"
+    r"this|there|the|a|an|my|our|his|their|its|everyone|everybody|nobody|no one|all|every|"
+    r"anything|something|nothing|everything)\b)"
     r"|^according to\b",
     re.IGNORECASE,
 )
@@ -333,6 +344,26 @@ def _stated(sentence: str) -> tuple[str, Kind] | None:
     if SOFTENER.search(sentence) and (found is not None or PLAN.search(sentence)):
         return "hedge", Kind.open_question
     return found
+
+
+def user_fact(sentence: str) -> bool:
+    """Whether a user's sentence that carries no other cue states a fact of theirs worth
+    keeping: "The office Wi-Fi password is tulip-42.", "I live in Leeds." (a value to
+    remember, said plainly: no question, hedge, irony, reaction or report of someone else's).
+
+    >>> user_fact("Our fiscal year ends on June 30.")
+    True
+    >>> user_fact("I think the standup is at 9am.")
+    False
+    """
+    sentence = is_mentioned(sentence)
+    return bool(
+        not _QUESTION_MARK.search(sentence)
+        and not (IRONY.search(sentence) or REACTION.match(sentence) or HEDGE.search(sentence))
+        and not REPORTED.search(sentence)
+        and _FACT.match(sentence)
+        and _VALUE.search(sentence, 1)
+    )
 
 
 def _corrects_request(sentence: str) -> bool:

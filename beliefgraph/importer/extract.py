@@ -85,6 +85,7 @@ from beliefgraph.importer.cues import (
     is_assistant_cue,
     remembered,
     split_reason,
+    user_fact,
     user_statement,
     with_reason,
 )
@@ -114,7 +115,9 @@ class RuleExtractor:
         commands = list(REMEMBER.finditer(content)) if "/remember" in content.lower() else []
         said = content[: commands[0].start()] if commands else content
         for sentence in (s for line in said.splitlines() for s in split_clauses(line)):
-            found = classify_user(sentence)
+            found = classify_user(sentence) or (
+                ("fact", Kind.fact) if user_fact(sentence) else None
+            )
             if found is None:
                 continue
             cue, kind = found

@@ -198,6 +198,8 @@ def cli(*args: str) -> list[str]:
         ("langchain.jsonl", "openai", 1),
         ("claude-export.json", "chatgpt", 1),
         ("pretty-printed.jsonl", "jsonl", 1),
+        # a log of nothing but plain facts the user states is not imported as nothing
+        ("plain-facts.jsonl", "jsonl", 1),
     ],
 )
 def test_each_format_round_trips_its_sample(

@@ -124,6 +124,35 @@ def test_user_cues(said: str, kind: Kind) -> None:
     assert s.text == said
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The office Wi-Fi password is tulip-42.",
+        "My dentist is Dr Patel.",
+        "Our fiscal year ends on June 30.",
+        "We use Postgres for the events service.",
+        "I live in Leeds.",
+    ],
+)
+def test_a_plain_fact_of_the_users_with_a_value_is_kept(said: str) -> None:
+    s = one("user", said)
+    assert (s.kind, s.speaker, s.status, s.text) == (Kind.fact, "user", Status.active, said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I think the standup is at 9am.",  # hedged
+        "My trainer says anything over 200 is basically poison.",  # someone else's word
+        "The build is broken again.",  # nothing to remember it by
+        "Is the standup at 9am?",
+        "I love how the build breaks every Friday.",
+    ],
+)
+def test_a_hedged_reported_or_valueless_statement_is_no_fact(said: str) -> None:
+    assert [s for s in RULES.extract("user", said) if s.kind is Kind.fact] == []
+
+
 def test_small_talk_and_requests_yield_nothing() -> None:
     assert RULES.extract("user", "Hi there! How are you? Can you summarise this article?") == []
 
