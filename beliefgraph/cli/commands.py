@@ -247,6 +247,13 @@ def cmd_import_logs(args: argparse.Namespace, settings: Settings) -> int:
         if rejects.count:
             print(f"{rejects.count} rejected record(s) written to {rejects.path}", file=sys.stderr)
     _print(summary.as_dict())
+    if summary.statements == 0 and summary.user_turns:
+        print(
+            f"note: none of the {summary.user_turns} user turns said anything to keep (questions, "
+            "requests, small talk and what others said give nothing: README, 'What becomes a "
+            "belief')",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -70,7 +70,7 @@ from beliefgraph.importer.input import (
     Turn,
     open_log,
 )
-from beliefgraph.importer.statements import Extractor, Statement
+from beliefgraph.importer.statements import USER_ROLES, Extractor, Statement
 from beliefgraph.importer.summary import (
     Batch,
     ImportOptions,
@@ -211,6 +211,7 @@ class Importer:
             summary.records += 1
             for turn in item.turns:
                 summary.turns += 1
+                summary.user_turns += turn.role.lower() in USER_ROLES and bool(turn.content.strip())
                 seen_conversations.add(turn.conversation_id)
                 if ordinal <= done_before:
                     recalled.append((turn, timeline.when(turn)))

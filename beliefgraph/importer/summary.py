@@ -66,6 +66,8 @@ class ImportSummary:
     For the records before the checkpoint (``resumed_at``), which are not extracted again,
     ``statements`` and ``already`` count what the graph holds of their turns: a statement too
     long to store, or said twice in one turn, counts as it was written (not at all, once).
+    ``user_turns`` counts the turns with the user's words, so that a log whose user said
+    nothing to keep reads as that (``statements`` 0 of ``user_turns`` N), not as lost.
     """
 
     source: str
@@ -73,6 +75,7 @@ class ImportSummary:
     format: str = ""
     records: int = 0
     turns: int = 0
+    user_turns: int = 0
     conversations: int = 0
     statements: int = 0
     added: int = 0

@@ -650,6 +650,27 @@ def test_cli_import_errors_name_file_and_line(ns: str, tmp_path: Path) -> None:
     assert (tmp_path / "chat.jsonl.rejects.jsonl").is_file()
 
 
+def test_a_log_with_nothing_to_keep_says_so(ns: str, tmp_path: Path) -> None:
+    log = tmp_path / "questions.jsonl"
+    turns = [
+        ("user", "Can you summarise the thread from yesterday?"),
+        ("assistant", "Here is a summary."),
+        ("user", "Thanks, that helps."),
+    ]
+    log.write_text(
+        "".join(
+            json.dumps({"conversation_id": "c1", "role": r, "content": c}) + "\n" for r, c in turns
+        )
+    )
+    out = subprocess.run(
+        cli(str(log), "--namespace", ns), capture_output=True, text=True, timeout=300, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert (summary["statements"], summary["user_turns"], summary["turns"]) == (0, 2, 3)
+    assert "none of the 2 user turns said anything to keep" in out.stderr
+
+
 def test_a_turn_without_a_time_is_dated_by_the_turn_before_it(
     store: Store, driver: Driver, ns: str, tmp_path: Path
 ) -> None:
