@@ -119,10 +119,8 @@ class OnnxEmbedder:
         threads share each operator between the cores: quickest for a query. A larger call
         (an import's batch, a bulk write) is cut into runs of :data:`SHARED_BATCH` texts,
         which one thread per core takes in turn from the single-threaded session. Beside
-        other work, the cores then never wait for each other. 6,011 statements in calls of
-        256, the two ways alternated in one process: with one core half busy, 17.6-17.9 s
-        this way against 22.0 s and 7.5 CPU-seconds more (spinning) on the shared operators;
-        alone, 14.4 s against 15.0-15.2 s. The vectors are the same, bit for bit.
+        other work, the cores then never wait for each other, which is faster than sharing
+        each operator (bench/results/design-notes.md). The vectors are the same, bit for bit.
         """
         if not texts:
             return []
