@@ -155,7 +155,8 @@ class Planner:
             kinds = infer_action_types(request.query)
             kinds_source = "inferred"
         tokens = tokenize(request.query)  # the request is read once, here
-        terms = [fold_plural(t) for t in tokens]
+        read = Terms(request.query, tuple(fold_plural(t) for t in tokens))  # = Terms.of(query)
+        terms = list(read.tokens)
 
         def empty(report: NamespaceReport, why: str, discovery: str) -> QueryResult:
             timings["total"] = self._ms(start)
@@ -230,9 +231,7 @@ class Planner:
         narrows = [
             (extra.scope_key, s) for _, extra, _ in found if extra.scope_key for s in extra.narrows
         ]
-        decision = decide(
-            Terms.of(request.query), kinds, candidates, overrides=overrides, narrows=narrows
-        )
+        decision = decide(read, kinds, candidates, overrides=overrides, narrows=narrows)
         timings["decide"] = self._ms(mark)
 
         governing: BeliefPublic | None = None

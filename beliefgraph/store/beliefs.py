@@ -24,7 +24,6 @@ from neo4j import (
 
 from beliefgraph import cursors
 from beliefgraph.access import (
-    DEVELOPMENT_CALLER,
     Caller,
 )
 from beliefgraph.config import Settings
@@ -231,12 +230,12 @@ class Beliefs:
             DuplicateId: an id is already stored.
         """
         paths = {row["props"]["write_path"] for row in rows}
-        caller = caller or DEVELOPMENT_CALLER
+        caller, actor = acting(caller, actor)
         return GateWrite(self.gate).run(
             tx,
             rows,
             caller=caller,
-            actor=actor or caller.name,
+            actor=actor,
             write_path=paths.pop() if len(paths) == 1 else WritePath.api.value,
             now=self._clock(),
         )
