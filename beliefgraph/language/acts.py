@@ -153,9 +153,17 @@ _RECORD_CHANGES = re.compile(
 _CAUSED = re.compile(r"\bget (?:[\w']+ ){1,6}?([a-z]+ed|sent|paid|done)\b")
 #: "pick one and lock it in": committing a choice is an act
 _COMMITTING = re.compile(r"\block (?:it|them|that|this) in\b")
+#: sending in other words: "shoot it over to reception", "read it out to her", "to x@y.org"
+_SENDING = re.compile(
+    r"\b(?:shoot|fire|ping|whip|pass|bounce|send|read|forward)\s+(?:it|them|this|that|these|those)?"
+    r"\s*(?:over|across|along|on|out)\s+to\b"
+    r"|\bread (?:\w+ ){0,3}?out to (?:her|him|them|the caller|whoever)\b"
+    r"|\bto\s+[\w.+-]+@[\w-]+\.[\w.]+"
+)
 _ASKING_CUE = re.compile(
     r"(?:\b(?:go ahead and|can you|could you|would you|will you|"
-    r"i need you to|id like you to|i want you to|please|just|and|so)\s+|^|[.!?;]\s*)"
+    r"i need you to|id like you to|i want you to|please|just|and|so)\s+|^|[.!?;:]\s*|"
+    r"\s[-\u2013\u2014]+\s*(?!go ahead|can you|could you|would you|will you|please|just))"
     r"(?:please\s+|just\s+|now\s+|then\s+|also\s+|and\s+)*([a-z-]+)"
 )
 _LIGHT_VERBS = word_set("take get make have keep")
@@ -201,6 +209,8 @@ def _instructed(text: str) -> frozenset[ActionType]:
         found.add(ActionType.write)
     if _COMMITTING.search(line):
         found.add(ActionType.execute)
+    if _SENDING.search(line):
+        found |= {ActionType.execute, ActionType.read}  # what is handed over is read first
     for m in _CAUSED.finditer(line):
         for form in _base_forms(m.group(1), past=True):
             if form in _WRITE_VERBS or form in _INSTRUCTED_WRITES:
@@ -211,11 +221,31 @@ def _instructed(text: str) -> frozenset[ActionType]:
 
 
 _SENTENCE = re.compile(r"(?<=[.?!;:])\s+")
+#: a dash between words sets a clause apart ("... somebody cleared the lockers - who did it?")
+_CLAUSE = re.compile(r"\s+[-\u2013\u2014]+\s+")
 _ASKS_WHAT_WAS = re.compile(
-    r"\s*(?:and\s+)?(?:what|when|who|whom|which|where|how(?: many| much| often| long)?)\b"
+    # a lead-in that only asks to be told ("Remind me - when did ...")
+    r"\s*(?:(?:remind me|tell me|(?:can|could) you (?:remind|tell) me|do you (?:know|remember)|"
+    r"any idea|i forget)\W+)?"
+    r"(?:and\s+)?(?:what|when|who|whom|which|where|how(?: many| much| often| long)?)\b"
     r"[^.?!;]{0,40}?\b(?:did|was|were|had|has|have)\b",
     re.IGNORECASE,
 )
+#: the same after a dash, where "have" is as often the present ("- what's the code you have?")
+_ASKS_WHAT_WAS_AFTER = re.compile(
+    r"\s*(?:and\s+)?(?:what|when|who|whom|which|where|how(?: many| much| often| long)?)\b"
+    r"[^.?!;]{0,40}?\b(?:did|was|were)\b",
+    re.IGNORECASE,
+)
+
+
+def _record_questions(sentence: str) -> list[bool]:
+    """For each clause of ``sentence`` (split at dashes), whether it asks what was done."""
+    clauses = _CLAUSE.split(sentence)
+    return [
+        bool((_ASKS_WHAT_WAS if i == 0 else _ASKS_WHAT_WAS_AFTER).match(clause))
+        for i, clause in enumerate(clauses)
+    ]
 
 
 _THE_RULE = re.compile(
@@ -261,10 +291,13 @@ def without_record(text: str) -> str:
     ("what did we land on, so I can quote it now?") stays."""
     kept = []
     for sentence in _SENTENCE.split(text):
-        if _ASKS_WHAT_WAS.match(sentence):
-            purpose = _PURPOSE.search(sentence)
-            sentence = sentence[purpose.start() :] if purpose else ""
-        kept.append(sentence)
+        clauses = []
+        for clause, asks in zip(_CLAUSE.split(sentence), _record_questions(sentence), strict=True):
+            if asks:
+                purpose = _PURPOSE.search(clause)
+                clause = clause[purpose.start() :] if purpose else ""
+            clauses.append(clause)
+        kept.append(" - ".join(c for c in clauses if c))
     return " ".join(kept)
 
 
@@ -273,7 +306,7 @@ def asks_what_was_done(text: str) -> bool:
     """Whether a request asks about what was done ("when did the disks get erased?",
     "which seat did I end up with?"), and nothing more: a read of the record, which a rule
     on doing it does not hold."""
-    asked = any(_ASKS_WHAT_WAS.match(s) for s in _SENTENCE.split(text))
+    asked = any(any(_record_questions(sentence)) for sentence in _SENTENCE.split(text))
     return asked and not _PURPOSE.search(text)
 
 

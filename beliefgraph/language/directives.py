@@ -151,6 +151,35 @@ def asks_about_the_past(text: str) -> bool:
     return bool(_THE_PAST.search(line) and _PAST_TENSE.search(line))
 
 
+#: how a request leans on a practice it takes to be standing ("the usual haulier", "the way
+#: we've always done it", "the same deal as before")
+_PRACTICE = cues(
+    r"usual",
+    r"as (?:always|ever|before|last time)",
+    r"same [^.?!;]{0,40}?as (?:always|before|last time|usual|we (?:always )?(?:do|did|had))",
+    r"like (?:before|last time|we always do|we did|always)",
+    r"the way we(?:ve| have)? (?:always )?(?:do|did|done|do it|did it)",
+    r"the way (?:it was|it has always been) done",
+    r"(?:as|like) we (?:always )?used to",
+    r"(?:arrangement|deal|terms|agreement) we(?:ve got| have| had) with",
+    r"(?:where|how) do we normally",
+)
+
+
+@lru_cache(maxsize=CACHE)
+def appeals_to_practice(text: str) -> bool:
+    """Whether a request leans on a practice it takes to be standing ("book the usual
+    courier", "credit them the way we always have"): if that practice is on record only as
+    history, the record answers, to say it has ended.
+
+    >>> appeals_to_practice("Book the usual Friday courier collection from the depot.")
+    True
+    >>> appeals_to_practice("Book a courier collection from the depot for Friday.")
+    False
+    """
+    return bool(_PRACTICE.search(normalise(text)))
+
+
 #: how a text says it is not sure: hearsay, guesses, what nobody has checked ("may be" is left
 #: out: "refunds may be issued by any agent" grants, it does not doubt)
 _HEDGES = cues(

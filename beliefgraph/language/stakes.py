@@ -115,6 +115,8 @@ _AT_STAKE = {
         r"home address",
         r"where (?:he|she|they) lives?",
         r"(?:home|personal|private) (?:phone|mobile|number|email)",
+        r"(?:his|her|their|\w+s) (?:mobile|cell)(?: (?:phone|number))?",
+        r"(?:his|her|their) (?:phone )?number",
         r"social security",
         r"passport",
         r"salary",
@@ -203,7 +205,9 @@ def someone_elses_act(text: str) -> bool:
 _HOLDS = {
     "a secret": re.compile(
         r"\b(?:password|passcode|passphrase|pin|login|log-in|sign-in|credentials?|combination|"
-        r"(?:door|gate|alarm|keypad|lock|access|entry) code)\b"
+        r"(?:door|gate|alarm|keypad|lock|access|entry) code|"
+        r"(?:recovery|reset|break-?glass|master|unlock|backup|security|vault|admin) "
+        r"(?:code|string|key|phrase|word))\b"
         # its value: a token with a digit or a symbol in it, not a count ("every 90 days")
         r"(?:[^.;]{0,40}?[\s:=/'\"(])?"
         r"(?=[\w!@#$%^&*.-]*[\d!@#$%^&*])[\w!@#$%^&*.-]{3,}"
@@ -218,6 +222,8 @@ _HOLDS = {
     "private data": re.compile(
         r"\b(?:dob|date of birth|born (?:on )?\d|ni number|national insurance|social security|"
         r"ssn|diagnos(?:is|ed|es)|hiv|home address)\b"
+        # a phone number of a person's own ("personal mobile 07700 900318")
+        r"|\b(?:personal|private|home|mobile|cell)\b(?: \w+)?[\s:,-]{1,3}\+?\d[\d ()-]{7,}\d"
         # a UK postcode, written in capitals ("LS6 2PQ")
         r"|\b(?-i:[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2})\b",
         re.IGNORECASE,

@@ -70,6 +70,7 @@ from beliefgraph.language.acts import (
     names_disclosure,
 )
 from beliefgraph.language.directives import (
+    appeals_to_practice,
     asks_about_the_past,
     governed_action_types,
     read_directive,
@@ -226,14 +227,31 @@ def action_for(
 def _history_asked(
     query: str, action_types: frozenset[ActionType], assessed: Iterable[Assessment]
 ) -> Assessment | None:
-    """The archived or expired belief that answers a question about the past, if the
-    request is one and such a belief is about what it asks."""
-    if action_types & CHANGING or not asks_about_the_past(query):
+    """The archived or expired belief that answers the request as history, if there is one
+    about what it asks: the request asks how things were, or leans on a practice ("the usual
+    haulier", "like before"), which, on record only as history, has ended, and no current
+    prohibition forbids the act outright."""
+    assessed = list(assessed)
+    asked = not action_types & CHANGING and asks_about_the_past(query)
+    if not asked and not (appeals_to_practice(query) and not any(map(_forbids, assessed))):
         return None
     records = [a for a in assessed if a.candidate.historical and a.about.governs]
     records.sort(key=lambda a: a.candidate.id)
     records.sort(key=lambda a: (about_rank(a), a.instance, a.relevance), reverse=True)
     return records[0] if records else None
+
+
+def _forbids(a: Assessment) -> bool:
+    """Whether ``a`` is a current prohibition on exactly the request's act: what a record of
+    the practice it leans on cannot set aside."""
+    hint = a.candidate.allowed_action
+    return (
+        a.lane == "authority"
+        and a.candidate.current
+        and a.strong
+        and a.type_match
+        and (hint or a.directive.action) == ActionClass.block
+    )
 
 
 def _governs_the_act(text: str, action_types: frozenset[ActionType]) -> bool:

@@ -604,6 +604,43 @@ def test_a_question_about_the_past_is_answered_by_its_record_as_history() -> Non
     assert d.governing == "now"
 
 
+def test_leaning_on_a_practice_that_ended_is_answered_by_its_record() -> None:
+    ended = belief(
+        "ended",
+        "Riverside depot: Swiftline collected there on Fridays. The site was handed back in "
+        "August and the collections stopped.",
+        status=Status.archived,
+    )
+    payments = belief(
+        "pay",
+        "Courier bookings over 200 GBP need the office manager's approval.",
+        kind=Kind.policy,
+        hint=ActionClass.verify_first,
+    )
+    asked = "Book the usual Friday courier collection from the Riverside depot."
+    d = decide(asked, {X}, [ended, payments])
+    assert (d.governing, d.action) == ("ended", ActionClass.archive_only)
+    # without the appeal to a practice, the record of it is history and nothing more
+    d = decide("Book a courier collection from the Riverside depot.", {X}, [ended, payments])
+    assert d.governing != "ended"
+
+
+def test_a_prohibition_on_the_act_outlasts_the_practice_it_ended() -> None:
+    ended = belief(
+        "ended", "Biscuit, kennel 4: meloxicam 1.5 mg with dinner.", status=Status.archived
+    )
+    stopped = belief(
+        "stop",
+        "Biscuit, kennel 4: meloxicam stopped after raised kidney values; give no NSAIDs.",
+        kind=Kind.correction,
+        priority=Priority.critical,
+        hint=ActionClass.block,
+        governs=Governs(any_terms=["biscuit", "meloxicam", "nsaid"], action_types=[X]),
+    )
+    d = decide("Give Biscuit in kennel 4 the usual meloxicam with dinner.", {X}, [ended, stopped])
+    assert (d.governing, d.action) == ("stop", ActionClass.block)
+
+
 def test_a_dose_or_a_safety_limit_from_a_plain_note_is_never_a_bare_answer() -> None:
     dose = belief("d", "Dad's oral morphine: 2.5 ml at 8pm.", hint=ActionClass.answer)
     d = decide("How much of Dad's oral morphine do I draw up tonight?", {R}, [dose])
@@ -629,6 +666,27 @@ def test_a_rule_on_doing_an_act_does_not_hold_reading_its_record() -> None:
     assert d.governing == "r"
     # a purpose after the question is still asked for
     assert X in infer_action_types("What price did we land on, so I can quote it now?")
+
+
+def test_a_question_after_a_lead_in_or_a_dash_reads_the_record() -> None:
+    for asked in (
+        "Remind me - when did the bld-04 server get its disks erased?",
+        "Somebody erased the bld-04 server disks last week - who did it?",
+    ):
+        assert infer_action_types(asked) == {R}
+    # after a dash, "have" is as often the present: the question is no record of an act
+    assert R in infer_action_types("New laptop here - what's the Wi-Fi password you have?")
+
+
+def test_a_dash_opens_an_instruction_and_sending_has_other_words() -> None:
+    assert X in infer_action_types("Nothing controlled - book the pallet on tomorrow's pickup.")
+    assert X in infer_action_types("The flight is delayed - can you rebook him on the 14:20?")
+    for sending in (
+        "Attach the PDF and shoot it over to reception@clinic.example, would you?",
+        "She says IT gave her a code last time. What should I read out to her?",
+    ):
+        assert infer_action_types(sending) >= {R, X}
+    assert infer_action_types("Who did we send it over to last week?") == {R}
 
 
 def test_a_reported_belief_that_says_it_is_unsure_has_no_standing() -> None:

@@ -274,6 +274,11 @@ def test_a_question_asking_for_a_dose_or_a_limit_is_one(
         ("Night staff get in by the side door: punch 5-2-8-0, then the key symbol.", "a secret"),
         ("Dial 999 in an emergency.", None),
         ("Punch 3 holes in each sheet.", None),
+        # a way in by another name, and a person's own number
+        ("Break-glass string for the finance mailbox is 88-KESTREL-21.", "a secret"),
+        ("Marcus Bell, personal mobile 07700 900318, for emergencies only.", "private data"),
+        ("Reception: 0113 496 0000, open 9 to 5.", None),
+        ("The mobile app release 2024-11 ships on 12 Dec.", None),
     ],
 )
 def test_what_a_memory_holds_is_read_from_its_value(text: str, held: str | None) -> None:
@@ -302,6 +307,14 @@ def test_a_way_in_by_any_name_is_a_secret_and_writing_it_down_is_a_write() -> No
     assert at_stake("Text the courier the number for the back gate.") == "a secret"
     assert at_stake("Can you share the alarm code with the cleaner?") == "a secret"
     assert infer_action_types("Type her new address into the parcel form.") == {W}
+
+
+def test_someone_elses_own_number_is_private_data() -> None:
+    assert at_stake("Lena wants Marcus's mobile for the group chat; send it to her.") == (
+        "private data"
+    )
+    assert at_stake("Can you pass on her number to the caterer?") == "private data"
+    assert at_stake("Update the mobile app banner.") is None
 
 
 @pytest.mark.parametrize(
