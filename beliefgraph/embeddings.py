@@ -71,6 +71,18 @@ class AsideEmbedder(Protocol):
         ...
 
 
+class _Waiting:
+    """One small :meth:`OnnxEmbedder.embed` call waiting for its turn, to be run together
+    with those that wait beside it."""
+
+    __slots__ = ("error", "texts", "vectors")
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+        self.vectors: list[list[float]] | None = None
+        self.error: BaseException | None = None
+
+
 class OnnxEmbedder:
     """An :class:`Embedder` over the exported model: an onnxruntime session and the model's
     tokenizer (``tokenizers``), with mean pooling and normalisation as the model defines.
@@ -102,6 +114,9 @@ class OnnxEmbedder:
         # onnxruntime sessions are thread-safe; the lock keeps one call's batches together
         # so that concurrent requests do not fight over the same two cores mid-call
         self._lock = threading.Lock()
+        # small calls that wait for the lock, run together by whoever holds it next
+        self._waiting: list[_Waiting] = []
+        self._waiting_guard = threading.Lock()
         self._make_aside = aside
         self._aside: Any = None
         self._aside_lock = threading.Lock()
@@ -116,7 +131,8 @@ class OnnxEmbedder:
         """Embed ``texts``, in order.
 
         A call of up to ``batch_size`` texts is one run of the session whose intra-op
-        threads share each operator between the cores: quickest for a query. A larger call
+        threads share each operator between the cores: quickest for a query; such calls
+        that arrive while the session is busy run together (:meth:`_together`). A larger call
         (an import's batch, a bulk write) is cut into runs of :data:`SHARED_BATCH` texts,
         which one thread per core takes in turn from the single-threaded session. Beside
         other work, the cores then never wait for each other, which is faster than sharing
@@ -124,6 +140,8 @@ class OnnxEmbedder:
         """
         if not texts:
             return []
+        if len(texts) <= self._batch_size:
+            return self._together(list(texts))
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         vectors: list[list[float]] = [[] for _ in texts]
 
@@ -133,7 +151,7 @@ class OnnxEmbedder:
                 vectors[i] = row
 
         with self._lock:
-            if len(texts) <= self._batch_size or self._make_aside is None or self._cores == 1:
+            if self._make_aside is None or self._cores == 1:
                 for start in range(0, len(order), self._batch_size):
                     run(self._session, order[start : start + self._batch_size])
             else:
@@ -144,6 +162,48 @@ class OnnxEmbedder:
                 # the pool's threads take the chunks in turn; list() waits, and re-raises
                 list(self._sharing.map(lambda chunk: run(session, chunk), chunks))
         return vectors
+
+    def _together(self, texts: list[str]) -> list[list[float]]:
+        """Embed a small call's ``texts`` in one run with the small calls that wait beside
+        it (a group commit of embeddings): twenty writers that arrive at once wait for a
+        few runs of the model, not for twenty. A call alone runs alone, as before; a text
+        run beside others differs from its run alone only in float rounding."""
+        job = _Waiting(texts)
+        with self._waiting_guard:
+            self._waiting.append(job)
+        with self._lock:
+            while job.vectors is None and job.error is None:
+                with self._waiting_guard:
+                    batch: list[_Waiting] = []
+                    size = 0
+                    while self._waiting and (
+                        not batch or size + len(self._waiting[0].texts) <= self._batch_size
+                    ):
+                        size += len(self._waiting[0].texts)
+                        batch.append(self._waiting.pop(0))
+                self._run_waiting(batch)
+        if job.error is not None:
+            raise job.error
+        assert job.vectors is not None
+        return job.vectors
+
+    def _run_waiting(self, batch: list[_Waiting]) -> None:
+        """Run the texts of ``batch`` in one session run and hand each call its vectors."""
+        texts = [t for job in batch for t in job.texts]
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        try:
+            pooled = self._run(self._session, [texts[i] for i in order]).tolist()
+        except Exception as e:
+            for job in batch:
+                job.error = e
+            return
+        vectors: list[list[float]] = [[] for _ in texts]
+        for i, row in zip(order, pooled, strict=True):
+            vectors[i] = row
+        start = 0
+        for job in batch:
+            job.vectors = vectors[start : start + len(job.texts)]
+            start += len(job.texts)
 
     def _aside_session(self) -> Any:
         assert self._make_aside is not None

@@ -31,6 +31,8 @@ class _Write:
 
     rows: list[dict[str, Any]]
     done: threading.Event = dataclass_field(default_factory=threading.Event)
+    #: in a batch already: a writer leading the queue runs it
+    taken: bool = False
     decisions: list[GateDecision] | None = None
     error: BaseException | None = None
 
@@ -68,7 +70,9 @@ def _run_together(
 
 
 class NamespaceQueue:
-    """Writers of one process to the same namespaces take turns before their transaction.
+    """Writers of one process to the same namespaces take turns before their transaction;
+    those of one caller that wait together go in as one (one of them leads, the others wait
+    for its batch).
 
     Inside Neo4j every gate write locks its namespaces first, but it finds them with a
     uniqueness-constrained seek, which in a writing query takes a shared lock: concurrent
@@ -86,9 +90,13 @@ class NamespaceQueue:
         self.timeout = timeout
         self.most_rows = most_rows
         self._guard = threading.Lock()
+        #: signalled when a leader has run a batch or stepped down
+        self._ready = threading.Condition(self._guard)
         self._locks: dict[str, threading.Lock] = {}
         self._failed_at = -math.inf
         self._waiting: dict[Hashable, list[_Write]] = {}
+        #: the keys whose writes a writer is leading into their transactions now
+        self._leading: set[Hashable] = set()
 
     def together(
         self,
@@ -109,30 +117,68 @@ class NamespaceQueue:
             The decisions on ``rows``, indexed from 0.
         """
         job = _Write(rows)
-        with self._guard:
+        deadline = time.monotonic() + self.timeout
+        with self._ready:
             self._waiting.setdefault(key, []).append(job)
-        try:
-            with self.turn(namespaces):
-                with self._guard:
-                    batch = self._take(key)
-                if batch:
-                    _run_together(batch, run)
-                    if any(isinstance(j.error, Unreachable) for j in batch):
-                        self._failed_at = time.monotonic()  # those queued behind fail at once
-        except StoreUnavailable:
-            with self._guard:
-                waiting = self._waiting.get(key, [])
-                if job in waiting:  # never taken: it was not written, and never will be
-                    waiting.remove(job)
-                    raise
-            # taken by the writer in turn, whose answer is ours: wait for it
-            job.done.wait(self.timeout)
-        if not job.done.is_set():
+            # One writer of the key leads at a time; the others wait here, not in the
+            # namespace locks, where each would have to take its turn only to find its
+            # write already done (a convoy of empty turns behind every batch).
+            while key in self._leading and not job.taken:
+                if not self._ready.wait(deadline - time.monotonic()):
+                    self._withdraw(key, job)
+                    raise StoreUnavailable("the namespace is busy with other writes; try again")
+            leading = not job.taken
+            if leading:
+                self._leading.add(key)
+        if leading:
+            try:
+                self._lead(key, namespaces, job, run)
+            finally:
+                with self._ready:
+                    self._leading.discard(key)
+                    self._ready.notify_all()
+        if not job.done.wait(max(0.0, deadline - time.monotonic())):
             raise StoreUnavailable("the write did not finish in time; try again")
         if job.error is not None:
             raise job.error
         assert job.decisions is not None
         return job.decisions
+
+    def _lead(
+        self,
+        key: Hashable,
+        namespaces: Iterable[str],
+        job: _Write,
+        run: Callable[[list[dict[str, Any]]], list[GateDecision]],
+    ) -> None:
+        """Take the namespaces' turn and run what waits under ``key``, batch by batch, until
+        ``job`` has been run.
+
+        Raises:
+            StoreUnavailable: the turn never came (``job`` is then withdrawn, not written).
+        """
+        while not job.taken:
+            try:
+                with self.turn(namespaces):
+                    with self._guard:
+                        batch = self._take(key)
+                    _run_together(batch, run)
+                    if any(isinstance(j.error, Unreachable) for j in batch):
+                        self._failed_at = time.monotonic()  # those queued behind fail at once
+            except StoreUnavailable:
+                with self._guard:
+                    self._withdraw(key, job)  # never taken: not written, and never will be
+                raise
+            with self._ready:
+                self._ready.notify_all()  # the writers whose writes were in the batch
+
+    def _withdraw(self, key: Hashable, job: _Write) -> None:
+        """Take ``job`` out of the writes waiting under ``key`` (the guard held)."""
+        waiting = self._waiting.get(key, [])
+        if job in waiting:
+            waiting.remove(job)
+        if not waiting:
+            self._waiting.pop(key, None)
 
     def _take(self, key: Hashable) -> list[_Write]:
         """The writes waiting under ``key``, oldest first, up to ``most_rows`` rows."""
@@ -142,6 +188,7 @@ class NamespaceQueue:
         while waiting and (not batch or size + len(waiting[0].rows) <= self.most_rows):
             size += len(waiting[0].rows)
             batch.append(waiting.pop(0))
+            batch[-1].taken = True
         if not waiting:
             self._waiting.pop(key, None)
         return batch
