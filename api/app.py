@@ -44,6 +44,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             # Loading the model is seconds of CPU work: keep it off the event loop.
             embedder = await asyncio.to_thread(load_embedder, settings.cache_dir)
+            # its single-threaded session, which queries beside a read and writes that
+            # arrive together run on, made now rather than in the first such request
+            await asyncio.to_thread(embedder.embed_aside, ["ready"])
             app.state.store = Store(driver, embedder, database=neo.database, settings=settings)
             log.info("beliefgraph %s serving; Neo4j at %s", beliefgraph.__version__, neo.uri)
             if settings.auth == "off":

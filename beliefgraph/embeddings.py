@@ -191,8 +191,12 @@ class OnnxEmbedder:
         """Run the texts of ``batch`` in one session run and hand each call its vectors."""
         texts = [t for job in batch for t in job.texts]
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        # calls that had to wait mean other work for the cores: one thread runs them, so
+        # as not to spin the second core away from it (the vectors are the same)
+        shared = len(batch) > 1 and self._make_aside is not None
+        session = self._aside_session() if shared else self._session
         try:
-            pooled = self._run(self._session, [texts[i] for i in order]).tolist()
+            pooled = self._run(session, [texts[i] for i in order]).tolist()
         except Exception as e:
             for job in batch:
                 job.error = e
