@@ -190,8 +190,9 @@ def render(summary: dict[str, Any]) -> str:
         "the single writer's): turns without a leader or a shared embedding run (`ed85b15`): "
         "p99 x21.7-26.3 the single-writer p50, 48-51 writes/s; a leader without the shared "
         "embedding run: x12.7-13.2, 96-105 writes/s; the shared run on the two-thread "
-        "session (`601aa1a`, five runs): x8.5-13.4, 104-119 writes/s. Before the queue (as issue #28 measured "
-        "it: 20 threads, 200 writes): 115 deadlocks in one burst, p50 571 ms, p99 17.3 s, "
+        "session (`601aa1a`, five runs): x8.5-13.4, 104-119 writes/s. Before the queue "
+        "(as issue #28 measured it: 20 threads, 200 writes): 115 deadlocks in one burst, "
+        "p50 571 ms, p99 17.3 s, "
         "max 34.6 s; one writer at a time p50 47 ms.",
     ]
     return "\n".join(lines) + "\n"
