@@ -221,20 +221,29 @@ def _instructed(text: str) -> frozenset[ActionType]:
 
 
 _SENTENCE = re.compile(r"(?<=[.?!;:])\s+")
-#: a dash between words sets a clause apart ("... somebody cleared the lockers - who did it?")
-_CLAUSE = re.compile(r"\s+[-\u2013\u2014]+\s+")
+#: a dash between words sets a clause apart ("... somebody cleared the lockers - who did it?"),
+#: and so does a comma before a question word ("the old server in Leeds, when did it go?")
+_CLAUSE = re.compile(
+    r"\s+[-\u2013\u2014]+\s+|,\s+(?=(?:and\s+)?(?:what|when|who|whom|which|where|how)\b)",
+    re.IGNORECASE,
+)
+#: a question whose subject is asked, in the past tense ("who gave the go-ahead?")
+_WHO_DID = (
+    r"|\s*(?:and\s+)?(?:who|which \w+)\s+(?:[a-z]{3,}ed|gave|sent|paid|sold|bought|wrote|"
+    r"told|took|made|got|signed off|okayed|ok'd)\b"
+)
 _ASKS_WHAT_WAS = re.compile(
     # a lead-in that only asks to be told ("Remind me - when did ...")
     r"\s*(?:(?:remind me|tell me|(?:can|could) you (?:remind|tell) me|do you (?:know|remember)|"
     r"any idea|i forget)\W+)?"
     r"(?:and\s+)?(?:what|when|who|whom|which|where|how(?: many| much| often| long)?)\b"
-    r"[^.?!;]{0,40}?\b(?:did|was|were|had|has|have)\b",
+    r"[^.?!;]{0,40}?\b(?:did|was|were|had|has|have)\b" + _WHO_DID,
     re.IGNORECASE,
 )
 #: the same after a dash, where "have" is as often the present ("- what's the code you have?")
 _ASKS_WHAT_WAS_AFTER = re.compile(
     r"\s*(?:and\s+)?(?:what|when|who|whom|which|where|how(?: many| much| often| long)?)\b"
-    r"[^.?!;]{0,40}?\b(?:did|was|were)\b",
+    r"[^.?!;]{0,40}?\b(?:did|was|were)\b" + _WHO_DID,
     re.IGNORECASE,
 )
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from beliefgraph.language.acts import infer_action_types
-from beliefgraph.language.words import CACHE, normalise
+from beliefgraph.language.words import CACHE, content_words, normalise
 from beliefgraph.models import ActionClass, ActionType
 
 # -- directives ------------------------------------------------------------------------------
@@ -90,7 +90,7 @@ _BLOCK = cues(
 # refused, unless the rule says no path exists ("no exceptions", "by anyone").
 _ROUTE = re.compile(
     r"[.;:]\s*(?:(?:instead|if so|if asked|if needed|then),?\s+)?"
-    r"(?:(?:when|if|where|once|for)\b[^.;,]{0,60},\s*)?"
+    r"(?:(?:when|if|where|once|for|to)\b[^.;,]{0,60},\s*)?"
     r"(?:offer|use|send|resend|forward|direct|refer|ask|call|record|route|point|redirect|"
     r"escalate|raise|arrange|hold|take|ring|have|tell|pass|give|book|log|contact|quarantine|"
     r"keep|put|let|invite)\b"
@@ -125,6 +125,10 @@ _ABSOLUTE = cues(
 _THE_PAST = cues(
     r"back (?:in|when|then)",
     r"(?:in|during|for) (?:the )?(?:19|20)\d\d(?: ?- ?\d\d)?(?: season| school year| year)?",
+    r"(?:in|during) the (?:first|second|last|early|later?) (?:half|part|quarter|months?|weeks?) "
+    r"of (?:19|20)\d\d",
+    r"(?:when|while|before|after) the old",
+    r"(?:around|about|at) the time (?:it|they|we|he|she)",
     r"(?:in|during|for|from) (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* "
     r"(?:19|20)\d\d",
     r"(?:we|they|you|people|staff) used to",
@@ -157,6 +161,9 @@ _PRACTICE = cues(
     r"usual",
     r"as (?:always|ever|before|last time)",
     r"same [^.?!;]{0,40}?as (?:always|before|last time|usual|we (?:always )?(?:do|did|had))",
+    r"same (?:drill|routine|way|arrangement|setup|set-up|deal|plan|procedure|process) as "
+    r"(?:during|in|at|for|with|when|on)",
+    r"the way we did (?:it )?(?:during|in|at|for|when|on|that)",
     r"like (?:before|last time|we always do|we did|always)",
     r"the way we(?:ve| have)? (?:always )?(?:do|did|done|do it|did it)",
     r"the way (?:it was|it has always been) done",
@@ -240,6 +247,31 @@ def read_directive(text: str) -> Directive:
             return Directive(ActionClass.verify_first, f"{m.group(0)} ... {route.group(0)}")
         return Directive(ActionClass.block, m.group(0))
     return Directive(None)
+
+
+@lru_cache(maxsize=CACHE)
+def takes_the_route(request: str, text: str) -> bool:
+    """Whether ``request`` already takes the way a prohibition in ``text`` names ("never
+    take card numbers by phone; to collect a balance, send the customer the payment link"
+    and "text her the payment link from the order screen"): its words are those of the
+    route, not of what is forbidden.
+
+    >>> rule = "Never take card numbers by phone. To collect, send the customer the pay link."
+    >>> takes_the_route("Text her the pay link for the balance.", rule)
+    True
+    >>> takes_the_route("Take her card numbers by phone for the balance.", rule)
+    False
+    """
+    line = normalise(text)
+    if (m := _BLOCK.search(line)) is None:
+        return False
+    route = _ROUTE.search(line, m.end()) or _ROUTE_SAID.search(line, m.end())
+    if route is None:
+        return False
+    asked = set(content_words(request))
+    on_route = asked & set(content_words(line[route.start() :]))
+    forbidden = asked & set(content_words(line[: route.start()]))
+    return len(on_route) >= 2 and len(on_route) > len(forbidden)
 
 
 #: a caution the rule asks to pass on with the act: remind, tell, point out, spell out ...

@@ -87,6 +87,8 @@ _AT_STAKE = {
         r"(?:door|gate|alarm|keypad|lock|access|entry|key) ?codes?",
         r"(?:code|number) (?:for|to|of) the (?:\w+ )?(?:door|gate|alarm|keypad|lock|safe)",
         r"(?:need|needs|use|uses) to (?:sign|log) (?:in|on)",
+        r"how to get (?:in|into|through|past)",
+        r"let (?:him|her|them|the \w+) (?:in|through)",
     ),
     "money": cues(
         r"pay(?:ing)?",
@@ -212,8 +214,10 @@ _HOLDS = {
         r"(?:[^.;]{0,40}?[\s:=/'\"(])?"
         r"(?=[\w!@#$%^&*.-]*[\d!@#$%^&*])[\w!@#$%^&*.-]{3,}"
         r"(?!\s+(?:days?|hours?|minutes?|characters?|digits?|months?|weeks?|years?|times?)\b)"
-        # a code keyed in ("punch 5-2-8-0 then the key symbol")
+        # a code keyed in ("punch 5-2-8-0 then the key symbol", "the keypad takes 4819")
         r"|\b(?:punch|key|tap)(?: in)?\s+\d(?:[\s-]?\d){3,}\b"
+        r"|\b(?:keypad|lock|padlock|safe)\s+(?:takes|opens (?:with|on)|is set to)\s+"
+        r"\d(?:[\s-]?\d){2,}\b"
         # a token of letters, digits and a symbol ("Q7!rmT2w-vale") is a secret on its own
         r"|(?<![\w@.])(?=[\w!@#$%^&*-]*[a-z])(?=[\w!@#$%^&*-]*\d)(?=[\w!@#$%^&*-]*[!@#$%^&*])"
         r"[\w!@#$%^&*-]{8,}",

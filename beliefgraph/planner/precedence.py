@@ -70,10 +70,12 @@ from beliefgraph.language.acts import (
     names_disclosure,
 )
 from beliefgraph.language.directives import (
+    Directive,
     appeals_to_practice,
     asks_about_the_past,
     governed_action_types,
     read_directive,
+    takes_the_route,
 )
 from beliefgraph.language.properties import other_property
 from beliefgraph.language.stakes import (
@@ -118,6 +120,15 @@ def action_for(
     if governor.historical:
         return ActionClass.archive_only, [f"{governor.id} is {governor.historical}: history only"]
     directive = read_directive(governor.text)
+    on_route = (
+        request is not None
+        and directive.action == ActionClass.verify_first
+        and takes_the_route(request.text, governor.text)
+    )
+    if on_route:
+        # "never take card numbers by phone; to collect, send the payment link", asked to
+        # text the payment link: the request is the way the rule names, not what it forbids
+        directive = Directive(ActionClass.answer, "the request takes the way it names")
     if governor.allowed_action == ActionClass.archive_only and directive.is_rule:
         return ActionClass.archive_only, [f"{governor.id} says it is history: archive_only"]
     # A label can lie both ways: a plain fact filed as a critical policy ("Dock B's Friday
@@ -181,6 +192,7 @@ def action_for(
     scope = assessment.scope
     if (
         scope is not None
+        and not on_route
         and action_types & CHANGING
         and scope.action_types & CHANGING
         and action in (ActionClass.answer, ActionClass.answer_context)

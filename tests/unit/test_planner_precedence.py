@@ -364,6 +364,21 @@ def test_a_prohibition_that_names_its_sanctioned_path_asks_to_verify() -> None:
     )
 
 
+def test_a_request_that_takes_the_sanctioned_path_is_answered() -> None:
+    rule = belief(
+        "rule",
+        "We never take card numbers over the phone or in chat. To collect a balance, send the "
+        "customer the one-time payment link from the order screen.",
+        kind=Kind.policy,
+        priority=Priority.high,
+        governs=Governs(any_terms=["card", "payment link", "balance"], action_types=[X]),
+    )
+    taking = "She still owes the balance: text her the one-time payment link from the order screen."
+    assert decide(taking, {X}, [rule]).action == ActionClass.answer
+    forbidden = "She read me her card number over the phone; put the balance through."
+    assert decide(forbidden, {X}, [rule]).action == ActionClass.verify_first
+
+
 def test_handing_over_a_secret_is_never_a_bare_answer() -> None:
     note = belief(
         "note",
@@ -623,6 +638,8 @@ def test_leaning_on_a_practice_that_ended_is_answered_by_its_record() -> None:
     # without the appeal to a practice, the record of it is history and nothing more
     d = decide("Book a courier collection from the Riverside depot.", {X}, [ended, payments])
     assert d.governing != "ended"
+    asked = "Same drill as during the spring: book the Friday collection at the Riverside depot."
+    assert decide(asked, {X}, [ended, payments]).governing == "ended"
 
 
 def test_a_prohibition_on_the_act_outlasts_the_practice_it_ended() -> None:
@@ -672,6 +689,8 @@ def test_a_question_after_a_lead_in_or_a_dash_reads_the_record() -> None:
     for asked in (
         "Remind me - when did the bld-04 server get its disks erased?",
         "Somebody erased the bld-04 server disks last week - who did it?",
+        "For the audit: the bld-04 server in Leeds, when did its disks get erased?",
+        "For the file review: who approved erasing the bld-04 disks, and when?",
     ):
         assert infer_action_types(asked) == {R}
     # after a dash, "have" is as often the present: the question is no record of an act

@@ -278,6 +278,7 @@ def test_a_question_asking_for_a_dose_or_a_limit_is_one(
         ("Break-glass string for the finance mailbox is 88-KESTREL-21.", "a secret"),
         ("Marcus Bell, personal mobile 07700 900318, for emergencies only.", "private data"),
         ("Reception: 0113 496 0000, open 9 to 5.", None),
+        ("Heads-up: the goods entrance keypad takes 4819 then #.", "a secret"),
         ("The mobile app release 2024-11 ships on 12 Dec.", None),
     ],
 )
@@ -293,6 +294,9 @@ def test_new_bank_details_in_other_words_put_money_at_stake() -> None:
 def test_a_month_and_a_year_gone_by_or_what_we_used_to_do_is_the_past() -> None:
     assert asks_about_the_past("What allowance were people entitled to in March 2025?")
     assert asks_about_the_past("How long did we used to let pallets sit out?")
+    assert asks_about_the_past("In the first half of 2023, how did clients sign letters?")
+    assert asks_about_the_past("When the old lease talks fell apart, what had we offered?")
+    assert not asks_about_the_past("When the old server is retired, move the files.")
 
 
 def test_logging_a_note_puts_no_secret_at_stake() -> None:
@@ -315,6 +319,7 @@ def test_someone_elses_own_number_is_private_data() -> None:
     )
     assert at_stake("Can you pass on her number to the caterer?") == "private data"
     assert at_stake("Update the mobile app banner.") is None
+    assert at_stake("Can you message the driver how to get through the rear door?") == ("a secret")
 
 
 @pytest.mark.parametrize(
