@@ -192,7 +192,8 @@ class OnnxEmbedder:
         texts = [t for job in batch for t in job.texts]
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         # calls that had to wait mean other work for the cores: one thread runs them, so
-        # as not to spin the second core away from it (the vectors are the same)
+        # as not to spin the second core away from it (the session does not change the
+        # vectors; running beside other texts changes them only in float rounding)
         shared = len(batch) > 1 and self._make_aside is not None
         session = self._aside_session() if shared else self._session
         try:
@@ -223,7 +224,7 @@ class OnnxEmbedder:
         :meth:`embed`'s query session, beside a read, spin on the core Neo4j needs. The
         vectors are the same, bit for bit (one query each, the context benchmark's 72
         messages). That session holds a second copy of the model's weights (about 90 MB),
-        made on first use (about 0.1 s)."""
+        made on first use (about 0.1 s; the API makes it at start-up)."""
         if self._make_aside is None or not texts:
             return self.embed(texts)
         vectors: list[list[float]] = self._run(self._aside_session(), list(texts)).tolist()
