@@ -56,14 +56,20 @@ The rules (DESIGN §3), in order:
    filed as a cautious policy, which states no rule and holds nothing at stake, is answered
    when only read.
 9. **History asked for.** A question about how things were ("back in 2023...") is answered
-   by the archived record of that time, ``archive_only``, whatever governs now.
+   by the archived record of that time, ``archive_only``, whatever governs now; so is a
+   request that leans on a practice on record only as history ("the usual haulier"), unless
+   a current rule forbids the act outright.
+10. **The closest rule.** A request to act that no rule's words reach, which a plain note
+   would answer outright (or nothing would), is ``verify_first`` under the rule closest to it
+   in meaning that refuses or checks such acts, when that rule stands and was set aside only
+   because the request names none of its terms (:mod:`beliefgraph.planner.cautions`). Words
+   still decide jurisdiction; meaning only keeps a caution from being lost to them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import NamedTuple
 
 from beliefgraph.language.acts import (
     CHANGING,
@@ -104,7 +110,13 @@ from beliefgraph.planner.assess import (
     assess,
     more_protective,
     precedence_rank,
-    without_standing,
+)
+from beliefgraph.planner.cautions import (
+    closest_rule,
+    hand_to_holder,
+    hand_to_rule,
+    holder,
+    open_doubt,
 )
 
 
@@ -414,6 +426,16 @@ def decide(
             final[cid] = a
 
     if governor is None:
+        if (rule := closest_rule(final.values(), kinds)) is not None:
+            steps.append(hand_to_rule(final, None, rule))
+            reason = f"{rule.candidate.id} governs (the closest rule): verify_first"
+            return Decision(
+                rule.candidate.id,
+                ActionClass.verify_first,
+                reason,
+                tuple(final.values()),
+                tuple(steps),
+            )
         steps.append("nothing in the requested namespaces applies: answer_context")
         return Decision(
             None,
@@ -425,7 +447,7 @@ def decide(
     assert winner is not None
     action, action_steps = action_for(governor, winner, kinds, request)
     steps.extend(action_steps)
-    doubt = _open_doubt(assessed.values(), governor, kinds)
+    doubt = open_doubt(assessed.values(), governor, kinds)
     if (
         doubt is not None
         and action in (ActionClass.answer, ActionClass.answer_context)
@@ -436,126 +458,29 @@ def decide(
             f"{doubt.candidate.id} asks for a check on exactly this act and is not yet "
             "confirmed: verify_first"
         )
-    held = _holder(final, governor, action, kinds, request)
+    held = holder(final, governor, action, kinds, request)
     if held is not None:
         action = held.action
-        steps.append(_hand_to_holder(final, governor, held))
+        steps.append(hand_to_holder(final, governor, held))
         governor, winner = held.holder.candidate, held.holder
-    lane_name = "authority" if winner.lane == "authority" else winner.lane
-    reason = f"{governor.id} governs ({lane_name} lane): {action.value}"
+    if (
+        winner.lane == "evidence"
+        and action in (ActionClass.answer, ActionClass.answer_context)
+        # a permission on the thing asked ("the agenda is freely shareable") answers for
+        # itself; a caution that reaches the request only by meaning does not override it
+        and winner.directive.action != ActionClass.answer
+        and (rule := closest_rule(final.values(), kinds)) is not None
+    ):
+        steps.append(hand_to_rule(final, governor, rule))
+        action = ActionClass.verify_first
+        governor, winner = rule.candidate, rule
+        lane_name = "the closest rule"
+    else:
+        lane_name = f"{winner.lane} lane"
+    reason = f"{governor.id} governs ({lane_name}): {action.value}"
     if governor.contested_by:
         reason += f"; contested by {', '.join(governor.contested_by)}"
     return Decision(governor.id, action, reason, tuple(final.values()), tuple(steps))
-
-
-#: what handing over a held thing needs: a secret or a person's private data goes to no one
-#: on a memory's word; money moves to stored details only once they are checked
-_HANDING_OVER = {
-    "a secret": ActionClass.block,
-    "private data": ActionClass.block,
-    "money": ActionClass.verify_first,
-}
-
-
-class Holding(NamedTuple):
-    """The memory that holds what a request would hand over, and what handing it needs."""
-
-    holder: Assessment
-    action: ActionClass
-    stake: str
-
-
-def _holder(
-    final: Mapping[str, Assessment],
-    governor: Candidate,
-    action: ActionClass,
-    action_types: frozenset[ActionType],
-    request: Terms,
-) -> Holding | None:
-    """The memory that holds what the request would hand over (a password filed as a plain
-    note, the new bank details in an email), when the governing belief says nothing of it:
-    its content, not its label, decides (rule 8). ``None`` when the request hands nothing
-    over, nothing current about its thing holds it, the holder says it may be handed on, or
-    the governing belief asks for more already, speaks of that very stake, or is a note
-    that counsels caution of its own."""
-    if not action_types & CHANGING or action == ActionClass.archive_only:
-        return None
-    stake = at_stake(request.text)
-    if stake is None:
-        return None
-    needed = _HANDING_OVER[stake]
-    if more_protective(action, needed) != needed:
-        return None  # the governing belief asks for more already
-    if holds_at_stake(governor.text) == stake:
-        return Holding(final[governor.id], needed, stake)  # it holds what would be handed over
-    if at_stake(governor.text) == stake:
-        return None  # it speaks to the stake itself: a rule on it, or the thing shareable
-    if final[governor.id].lane != "authority" and governor.allowed_action not in (
-        None,
-        ActionClass.answer,
-        ActionClass.answer_context,
-    ):
-        return None  # a note that already counsels caution about this very thing
-    holders = [
-        a
-        for a in final.values()
-        if a.candidate.status == Status.active
-        and not a.candidate.historical
-        and a.about.governs
-        and holds_at_stake(a.candidate.text) == stake
-        and not (stake == "money" and checked_at_source(a.candidate.text))
-    ]
-    if not holders:
-        return None
-    best = max(holders, key=lambda a: (about_rank(a), a.instance, a.relevance))
-    return Holding(best, needed, stake)
-
-
-def _hand_to_holder(final: dict[str, Assessment], governor: Candidate, held: Holding) -> str:
-    """Record in ``final`` that the holder governs instead of ``governor`` (the governor
-    itself, when it is the holder), and return the step that says why."""
-    holder, stake = held.holder.candidate, held.stake
-    if holder.id == governor.id:
-        return f"it holds {stake}, and the request would hand it over: {held.action.value}"
-    final[governor.id] = replace(
-        final[governor.id],
-        outcome="lost",
-        why=f"{holder.id} holds {stake} the request would hand over, and this says nothing of it",
-    )
-    final[holder.id] = replace(
-        final[holder.id],
-        outcome="governs",
-        why=f"governs: it holds {stake} the request would hand over",
-    )
-    return (
-        f"the request would hand over {stake}; {holder.id} holds it, and {governor.id} says "
-        f"nothing of it: {held.action.value}"
-    )
-
-
-def _open_doubt(
-    assessed: Iterable[Assessment], governor: Candidate, action_types: frozenset[ActionType]
-) -> Assessment | None:
-    """A current belief without standing that would hold this write or execution for a
-    check, in scope and strongly (an engineer's unconfirmed note that the wall may be
-    load-bearing): not enough to govern, too much to act as if it were not there."""
-    if not action_types & CHANGING:
-        return None
-    for a in assessed:
-        c = a.candidate
-        if (
-            c.id != governor.id
-            and c.current
-            and without_standing(c)
-            and a.scope is not None
-            and a.scope.in_scope
-            and a.strong
-            and a.type_match
-            and a.about.governs
-            and ActionClass.verify_first in (c.allowed_action, a.directive.action)
-        ):
-            return a
-    return None
 
 
 def _win_reason(a: Assessment, winner: Assessment | None) -> str:

@@ -379,6 +379,39 @@ def test_a_request_that_takes_the_sanctioned_path_is_answered() -> None:
     assert decide(forbidden, {X}, [rule]).action == ActionClass.verify_first
 
 
+def test_a_request_to_act_that_no_rules_words_reach_is_checked_under_the_closest_rule() -> None:
+    rule = belief(
+        "rule",
+        "Cardholder data - the PAN and the security code - is never written into free text.",
+        kind=Kind.policy,
+        priority=Priority.critical,
+        hint=ActionClass.block,
+        governs=Governs(any_terms=["cardholder data", "pan", "security code"], action_types=[W]),
+        similarity=0.7,
+    )
+    note = belief("note", "Case 88310: the card on file expired last month.", similarity=0.6)
+    far = belief(
+        "far",
+        "Never ship lithium packs by air.",
+        kind=Kind.policy,
+        hint=ActionClass.block,
+        governs=Governs(any_terms=["lithium"], action_types=[X]),
+        similarity=0.2,
+    )
+    act = "Pop the Mastercard digits and the three on the back into the comments on case 88310."
+    d = decide(act, {W}, [rule, note, far])
+    assert (d.governing, d.action) == ("rule", ActionClass.verify_first)
+    # a read is answered as before; so is a note that is itself a permission
+    assert decide("What is on file for case 88310?", {R}, [rule, note]).governing == "note"
+    allowed = belief(
+        "ok", "Case 88310 comments can be used freely by anyone on the team.", similarity=0.6
+    )
+    assert decide(act, {W}, [rule, allowed]).action != ActionClass.verify_first
+    # the closest cautious rule must stand: an unverified one holds nothing back
+    shaky = replace(rule, epistemic_status=EpistemicStatus.unverified)
+    assert decide(act, {W}, [shaky, note]).governing != "rule"
+
+
 def test_handing_over_a_secret_is_never_a_bare_answer() -> None:
     note = belief(
         "note",

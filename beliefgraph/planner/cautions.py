@@ -1,0 +1,196 @@
+"""What holds an act back beyond the rule that governs it: the memory that holds what a
+request would hand over, an unconfirmed doubt about exactly this act, and the closest rule
+when no rule's words reach a request to act."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import NamedTuple
+
+from beliefgraph.language.acts import CHANGING
+from beliefgraph.language.stakes import (
+    at_stake,
+    checked_at_source,
+    holds_at_stake,
+)
+from beliefgraph.language.words import Terms
+from beliefgraph.models import (
+    ActionClass,
+    ActionType,
+    EpistemicStatus,
+    Status,
+)
+from beliefgraph.planner.assess import (
+    Assessment,
+    Candidate,
+    about_rank,
+    more_protective,
+    without_standing,
+)
+
+#: what a rule says when it holds acts back: refuses them, or asks for a check first
+_CAUTIOUS = frozenset({ActionClass.block, ActionClass.verify_first})
+
+
+def closest_rule(
+    assessed: Iterable[Assessment], action_types: frozenset[ActionType]
+) -> Assessment | None:
+    """The rule that holds back a request to act that no rule's words reach: of the beliefs
+    that refuse or check acts, the closest to the request in meaning, if it stands (current,
+    confirmed) and was set aside only because the request names none of its terms ("pop
+    the Mastercard digits into the case comments" beside "card numbers and security codes
+    are never written into free text"). Words decide jurisdiction; when they reach nothing,
+    the closest caution still asks for a check before acting, where a plain note would have
+    answered outright. ``None`` for a read, or when the closest such rule does not stand."""
+    if not action_types & CHANGING:
+        return None
+    cautious = [
+        a
+        for a in assessed
+        if a.candidate.similarity is not None
+        and (a.directive.action in _CAUTIOUS or a.candidate.allowed_action in _CAUTIOUS)
+    ]
+    if not cautious:
+        return None
+    closest = max(cautious, key=lambda a: (a.candidate.similarity or 0.0, a.candidate.id))
+    c, scope = closest.candidate, closest.scope
+    missed = (
+        scope is not None
+        and not scope.in_scope
+        and scope.excluded_by is None
+        and not scope.missing_all
+    )
+    standing = (
+        c.status == Status.active
+        and not c.expired
+        and c.epistemic_status == EpistemicStatus.confirmed
+    )
+    return closest if missed and standing else None
+
+
+def hand_to_rule(final: dict[str, Assessment], governor: Candidate | None, rule: Assessment) -> str:
+    """Record in ``final`` that ``rule`` governs instead of ``governor`` (or of nothing), and
+    return the step that says why."""
+    why = "governs: the closest rule, though the request names none of its terms"
+    final[rule.candidate.id] = replace(final[rule.candidate.id], outcome="governs", why=why)
+    if governor is not None:
+        final[governor.id] = replace(
+            final[governor.id],
+            outcome="lost",
+            why=f"{rule.candidate.id}, the closest rule, holds the act back",
+        )
+    return (
+        f"no rule's words reach this request to act; {rule.candidate.id}, the closest rule "
+        "that refuses or checks such acts, asks for a check: verify_first"
+    )
+
+
+#: what handing over a held thing needs: a secret or a person's private data goes to no one
+#: on a memory's word; money moves to stored details only once they are checked
+_HANDING_OVER = {
+    "a secret": ActionClass.block,
+    "private data": ActionClass.block,
+    "money": ActionClass.verify_first,
+}
+
+
+class Holding(NamedTuple):
+    """The memory that holds what a request would hand over, and what handing it needs."""
+
+    holder: Assessment
+    action: ActionClass
+    stake: str
+
+
+def holder(
+    final: Mapping[str, Assessment],
+    governor: Candidate,
+    action: ActionClass,
+    action_types: frozenset[ActionType],
+    request: Terms,
+) -> Holding | None:
+    """The memory that holds what the request would hand over (a password filed as a plain
+    note, the new bank details in an email), when the governing belief says nothing of it:
+    its content, not its label, decides (rule 8). ``None`` when the request hands nothing
+    over, nothing current about its thing holds it, the holder says it may be handed on, or
+    the governing belief asks for more already, speaks of that very stake, or is a note
+    that counsels caution of its own."""
+    if not action_types & CHANGING or action == ActionClass.archive_only:
+        return None
+    stake = at_stake(request.text)
+    if stake is None:
+        return None
+    needed = _HANDING_OVER[stake]
+    if more_protective(action, needed) != needed:
+        return None  # the governing belief asks for more already
+    if holds_at_stake(governor.text) == stake:
+        return Holding(final[governor.id], needed, stake)  # it holds what would be handed over
+    if at_stake(governor.text) == stake:
+        return None  # it speaks to the stake itself: a rule on it, or the thing shareable
+    if final[governor.id].lane != "authority" and governor.allowed_action not in (
+        None,
+        ActionClass.answer,
+        ActionClass.answer_context,
+    ):
+        return None  # a note that already counsels caution about this very thing
+    holders = [
+        a
+        for a in final.values()
+        if a.candidate.status == Status.active
+        and not a.candidate.historical
+        and a.about.governs
+        and holds_at_stake(a.candidate.text) == stake
+        and not (stake == "money" and checked_at_source(a.candidate.text))
+    ]
+    if not holders:
+        return None
+    best = max(holders, key=lambda a: (about_rank(a), a.instance, a.relevance))
+    return Holding(best, needed, stake)
+
+
+def hand_to_holder(final: dict[str, Assessment], governor: Candidate, held: Holding) -> str:
+    """Record in ``final`` that the holder governs instead of ``governor`` (the governor
+    itself, when it is the holder), and return the step that says why."""
+    holder, stake = held.holder.candidate, held.stake
+    if holder.id == governor.id:
+        return f"it holds {stake}, and the request would hand it over: {held.action.value}"
+    final[governor.id] = replace(
+        final[governor.id],
+        outcome="lost",
+        why=f"{holder.id} holds {stake} the request would hand over, and this says nothing of it",
+    )
+    final[holder.id] = replace(
+        final[holder.id],
+        outcome="governs",
+        why=f"governs: it holds {stake} the request would hand over",
+    )
+    return (
+        f"the request would hand over {stake}; {holder.id} holds it, and {governor.id} says "
+        f"nothing of it: {held.action.value}"
+    )
+
+
+def open_doubt(
+    assessed: Iterable[Assessment], governor: Candidate, action_types: frozenset[ActionType]
+) -> Assessment | None:
+    """A current belief without standing that would hold this write or execution for a
+    check, in scope and strongly (an engineer's unconfirmed note that the wall may be
+    load-bearing): not enough to govern, too much to act as if it were not there."""
+    if not action_types & CHANGING:
+        return None
+    for a in assessed:
+        c = a.candidate
+        if (
+            c.id != governor.id
+            and c.current
+            and without_standing(c)
+            and a.scope is not None
+            and a.scope.in_scope
+            and a.strong
+            and a.type_match
+            and a.about.governs
+            and ActionClass.verify_first in (c.allowed_action, a.directive.action)
+        ):
+            return a
+    return None
