@@ -181,6 +181,8 @@ class OnnxEmbedder:
                     ):
                         size += len(self._waiting[0].texts)
                         batch.append(self._waiting.pop(0))
+                # this call is still waiting, so the batch holds it or the calls before it
+                assert batch, "an embedding call was lost from the queue"
                 self._run_waiting(batch)
         if job.error is not None:
             raise job.error
@@ -195,10 +197,10 @@ class OnnxEmbedder:
         # as not to spin the second core away from it (the session does not change the
         # vectors; running beside other texts changes them only in float rounding)
         shared = len(batch) > 1 and self._make_aside is not None
-        session = self._aside_session() if shared else self._session
         try:
+            session = self._aside_session() if shared else self._session
             pooled = self._run(session, [texts[i] for i in order]).tolist()
-        except Exception as e:
+        except Exception as e:  # every call of the batch gets the error, none waits on
             for job in batch:
                 job.error = e
             return

@@ -124,8 +124,9 @@ class NamespaceQueue:
             # namespace locks, where each would have to take its turn only to find its
             # write already done (a convoy of empty turns behind every batch).
             while key in self._leading and not job.taken:
-                if not self._ready.wait(deadline - time.monotonic()):
-                    self._withdraw(key, job)
+                remaining = deadline - time.monotonic()
+                if (remaining <= 0 or not self._ready.wait(remaining)) and not job.taken:
+                    self._withdraw(key, job)  # never taken: not written, and never will be
                     raise StoreUnavailable("the namespace is busy with other writes; try again")
             leading = not job.taken
             if leading:
@@ -137,8 +138,10 @@ class NamespaceQueue:
                 with self._ready:
                     self._leading.discard(key)
                     self._ready.notify_all()
-        if not job.done.wait(max(0.0, deadline - time.monotonic())):
-            raise StoreUnavailable("the write did not finish in time; try again")
+        # Taken into a batch, the write is Neo4j's now: it waits for its batch, however long
+        # that runs (the run is bounded by the driver's timeouts, and always ends with every
+        # write of the batch answered): a 503 before then could leave it stored, unanswered.
+        job.done.wait()
         if job.error is not None:
             raise job.error
         assert job.decisions is not None

@@ -78,6 +78,7 @@ def test_writes_that_wait_behind_a_transaction_go_in_as_one_and_each_gets_its_an
     release.set()
     for t in [first, *others]:
         t.join(10)
+        assert not t.is_alive()
     # the first alone; then everything that waited behind it, in one transaction
     assert batches[0] == ["b0"]
     assert sorted(batches[1]) == sorted(f"b{i}" for i in range(1, WRITERS))
@@ -86,6 +87,46 @@ def test_writes_that_wait_behind_a_transaction_go_in_as_one_and_each_gets_its_an
     # only the two that led took the namespace's turn: the others waited for their batch,
     # not in line for a turn that would find their write done already
     assert len(turns) == 2
+
+
+def test_a_write_taken_into_a_batch_gets_its_answer_however_long_the_batch_runs() -> None:
+    # a write in another's batch is Neo4j's: answering it 503 while the batch commits would
+    # leave it stored and unacknowledged
+    queue = NamespaceQueue(timeout=0.5)
+    first_in, release = threading.Event(), threading.Event()
+    batches: list[list[str]] = []
+
+    def run(rows: list[dict[str, Any]]) -> list[GateDecision]:
+        batches.append([r["id"] for r in rows])
+        if len(batches) == 1:
+            first_in.set()
+            release.wait(10)
+        else:
+            time.sleep(0.8)  # past the deadline of the writes that waited for this batch
+        return _decisions(rows)
+
+    answers: dict[str, object] = {}
+
+    def write(name: str) -> None:
+        try:
+            decisions = queue.together("caller", ["user:a"], [{"id": name}], run)
+            answers[name] = [d.belief_id for d in decisions]
+        except Exception as e:
+            answers[name] = e
+
+    first = threading.Thread(target=write, args=("a",))
+    first.start()
+    assert first_in.wait(10)
+    others = [threading.Thread(target=write, args=(n,)) for n in ("b", "c")]
+    for t in others:
+        t.start()
+    _until(lambda: len(queue._waiting.get("caller", [])) == 2)
+    release.set()
+    for t in [first, *others]:
+        t.join(10)
+        assert not t.is_alive()
+    assert sorted(batches[1]) == ["b", "c"]
+    assert answers == {"a": ["a"], "b": ["b"], "c": ["c"]}
 
 
 class _Tokens:
@@ -146,8 +187,40 @@ def test_small_embeddings_that_wait_run_together_each_with_its_own_vector() -> N
     session.release.set()
     for t in [first, *others]:
         t.join(10)
+        assert not t.is_alive()
     assert session.runs == [1, WRITERS - 1]  # one run for all that waited
     alone = OnnxEmbedder(_Session(), _Tokens())
     alone._session.release.set()
     for i, text in enumerate(texts):
         np.testing.assert_allclose(got[i], alone.embed([text]), atol=1e-6)
+
+
+def test_a_failed_shared_run_fails_every_call_in_it_and_none_waits_on() -> None:
+    session = _Session()
+
+    def no_aside() -> Any:
+        raise RuntimeError("the single-threaded session could not be made")
+
+    embedder = OnnxEmbedder(session, _Tokens(), aside=no_aside)
+    results: dict[int, object] = {}
+
+    def embed(i: int) -> None:
+        try:
+            results[i] = embedder.embed([f"text {i}"])
+        except RuntimeError as e:
+            results[i] = e
+
+    first = threading.Thread(target=embed, args=(0,))
+    first.start()
+    assert session.first_in.wait(10)
+    others = [threading.Thread(target=embed, args=(i,)) for i in (1, 2, 3)]
+    for t in others:
+        t.start()
+    _until(lambda: len(embedder._waiting) == 3)
+    session.release.set()
+    for t in [first, *others]:
+        t.join(10)
+        assert not t.is_alive()
+    assert isinstance(results[0], list)  # alone, on the session it always had
+    assert all(isinstance(results[i], RuntimeError) for i in (1, 2, 3))
+    assert embedder.embed(["after"])  # and the embedder still answers
