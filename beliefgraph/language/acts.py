@@ -229,27 +229,32 @@ _CLAUSE = re.compile(
 )
 #: a question whose subject is asked, in the past tense ("who gave the go-ahead?")
 _WHO_DID = (
-    r"|\s*(?:and\s+)?(?:who|which \w+)\s+(?:[a-z]{3,}ed|gave|sent|paid|sold|bought|wrote|"
+    r"\s*(?:and\s+)?(?:who|which \w+)\s+(?:[a-z]{3,}ed|gave|sent|paid|sold|bought|wrote|"
     r"told|took|made|got|signed off|okayed|ok'd)\b"
 )
+_WH = r"(?:and\s+)?(?:what|when|who|whom|which|where|how(?: many| much| often| long)?)\b"
 _ASKS_WHAT_WAS = re.compile(
     # a lead-in that only asks to be told ("Remind me - when did ...")
-    r"\s*(?:(?:remind me|tell me|(?:can|could) you (?:remind|tell) me|do you (?:know|remember)|"
-    r"any idea|i forget)\W+)?"
-    r"(?:and\s+)?(?:what|when|who|whom|which|where|how(?: many| much| often| long)?)\b"
-    r"[^.?!;]{0,40}?\b(?:did|was|were|had|has|have)\b" + _WHO_DID,
+    r"(?:\s*(?:(?:remind me|tell me|(?:can|could) you (?:remind|tell) me|"
+    r"do you (?:know|remember)|any idea|i forget)\W+)?"
+    + _WH
+    + r"[^.?!;]{0,40}?\b(?:did|was|were|had|has|have)\b|"
+    + _WHO_DID
+    + r")",
     re.IGNORECASE,
 )
 #: the same after a dash, where "have" is as often the present ("- what's the code you have?")
 _ASKS_WHAT_WAS_AFTER = re.compile(
-    r"\s*(?:and\s+)?(?:what|when|who|whom|which|where|how(?: many| much| often| long)?)\b"
-    r"[^.?!;]{0,40}?\b(?:did|was|were)\b" + _WHO_DID,
+    r"(?:\s*" + _WH + r"[^.?!;]{0,40}?\b(?:did|was|were)\b|" + _WHO_DID + r")",
     re.IGNORECASE,
 )
+#: the clauses of a sentence with the separators between them, as ``re.split`` gives them
+_CLAUSES_AND_SEPARATORS = re.compile("(" + _CLAUSE.pattern + ")", re.IGNORECASE)
 
 
 def _record_questions(sentence: str) -> list[bool]:
-    """For each clause of ``sentence`` (split at dashes), whether it asks what was done."""
+    """For each clause of ``sentence`` (split at a dash, or at a comma before a question
+    word), whether it asks what was done."""
     clauses = _CLAUSE.split(sentence)
     return [
         bool((_ASKS_WHAT_WAS if i == 0 else _ASKS_WHAT_WAS_AFTER).match(clause))
@@ -300,13 +305,18 @@ def without_record(text: str) -> str:
     ("what did we land on, so I can quote it now?") stays."""
     kept = []
     for sentence in _SENTENCE.split(text):
-        clauses = []
-        for clause, asks in zip(_CLAUSE.split(sentence), _record_questions(sentence), strict=True):
+        pieces = _CLAUSES_AND_SEPARATORS.split(sentence)
+        clauses, separators = pieces[0::2], ["", *pieces[1::2]]
+        sentence_kept = ""
+        for clause, separator, asks in zip(
+            clauses, separators, _record_questions(sentence), strict=True
+        ):
             if asks:
                 purpose = _PURPOSE.search(clause)
                 clause = clause[purpose.start() :] if purpose else ""
-            clauses.append(clause)
-        kept.append(" - ".join(c for c in clauses if c))
+            if clause:  # with the separator before it, as written
+                sentence_kept += (separator if sentence_kept else "") + clause
+        kept.append(sentence_kept)
     return " ".join(kept)
 
 

@@ -53,8 +53,11 @@ def closest_rule(
     ]
     if not cautious:
         return None
-    closest = max(cautious, key=lambda a: (a.candidate.similarity or 0.0, a.candidate.id))
+    closest = max(cautious, key=lambda a: (a.candidate.similarity, a.candidate.id))
     c, scope = closest.candidate, closest.scope
+    # whatever acts it names: a check before an act the closest caution may not cover costs
+    # less than a bare answer (requiring its acts to match let 3 more false certainties
+    # through on the read rounds, for 2 more right)
     missed = (
         scope is not None
         and not scope.in_scope
@@ -82,7 +85,7 @@ def hand_to_rule(final: dict[str, Assessment], governor: Candidate | None, rule:
         )
     return (
         f"no rule's words reach this request to act; {rule.candidate.id}, the closest rule "
-        "that refuses or checks such acts, asks for a check: verify_first"
+        "that refuses or checks acts, asks for a check: verify_first"
     )
 
 

@@ -61,7 +61,7 @@ The rules (DESIGN §3), in order:
    a current rule forbids the act outright.
 10. **The closest rule.** A request to act that no rule's words reach, which a plain note
    would answer outright (or nothing would), is ``verify_first`` under the rule closest to it
-   in meaning that refuses or checks such acts, when that rule stands and was set aside only
+   in meaning that refuses or checks acts, when that rule stands and was set aside only
    because the request names none of its terms (:mod:`beliefgraph.planner.cautions`). Words
    still decide jurisdiction; meaning only keeps a caution from being lost to them.
 """

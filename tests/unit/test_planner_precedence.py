@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from beliefgraph.language.acts import infer_action_types
+from beliefgraph.language.acts import asks_what_was_done, infer_action_types
 from beliefgraph.language.directives import read_directive
 from beliefgraph.language.stakes import at_stake
 from beliefgraph.models import (
@@ -727,7 +727,9 @@ def test_a_question_after_a_lead_in_or_a_dash_reads_the_record() -> None:
     ):
         assert infer_action_types(asked) == {R}
     # after a dash, "have" is as often the present: the question is no record of an act
-    assert R in infer_action_types("New laptop here - what's the Wi-Fi password you have?")
+    present = "New laptop here - what's the Wi-Fi password you have?"
+    assert not asks_what_was_done(present)
+    assert at_stake(present) == "a secret"
 
 
 def test_a_dash_opens_an_instruction_and_sending_has_other_words() -> None:
