@@ -106,7 +106,7 @@ class Holding(NamedTuple):
     stake: str
 
 
-def holder(
+def find_holder(
     final: Mapping[str, Assessment],
     governor: Candidate,
     action: ActionClass,

@@ -113,9 +113,9 @@ from beliefgraph.planner.assess import (
 )
 from beliefgraph.planner.cautions import (
     closest_rule,
+    find_holder,
     hand_to_holder,
     hand_to_rule,
-    holder,
     open_doubt,
 )
 
@@ -458,7 +458,7 @@ def decide(
             f"{doubt.candidate.id} asks for a check on exactly this act and is not yet "
             "confirmed: verify_first"
         )
-    held = holder(final, governor, action, kinds, request)
+    held = find_holder(final, governor, action, kinds, request)
     if held is not None:
         action = held.action
         steps.append(hand_to_holder(final, governor, held))
