@@ -75,12 +75,18 @@ class _Waiting:
     """One small :meth:`OnnxEmbedder.embed` call waiting for its turn, to be run together
     with those that wait beside it."""
 
-    __slots__ = ("error", "texts", "vectors")
+    __slots__ = ("error", "taken", "texts", "vectors")
 
     def __init__(self, texts: list[str]) -> None:
         self.texts = texts
         self.vectors: list[list[float]] | None = None
         self.error: BaseException | None = None
+        #: in a run already: the call leading the runs makes its vectors
+        self.taken = False
+
+    @property
+    def finished(self) -> bool:
+        return self.vectors is not None or self.error is not None
 
 
 class OnnxEmbedder:
@@ -117,6 +123,9 @@ class OnnxEmbedder:
         # small calls that wait for the lock, run together by whoever holds it next
         self._waiting: list[_Waiting] = []
         self._waiting_guard = threading.Lock()
+        #: signalled when a run of waiting calls has finished, or its leader stepped down
+        self._ran = threading.Condition(self._waiting_guard)
+        self._leading = False
         self._make_aside = aside
         self._aside: Any = None
         self._aside_lock = threading.Lock()
@@ -169,25 +178,47 @@ class OnnxEmbedder:
         few runs of the model, not for twenty. A call alone runs alone, as before; a text
         run beside others differs from its run alone only in float rounding."""
         job = _Waiting(texts)
-        with self._waiting_guard:
+        with self._ran:
             self._waiting.append(job)
-        with self._lock:
-            while job.vectors is None and job.error is None:
-                with self._waiting_guard:
-                    batch: list[_Waiting] = []
-                    size = 0
-                    while self._waiting and (
-                        not batch or size + len(self._waiting[0].texts) <= self._batch_size
-                    ):
-                        size += len(self._waiting[0].texts)
-                        batch.append(self._waiting.pop(0))
-                # this call is still waiting, so the batch holds it or the calls before it
-                assert batch, "an embedding call was lost from the queue"
-                self._run_waiting(batch)
+            # One call leads the runs at a time; the others wait here for theirs, not in
+            # line for the model's lock only to find their vectors made already.
+            while not job.finished and (job.taken or self._leading):
+                self._ran.wait()
+            leading = not job.finished
+            if leading:
+                self._leading = True
+        if leading:
+            try:
+                with self._lock:
+                    while not job.finished:
+                        with self._waiting_guard:
+                            batch = self._take_waiting()
+                        self._run_waiting(batch)
+                        with self._ran:
+                            self._ran.notify_all()  # the calls whose run this was
+            finally:
+                with self._ran:
+                    self._leading = False
+                    self._ran.notify_all()
         if job.error is not None:
             raise job.error
         assert job.vectors is not None
         return job.vectors
+
+    def _take_waiting(self) -> list[_Waiting]:
+        """The calls waiting to be embedded, oldest first, up to ``batch_size`` texts (the
+        guard held)."""
+        batch: list[_Waiting] = []
+        size = 0
+        while self._waiting and (
+            not batch or size + len(self._waiting[0].texts) <= self._batch_size
+        ):
+            size += len(self._waiting[0].texts)
+            batch.append(self._waiting.pop(0))
+            batch[-1].taken = True
+        # the leader's call is still waiting, so the batch holds it or the calls before it
+        assert batch, "an embedding call was lost from the queue"
+        return batch
 
     def _run_waiting(self, batch: list[_Waiting]) -> None:
         """Run the texts of ``batch`` in one session run and hand each call its vectors."""

@@ -171,6 +171,22 @@ class _Session:
 def test_small_embeddings_that_wait_run_together_each_with_its_own_vector() -> None:
     session = _Session()
     embedder = OnnxEmbedder(session, _Tokens())
+    turns: list[int] = []
+
+    class _CountedLock:
+        """The model's lock, noting each time a call takes it."""
+
+        def __init__(self) -> None:
+            self._lock = threading.Lock()
+
+        def __enter__(self) -> None:
+            self._lock.acquire()
+            turns.append(1)
+
+        def __exit__(self, *_: object) -> None:
+            self._lock.release()
+
+    embedder._lock = _CountedLock()  # type: ignore[assignment]
     texts = [f"text {'word ' * i}number {i}" for i in range(WRITERS)]
     got: dict[int, list[list[float]]] = {}
 
@@ -189,6 +205,7 @@ def test_small_embeddings_that_wait_run_together_each_with_its_own_vector() -> N
         t.join(10)
         assert not t.is_alive()
     assert session.runs == [1, WRITERS - 1]  # one run for all that waited
+    assert len(turns) == 2  # only the two that led took the model's turn
     alone = OnnxEmbedder(_Session(), _Tokens())
     alone._session.release.set()
     for i, text in enumerate(texts):
