@@ -252,10 +252,9 @@ _ASKS_WHAT_WAS_AFTER = re.compile(
 _CLAUSES_AND_SEPARATORS = re.compile("(" + _CLAUSE.pattern + ")", re.IGNORECASE)
 
 
-def _record_questions(sentence: str) -> list[bool]:
-    """For each clause of ``sentence`` (split at a dash, or at a comma before a question
-    word), whether it asks what was done."""
-    clauses = _CLAUSE.split(sentence)
+def _record_questions(clauses: Sequence[str]) -> list[bool]:
+    """For each clause of a sentence (split at a dash, or at a comma before a question word:
+    :data:`_CLAUSE`), whether it asks what was done."""
     return [
         bool((_ASKS_WHAT_WAS if i == 0 else _ASKS_WHAT_WAS_AFTER).match(clause))
         for i, clause in enumerate(clauses)
@@ -309,7 +308,7 @@ def without_record(text: str) -> str:
         clauses, separators = pieces[0::2], ["", *pieces[1::2]]
         sentence_kept = ""
         for clause, separator, asks in zip(
-            clauses, separators, _record_questions(sentence), strict=True
+            clauses, separators, _record_questions(clauses), strict=True
         ):
             if asks:
                 purpose = _PURPOSE.search(clause)
@@ -325,7 +324,9 @@ def asks_what_was_done(text: str) -> bool:
     """Whether a request asks about what was done ("when did the disks get erased?",
     "which seat did I end up with?"), and nothing more: a read of the record, which a rule
     on doing it does not hold."""
-    asked = any(any(_record_questions(sentence)) for sentence in _SENTENCE.split(text))
+    asked = any(
+        any(_record_questions(_CLAUSE.split(sentence))) for sentence in _SENTENCE.split(text)
+    )
     return asked and not _PURPOSE.search(text)
 
 

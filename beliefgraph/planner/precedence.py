@@ -68,7 +68,7 @@ The rules (DESIGN §3), in order:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from beliefgraph.language.acts import (
@@ -249,15 +249,15 @@ def action_for(
 
 
 def _history_asked(
-    query: str, action_types: frozenset[ActionType], assessed: Iterable[Assessment]
+    query: str, action_types: frozenset[ActionType], assessed: Collection[Assessment]
 ) -> Assessment | None:
     """The archived or expired belief that answers the request as history, if there is one
     about what it asks: the request asks how things were, or leans on a practice ("the usual
     haulier", "like before"), which, on record only as history, has ended, and no current
     prohibition forbids the act outright."""
-    assessed = list(assessed)
     asked = not action_types & CHANGING and asks_about_the_past(query)
-    if not asked and not (appeals_to_practice(query) and not any(map(_forbids, assessed))):
+    leaned_on = appeals_to_practice(query) and not any(map(_forbids, assessed))
+    if not (asked or leaned_on):
         return None
     records = [a for a in assessed if a.candidate.historical and a.about.governs]
     records.sort(key=lambda a: a.candidate.id)
