@@ -362,6 +362,56 @@ def sibling(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Thing | None:
     return None
 
 
+#: a note that opens with what it is about, then a colon ("Dock 3 edge router: no changes
+#: outside the window"), perhaps after a shout ("HARD STOP. Bed 14: ..."); the label is read
+#: from the first 120 characters only
+_LABEL = re.compile(r"^(?:.*?[.!?]\s+)?([^.!?:\n]{2,80}?)\s*:\s")
+
+
+def _named_things(text: str) -> tuple[Thing, ...]:
+    """The things ``text`` names, its numbers left out ("dock 3 edge router" is a router of
+    the dock; that it is dock 3 is :func:`other_instance`'s to compare)."""
+    return tuple(
+        t
+        for piece in clauses(text)
+        for t in compounds(tuple(w for w in piece if not w.isdigit()))
+        if not t.generic
+    )
+
+
+def labelled_sibling(request: str, belief: str) -> tuple[Thing, Thing] | None:
+    """The thing a belief's label names and the request's other thing beside it, when the
+    two share a qualifier but not their head, or ``None``.
+
+    A note that opens with its thing ("Dock 3 edge router: no software changes outside the
+    Sunday window") is about that thing, whatever its body shares with the request: "the
+    software update on the dock 3 handhelds" is about the handhelds at the same dock, a
+    sibling, not the router.
+
+    >>> [str(t) for t in labelled_sibling("Update the dock 3 handhelds tonight.",
+    ...                                   "Dock 3 edge router: no software changes.")]
+    ['dock edge router', 'dock handheld']
+    >>> labelled_sibling("Update the dock 3 router tonight.", "Dock 3 edge router: no changes.")
+    """
+    label = _LABEL.match(belief[:120])
+    if label is None:
+        return None
+    labelled = _named_things(label.group(1))
+    asked = set(words(request))
+    label_words = {w for t in labelled for w in t.words}
+    for held in labelled:
+        if not held.qualifiers or held.head in asked:
+            continue
+        for thing in _named_things(request):
+            if (
+                thing.head != held.head
+                and thing.head not in label_words
+                and held.qualifiers & (thing.qualifiers | {thing.head})
+            ):
+                return held, thing
+    return None
+
+
 def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness:
     """How ``held`` (a belief's things) meets ``asked`` (a request's)."""
     if sibling(asked, held) is not None:

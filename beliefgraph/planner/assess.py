@@ -27,7 +27,13 @@ from beliefgraph.language.scopes import (
     match_derived,
     match_governs,
 )
-from beliefgraph.language.things import NOTHING, Aboutness, about, same_instance
+from beliefgraph.language.things import (
+    NOTHING,
+    Aboutness,
+    about,
+    labelled_sibling,
+    same_instance,
+)
 from beliefgraph.language.words import Terms
 from beliefgraph.models import (
     ActionClass,
@@ -256,6 +262,11 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         else:
             why = "out of scope: the request matches none of its terms"
         return result("none", why, "excluded")
+    if scope.source == "derived" and (pair := labelled_sibling(request.text, c.text)) is not None:
+        # "Dock 3 edge router: no software changes ..." is about the router, not the
+        # handhelds at the same dock that a software update is asked for
+        held, asked = pair
+        return result("none", f"out of scope: it is about the {held}, not the {asked}", "excluded")
     if scope.source == "derived" and not aboutness.governs:
         # Jurisdiction is about the thing (DESIGN §3): sharing a qualifier or a generic word
         # with a rule ("south", "code") does not put a request under it.

@@ -14,7 +14,8 @@ The rules (DESIGN §3), in order:
    archived holder, or one whose ``valid_to`` has passed, enters the **history lane**.
    Everything else current is **evidence**.
    A holder whose scope the request misses, or that excludes it, never governs - an
-   out-of-scope authority never blocks.
+   out-of-scope authority never blocks; nor does one whose label names another thing beside
+   the one asked ("Dock 3 edge router: ..." for the dock 3 handhelds).
 2. **Action types.** A scope that names acts (read/write/execute) and misses the request's
    acts still applies when the match is strong - a read of a credential is governed by the
    rule on sharing it - but it ranks below scopes whose acts match; a weak match with the

@@ -336,6 +336,25 @@ def test_another_things_code_never_governs_and_nothing_answers_for_it() -> None:
     assert d.governing == "note"
 
 
+def test_a_rule_labelled_with_its_thing_does_not_govern_a_sibling_at_the_same_place() -> None:
+    router = belief(
+        "router",
+        "Dock 3 edge router: no software changes outside the Sunday window.",
+        kind=Kind.policy,
+        priority=Priority.critical,
+        hint=ActionClass.block,
+    )
+    note = belief("note", "The dock 3 handhelds take their updates from the vendor, any time.")
+    d = decide("Start the software update on the dock 3 handhelds tonight.", [X], [router, note])
+    assert d.governing == "note"
+    [rule] = [a for a in d.assessments if a.candidate.id == "router"]
+    assert rule.outcome == "excluded"
+    assert "dock edge router" in rule.why
+    # the same rule still governs its own thing
+    d = decide("Start the software update on the dock 3 edge router tonight.", [X], [router, note])
+    assert (d.governing, d.action) == ("router", ActionClass.block)
+
+
 def test_the_change_policy_of_exactly_the_thing_asked_governs() -> None:
     policy = belief(
         "policy",
