@@ -65,6 +65,28 @@ def safety_at_stake(text: str) -> tuple[ActionClass, str] | None:
     return None
 
 
+#: a setting that keeps people safe, in its units: a torque, a pressure, a load per area or
+#: per level ("wheel nuts to 120 Nm", "fill to 1-1.5 bar", "250 kg per square metre")
+_SAFETY_SETTING = re.compile(
+    r"\b\d+(?:[.,]\d+)?(?:\s?(?:-|to|and)\s?\d+(?:[.,]\d+)?)?\s?"
+    r"(?:n\s?m|n\u00b7m|newton[- ]?met(?:er|re)s?|bar|psi|kpa|kg (?:per|a|each)|kg/m)\b",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=CACHE)
+def holds_safety_setting(text: str) -> bool:
+    """Whether a memory's text holds a safety-critical setting (a torque, a pressure, a load
+    limit), whatever its label says.
+
+    >>> holds_safety_setting("Box trailer manual: wheel nuts to 120 Nm, star pattern.")
+    True
+    >>> holds_safety_setting("The trailer tyres were replaced in May.")
+    False
+    """
+    return bool(_SAFETY_SETTING.search(text))
+
+
 # What a request would hand over or move whatever any memory says of it: a secret, money,
 # a person's private data. A plain note that answers such a request does not make it safe.
 _AT_STAKE = {

@@ -52,7 +52,8 @@ The rules (DESIGN §3), in order:
    memory holds is ``verify_first`` - unless the belief that governed says something of that
    stake itself, or the holder says it may be handed on ("printed on the welcome card").
    Nor does a question that asks for a dose (``verify_first``) or a safety limit (``warn``,
-   :func:`beliefgraph.language.stakes.safety_at_stake`). A label lies the other way too: a
+   :func:`beliefgraph.language.stakes.safety_at_stake`), nor one answered by a memory that
+   holds a torque, a pressure or a load limit, whatever its label (``warn``). A label lies the other way too: a
    plain fact
    filed as a cautious policy, which states no rule and holds nothing at stake, is answered
    when only read.
@@ -74,6 +75,7 @@ from dataclasses import replace
 
 from beliefgraph.language.acts import (
     CHANGING,
+    asks_what_was_done,
     names_disclosure,
 )
 from beliefgraph.language.directives import (
@@ -89,6 +91,7 @@ from beliefgraph.language.stakes import (
     at_stake,
     checked_at_source,
     holds_at_stake,
+    holds_safety_setting,
     may_be_handed_on,
     safety_at_stake,
     someone_elses_act,
@@ -232,6 +235,16 @@ def action_for(
         least, what = safety
         action = least
         steps.append(f"the request asks for {what}: {least.value}")
+    elif (
+        request is not None
+        and not action_types & CHANGING
+        and action in (ActionClass.answer, ActionClass.answer_context)
+        and holds_safety_setting(governor.text)
+        and not asks_what_was_done(request.text)
+    ):
+        # the label says "answer", the text holds a torque or a pressure to work to
+        action = ActionClass.warn
+        steps.append("it holds a safety-critical setting: warn")
     if action_types & CHANGING and action != ActionClass.block and someone_elses_act(governor.text):
         # "Refunds are done only at the till by a supervisor; the assistant may tell the
         # customer how": the act is not the agent's to do, what it may give is the answer.

@@ -355,6 +355,22 @@ def test_a_rule_labelled_with_its_thing_does_not_govern_a_sibling_at_the_same_pl
     assert (d.governing, d.action) == ("router", ActionClass.block)
 
 
+def test_a_plain_note_holding_a_safety_setting_is_answered_with_a_caution() -> None:
+    manual = belief(
+        "manual",
+        "Box trailer manual, page 14: wheel nuts to 120 Nm, then re-check after 50 km.",
+        hint=ActionClass.answer,
+        priority=Priority.low,
+    )
+    d = decide(
+        "I've put the spare on the box trailer. What do the wheel nuts go to?", [R], [manual]
+    )
+    assert (d.governing, d.action) == ("manual", ActionClass.warn)
+    # the record of what was done is only read
+    d = decide("When were the box trailer wheel nuts last checked?", [R], [manual])
+    assert d.action == ActionClass.answer
+
+
 def test_the_change_policy_of_exactly_the_thing_asked_governs() -> None:
     policy = belief(
         "policy",
