@@ -14,14 +14,18 @@ the old. :func:`read` gives, for one text:
 - **topic**: its content words without the change words and without the values;
 - **values**: the numbers, times, dates, amounts and percentages it names, in one spelling
   ("4:00 pm" and "16:00" are ``16:00``; "Oct 10" and "10 October" are ``10-10``; "six
-  percent" and "6%" are ``6%``; "48.5k" and "48,500" are ``48500``).
+  percent" and "6%" are ``6%``; "48.5k" and "48,500" are ``48500``), phone and serial
+  numbers as their digits ("(415) 555-0142"), and names made of letters and digits, hosts
+  and addresses ("Bin A-14" and "A14" are ``a14``).
 
 :func:`relation` reads two texts together: the new one *corrects* the old when it announces a
 change and they share a subject; it *restates* the old when it announces none, they share a
-subject and they name the same values. A one-value attribute ("password", "deadline", "rent")
-of the same subject given a second value, and a preference for the same purpose turned to
-another choice, are corrections too. The new subject is the old one when its words are the
-old one's or fewer (a qualifier may be dropped: "Noah's school pickup" / "Noah's pickup"),
+subject and they name the same values - unless they name two things of one kind ("pizza
+dough" / "focaccia dough" both need 48 hours). A one-value attribute ("password",
+"deadline", "rent") of the same subject given a second value (unless it says "also"), and a
+preference for the same purpose turned to another choice, are corrections too. The new
+subject is the old one when its words are the old one's or fewer (a qualifier may be
+dropped: "Noah's school pickup" / "Noah's pickup"),
 never when the new one adds a word ("dock router code" / "dock drone code", "my Wi-Fi
 password" / "the office Wi-Fi password").
 
@@ -40,6 +44,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
+from beliefgraph.language.things import things
 from beliefgraph.text import CORRECTION_OPENING, fold, normalize, tokenize, word_set
 
 #: function words: never a topic (negations are change words, below)
@@ -50,7 +55,7 @@ _FUNCTION = word_set(
     us our you your he him his she her they them their there here what which who whom whose
     when where why how all any both each more most other some such own same than too very can
     will just should would could may might must shall also about into over under again
-    further once up out off s t im ive id weve were youre theyre thats its lets now
+    further once up out off s t im ive id weve were youre theyre thats its lets now got new
     """
 )
 #: verbs that say a value changed, moved or stopped (past tense and -ing mostly: "an oil
@@ -61,7 +66,7 @@ _CHANGE_VERBS = word_set(
     replaced replacing swapped dropped stopped quit ditched ripped raised lowered increased
     decreased reduced bumped tightened loosened extended shortened upgraded downgraded
     amended renamed relocated rescheduled rebooked reassigned postponed cancelled canceled
-    retired rotated transferred sold
+    retired rotated transferred sold pushed scrapped traded upped
     """
 )
 _CHANGE_VERB = re.compile(rf"\b(?:{'|'.join(sorted(_CHANGE_VERBS))})\b", re.IGNORECASE)
@@ -71,11 +76,14 @@ _INTRANSITIVE = re.compile(r"^\s*(?:to|from|back|in|into|over|up|down|again)\b",
 #: phrases that say what held before holds no more, or what holds from now on
 _CHANGE_PHRASES = re.compile(
     rf"\b(?:no longer|any ?more|instead|rather than|from now on|going forward|as of|"
-    rf"change of plans?|"
+    rf"change of plans?|(?:gone|went|goes|going) (?:up|down)|"
     rf"these days|starting (?:on |in |from )?\w+|effective \w+|off the|"
     rf"{CORRECTION_OPENING})\b",
     re.IGNORECASE,
 )
+#: a statement that opens by calling its value new ("New 5K PR: 21:58", "Our new address
+#: is ..."), not a name that starts with the word ("New York")
+_NEW_VALUE = re.compile(r"^\s*(?i:(?:my |our |the )?new)\s+(?![A-Z][a-z])")
 #: "now" as a standing state ("is Friday mornings now", "is now the second Tuesday")
 _NOW = re.compile(r"\bnow\b", re.IGNORECASE)
 _MONTH_NAMES = sorted(
@@ -85,8 +93,10 @@ _MONTH_NAMES = sorted(
 )
 #: a statement that only adds to, or carves an exception out of, what was said
 _ADDITIVE = re.compile(
-    r"\b(?:also|too|as well|in addition|additionally|another|except|unless|exception|"
-    r"besides|during|from (?:" + "|".join(_MONTH_NAMES) + r") (?:to|through|until|till))\b",
+    r"\b(?:also|too(?=\s*(?:[.,;!?)]|$))|as well|in addition|additionally|another|except|"
+    r"unless|exception|besides|during|from (?:"
+    + "|".join(_MONTH_NAMES)
+    + r") (?:to|through|until|till))\b",
     re.IGNORECASE,
 )
 _OPENING = re.compile(
@@ -140,6 +150,14 @@ _NUMBER_WORDS = {
         ]
     )
 }
+#: a phone or serial number, in digit groups however written ("(415) 555-0142",
+#: "97/441,208"): seven digits or more, compared as digits only
+_DIGITS = re.compile(r"(?<![\w.])\+?\(?\d[\d ().,/-]{5,}\d(?![\w])")
+#: a name made of letters and digits ("A-14", "PG15", "bluefern-88"), a host or an address
+_IDENTIFIER = re.compile(
+    r"(?<![\w.@-])(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[a-z][\w-]*(?:\.[\w-]+)*\.[a-z]{2,}|"
+    r"[a-z][a-z-]*\d[\w-]*)(?![\w@-])"
+)
 _DATE_MD = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}))?")
 _DATE_DM = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})\b\.?(?:,?\s+(\d{{4}}))?")
 _DATE_ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
@@ -213,6 +231,8 @@ def values(text: str) -> frozenset[str]:
         found.add(value)
         spans.append((m.start(), m.end()))
 
+    for m in _IDENTIFIER.finditer(text):
+        keep(m, m.group(0).rstrip(".-").replace("-", ""))
     for m in _DATE_ISO.finditer(text):
         keep(m, f"{int(m.group(2)):02d}-{int(m.group(3)):02d}")
     for m in _DATE_MD.finditer(text):
@@ -226,6 +246,10 @@ def values(text: str) -> frozenset[str]:
             first, second = int(m.group(1)), int(m.group(2))
             month, day = (second, first) if first > 12 else (first, second)
             keep(m, f"{month:02d}-{day:02d}")
+    for m in _DIGITS.finditer(text):
+        digits = re.sub(r"\D", "", m.group(0))
+        if len(digits) >= 7 and not taken(m):
+            keep(m, digits[-10:])
     for m in _PERCENT.finditer(text):
         if not taken(m):
             share = _NUMBER_WORDS.get(m.group(1), m.group(1))
@@ -256,6 +280,7 @@ def read(text: str) -> Frame:
     change = not additive and (
         bool(tokens & _CHANGE_VERBS)
         or bool(_CHANGE_PHRASES.search(text))
+        or bool(_NEW_VALUE.match(text))
         or bool(_NOW.search(text) and not re.search(r"\bright now\b", text, re.IGNORECASE))
     )
     subject = None
@@ -308,7 +333,13 @@ def relation(old_text: str, new_text: str) -> str | None:
     same = _same_subject(new, old)
     if new.change:
         return "corrects" if same is not False else None
-    one_value = bool(new.subject) and new.subject == old.subject and new.head in SINGLE_VALUED
+    one_value = (
+        bool(new.subject)
+        and new.subject == old.subject
+        and new.head in SINGLE_VALUED
+        # "room A is also booked 2-3pm": a second booking, not a new value
+        and not _ADDITIVE.search(new_text)
+    )
     if one_value and new.said - old.said and old.said - new.said:
         return "corrects"  # a second value of a one-value attribute of the same thing
     turned = bool(new.preferred and old.preferred) and not new.preferred & old.preferred
@@ -316,6 +347,8 @@ def relation(old_text: str, new_text: str) -> str | None:
         return "corrects"  # "I prefer tabs for indentation" / "... spaces for ..."
     if not new.values or new.values != old.values or old.change or _ADDITIVE.search(new_text):
         return None
+    if _siblings(old_text, new_text):
+        return None  # "pizza dough" / "focaccia dough": the same values of two things
     # the same values, said of the same thing in other words ("dental" / "dentist"): unless
     # the words that differ are names ("Ana's locker code" / "Ben's locker code")
     if same is False:
@@ -323,6 +356,21 @@ def relation(old_text: str, new_text: str) -> str | None:
         if _names(old_text, new_text) & differ or (len(shared) < 2 and len(new.values) < 2):
             return None
     return "restates"
+
+
+def _siblings(old_text: str, new_text: str) -> bool:
+    """Whether the two texts name two of one kind of thing: the same head, each with its
+    own qualifiers ("Maya's soccer practice" / "Leo's swim practice"), none akin to the
+    other's ("dental cleaning" / "dentist cleaning" is one)."""
+    old_things = things(old_text)
+    return any(
+        n.head == o.head
+        and n.qualifiers
+        and o.qualifiers
+        and not any(a[:4] == b[:4] for a in n.qualifiers for b in o.qualifiers)
+        for n in things(new_text)
+        for o in old_things
+    )
 
 
 def _names(*texts: str) -> frozenset[str]:

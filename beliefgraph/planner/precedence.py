@@ -53,10 +53,9 @@ The rules (DESIGN §3), in order:
    stake itself, or the holder says it may be handed on ("printed on the welcome card").
    Nor does a question that asks for a dose (``verify_first``) or a safety limit (``warn``,
    :func:`beliefgraph.language.stakes.safety_at_stake`), nor one answered by a memory that
-   holds a torque, a pressure or a load limit, whatever its label (``warn``). A label lies the other way too: a
-   plain fact
-   filed as a cautious policy, which states no rule and holds nothing at stake, is answered
-   when only read.
+   holds a torque, a pressure or a load limit, whatever its label (``warn``). A label lies
+   the other way too: a plain fact filed as a cautious policy, which states no rule and
+   holds nothing at stake, is answered when only read.
 9. **History asked for.** A question about how things were ("back in 2023...") is answered
    by the archived record of that time, ``archive_only``, whatever governs now; so is a
    request that leans on a practice on record only as history ("the usual haulier"), unless

@@ -152,6 +152,60 @@ def test_free_text_reads_a_new_value_of_a_one_value_attribute() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # "too" as a degree ("too loose") adds nothing: the switch is a change
+        (
+            "I'm knitting the blue cardigan on 4mm needles.",
+            "Switched the blue cardigan to 3.75mm needles; gauge was too loose.",
+        ),
+        (
+            "I make my sourdough at 75% hydration.",
+            "I've gone up to 80% hydration on the sourdough.",
+        ),
+        ("The Chem 201 midterm is Oct 18.", "The Chem 201 midterm got pushed to Oct 25."),
+        ("My 5K PR is 22:41.", "New 5K PR: 21:58!"),
+    ],
+)
+def test_free_text_reads_more_ways_of_saying_a_value_changed(old: str, new: str) -> None:
+    assert judge(view(new), view(old), 0.6)[0] is Verdict.contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "verdict"),
+    [
+        # the same serial, phone number or identifiers, however written: one statement
+        (
+            "The trademark application serial number is 97/441,208.",
+            "Trademark serial number: 97441208.",
+            Verdict.noop,
+        ),
+        ("Bin A-14 holds the M8 hex bolts.", "M8 hex bolts live in A14.", Verdict.noop),
+        ("Connect to the VPN at vpn.northwind.io.", "VPN address: vpn.northwind.io.", Verdict.noop),
+        # the same values of two things of one kind are two statements
+        (
+            "Maya's soccer practice is Wednesdays at 5.",
+            "Leo's swim practice is Wednesdays at 5.",
+            None,
+        ),
+        (
+            "Pizza dough needs 48 hours in the fridge.",
+            "Focaccia dough needs 48 hours in the fridge.",
+            None,
+        ),
+    ],
+)
+def test_free_text_restates_the_same_values_of_one_thing(
+    old: str, new: str, verdict: Verdict | None
+) -> None:
+    got = judge(view(new), view(old), 0.7)[0]
+    if verdict is None:
+        assert got not in (Verdict.noop, Verdict.subsumed, Verdict.subsumes, Verdict.contradicts)
+    else:
+        assert got is verdict
+
+
 def test_a_correction_needs_no_entity_when_its_attribute_is_the_same() -> None:
     old = view("my Wi-Fi password is hunter2", id="w1", trust=0.95)
     changed = view("Actually, my Wi-Fi password changed to correct-horse-42.", kind="correction")
