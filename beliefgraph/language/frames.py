@@ -25,9 +25,9 @@ dough" / "focaccia dough" both need 48 hours). A one-value attribute ("password"
 "deadline", "rent") of the same subject given a second value (unless it says "also"), and a
 preference for the same purpose turned to another choice, are corrections too. The new
 subject is the old one when its words are the old one's or fewer (a qualifier may be
-dropped: "Noah's school pickup" / "Noah's pickup"),
-never when the new one adds a word ("dock router code" / "dock drone code", "my Wi-Fi
-password" / "the office Wi-Fi password").
+dropped: "Noah's school pickup" / "Noah's pickup"), never when the new one adds a word
+("dock router code" / "dock drone code", "my Wi-Fi password" / "the office Wi-Fi
+password").
 
 >>> relation("The standup is at 9am.", "The standup moved to 10am.")
 'corrects'
