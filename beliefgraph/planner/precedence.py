@@ -27,8 +27,9 @@ The rules (DESIGN §3), in order:
 4. **Supersession.** A superseded candidate never governs: its head takes its place.
 5. **Fallback.** With an empty lane, the most relevant current evidence answers; statements
    come before rules that lack standing (an unverified policy is no evidence of fact).
-6. **Action.** From the governing belief: its hint, raised by the rule its text states and
-   by ``verification_required``; history is ``archive_only``; a write/execute request under a
+6. **Action.** From the governing belief: its hint, raised by the rule its text states
+   unless the hint already measures a caution (``warn``, ``verify_first``), and by
+   ``verification_required``; history is ``archive_only``; a write/execute request under a
    write/execute scope never gets a bare ``answer``.
 7. **Contests.** A governing belief that live beliefs ``CONTRADICT`` (the curation gate's
    trust, role or namespace guard kept them from superseding it, DESIGN §5) still governs:
@@ -122,6 +123,10 @@ from beliefgraph.planner.cautions import (
     open_doubt,
 )
 
+#: hints by which a belief's writer measured its caution: its text's wording does not raise
+#: them
+_MEASURED = frozenset({ActionClass.answer_context, ActionClass.warn, ActionClass.verify_first})
+
 
 def action_for(
     governor: Candidate,
@@ -186,7 +191,10 @@ def action_for(
     if (
         directive.is_rule
         and directive.action is not None
-        and governor.allowed_action != ActionClass.answer_context
+        # a hint of caution (warn, verify_first) is its writer's measure of the rule: "never
+        # take card numbers in chat; send the payment link" filed as warn stays warn. Only a
+        # plain hint, or none, is raised by what the text says (a label can lie that way).
+        and governor.allowed_action not in _MEASURED
         and _governs_the_act(governor.text, action_types)
     ):
         raised = more_protective(action, directive.action)

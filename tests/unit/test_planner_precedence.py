@@ -371,6 +371,17 @@ def test_a_plain_note_holding_a_safety_setting_is_answered_with_a_caution() -> N
     assert d.action == ActionClass.answer
 
 
+def test_a_hint_of_caution_is_its_writers_measure_and_the_wording_does_not_raise_it() -> None:
+    text = "Card numbers are never keyed from chat. To take payment, send the checkout link."
+    rule = belief("rule", text, kind=Kind.policy, hint=ActionClass.warn)
+    ask = "He typed his whole card into the chat; put the payment through."
+    assert decide(ask, [X], [rule]).action == ActionClass.warn
+    # a plain hint is raised by what the text says: the label lies that way
+    plain = belief("rule", "Card numbers are never keyed from chat.", kind=Kind.policy)
+    plain = replace(plain, allowed_action=ActionClass.answer)
+    assert decide(ask, [X], [plain]).action == ActionClass.block
+
+
 def test_the_change_policy_of_exactly_the_thing_asked_governs() -> None:
     policy = belief(
         "policy",
