@@ -2,8 +2,8 @@
 
     .venv/bin/python bench/extraction_results.py [--unread] [--out bench/results]
 
-Scores every user turn of ``bench/extraction/lines/*.jsonl`` (with ``--unread`` also
-``bench/extraction/unread/*.jsonl``, the third set aside until a change is done) with
+Scores every user turn of the folders in ``USED`` (with ``--unread`` also those in ``UNREAD``,
+set aside until a change is done and scored once) with
 :mod:`beliefgraph.evaluation.extraction`: no services, the extractor alone.
 """
 
@@ -23,10 +23,24 @@ from run_info import commit, now  # noqa: E402
 from beliefgraph.evaluation.extraction import evaluate_lines, read_lines  # noqa: E402
 
 DATA = ROOT / "bench" / "extraction"
+#: the lines read and used by now: the first set, and the first third set aside (scored once,
+#: at cbfa843)
+USED = ["lines", "unread"]
+#: the lines nobody has read yet
+UNREAD = ["unread-2"]
 
 
-def score(folder: Path) -> dict[str, Any]:
-    turns = [t for path in sorted(folder.glob("*.jsonl")) for t in read_lines(path)]
+def _folders(names: list[str]) -> str:
+    return ", ".join(f"bench/extraction/{n}" for n in names)
+
+
+def score(folders: list[str]) -> dict[str, Any]:
+    turns = [
+        t
+        for folder in folders
+        for path in sorted((DATA / folder).glob("*.jsonl"))
+        for t in read_lines(path)
+    ]
     return evaluate_lines(turns).summary()
 
 
@@ -43,14 +57,16 @@ def section(title: str, s: dict[str, Any]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--unread", action="store_true")
+    parser.add_argument(
+        "--unread", action="store_true", help="also score the lines set aside unread"
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
     args = parser.parse_args(argv)
     at = commit()
     results: dict[str, Any] = {"when": now(), "commit": at}
-    results["used"] = score(DATA / "lines")
+    results["used"] = score(USED)
     if args.unread:
-        results["unread"] = score(DATA / "unread")
+        results["unread"] = score(UNREAD)
     lines = [
         "# Extraction on conversation lines written blind",
         "",
@@ -68,12 +84,10 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"Run {results['when']} at `{at}`.",
         "",
-        *section(
-            "Lines used while changing the extractor (bench/extraction/lines)", results["used"]
-        ),
+        *section(f"Lines used while changing the extractor ({_folders(USED)})", results["used"]),
     ]
     if args.unread:
-        lines += section("Lines set aside unread (bench/extraction/unread)", results["unread"])
+        lines += section(f"Lines set aside unread ({_folders(UNREAD)})", results["unread"])
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "extraction.json").write_text(json.dumps(results, indent=2) + "\n")
     (args.out / "extraction.md").write_text("\n".join(lines))

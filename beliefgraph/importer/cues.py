@@ -100,6 +100,16 @@ CORRECTION = _any(
     r"migrated off|switched away from)\b",
     r"\binstead of\b",
     r"\bis now\b",
+    # the old value named beside the new one: "it's Dr. Okafor now, not Dr. Lind", "remote
+    # Mondays and Fridays now, it used to be just Fridays"
+    r"\bnow,?\s+not\b",
+    r"\bused to be\b",
+    r"\b(?:it'?s|is|are|they'?re|we'?re) actually\b",
+    r"\bi (?:know i )?said\b.{1,60}\b(?:earlier|before)\b",
+    # a date or plan moved by someone: "the move got pushed to June"
+    r"\b(?:got|was|were|has been|have been) (?:pushed|moved|bumped|postponed|rescheduled|"
+    r"brought forward|cancell?ed|scrapped)\b",
+    _LEAD + r"scratch the\b",
 )
 #: a correction's opening with nothing after it ("Scratch that."), or with an instruction
 #: about the work at hand ("Actually, make it three bullets.", "Actually, shorter please."):
@@ -134,16 +144,27 @@ POLICY = _any(
     r"^(?:rule|policy)\s*:",
     r"\b(?:new |house |a )?(?:rules?|policy)(?: for (?:you|us|the \w+))?(?: as of \w+)?\s*:\s*\S",
     # "always"/"never" opening a clause: "For him always use …", "and never use …"
-    rf"(?:[,;:]\s*|\b(?:and|please|pls|also|for \w+|in general,?)\s+)(?:always|{_NEVER})\s+"
+    rf"(?:[,;:]\s*|\b(?:and|but|so|please|pls|also|for \w+|in general,?)\s+)(?:always|{_NEVER})\s+"
     r"(?!mind\b)\w+",
     r"\bin general,?\s+(?:please\s+)?(?:keep|use|write|give|make|reply|answer|avoid)\b",
     # a standing instruction: "From now on, answer in bullet points.", "… and pls, from now
     # on give me SQL in code blocks"
     _LEAD + r"(?:from now on|going forward|moving forward|from here on(?: out)?|henceforth|"
-    r"in (?:the )?future)\b",
+    r"in (?:the )?future|for future reference)\b",
+    # ... or closing the clause: "kana only from now on", "for any recipe stuff going forward"
+    r"\b(?:from now on|going forward|from here on(?: out)?)\s*[.!]*$",
+    # "please stop giving me romaji": until lifted
+    r"(?:^|[,;:.]\s*|\bplease\s+)stop\s+\w+ing\b",
+    # "When you quiz me, give me the question first", "In all my meeting summaries, put ..."
+    r"^when(?:ever)? you \w+[^,]{0,40},\s*(?:please\s+)?[a-z]+",
+    r"\bin (?:all|every|each) (?:of )?(?:my|our|your|the)?\s*[\w ]{1,30},\s*(?:please\s+)?[a-z]+",
     r"(?:[,;]|\b(?:and|please|pls))\s*(?:please\s+|pls\s+)?(?:from now on|going forward)[\s,]+"
     r"(?:please\s+)?[a-z]+",
     r"\bmake sure (?:to|you|that you) (?:always|never)\b",
+    # a prohibition for the assistant holds until it is lifted: "please don't suggest ORMs"
+    _LEAD + r"please (?:avoid|don'?t|do not)\b",
+    r"(?:[,;:]\s*|\b(?:so|and|but|also)\s+)please (?:avoid|don'?t|do not)\b",
+    _LEAD + r"(?:don'?t|do not) (?:ever )?(?:use|recommend|suggest|propose|pick|book)\b",
 )
 DECISION = _any(
     r"\b(?:i|we)(?:'ve| have)? (?:decided|chosen|agreed|settled on|opted for|picked|chose)\b",
@@ -163,6 +184,17 @@ DECISION = _any(
     r"\b(?:we'?re|we are|i'?m|i am) going (?:with|to use|to go with)\b",
     r"\bthe decision is\b",
     r"^decision\s*:",
+    # a course taken: "we're staying on SQS", "I'm holding off until spring", "we're doing it"
+    r"\b(?:we'?re|i'?m|we are|i am) (?:gonna|going to) (?:keep|stick|stay)\b",
+    r"\b(?:we'?re|i'?m|we are|i am) (?:doing|keeping|staying|sticking|holding off|committing|"
+    r"going fully|moving to|adopting|locking in)\b",
+    r"(?:^|[,;.!]\s*|\bok(?:ay)?,?\s+)decided\b",
+    r"\bdecided to\b",
+    # "Shark it is then.": the choice made, not "Here it is."
+    _LEAD + r"(?!(?:here|there|that|this|so|what|which|where|whatever)\b)(?:the\s+)?\w+"
+    r"(?: \w+)? it is(?: then)?\s*[.!]*$",
+    r"\bjust (?:ordered|bought|booked)\b",
+    r"\b(?:we|i)(?:'ve| have) (?:locked in|booked|ordered|bought)\b",
 )
 #: attitudes, which last: a preference whatever they are about ("wishes" are below)
 PREFERENCE = _any(
@@ -170,15 +202,15 @@ PREFERENCE = _any(
     r"\bi (?:don'?t|do not) (?:like|enjoy|care for)\b",
     r"\bmy (?:favou?rite|preferred|preference)\b",
     r"\bi'?d (?:rather|prefer)\b",
+    r"(?:^|[,;]\s*|\b(?:and|but|so)\s+)would rather\b",
+    r"\bi (?:really |just )?(?:don'?t|do not) (?:really )?care (?:about|for|much)\b",
+    r"\bi'?m (?:a |an )?(?:huge |big |total |real )?[\w-]+(?: [\w-]+)? person\b",
     rf"\bi (?:always|{_NEVER}|usually)\b",
-    # a prohibition holds until it is lifted
-    _LEAD + r"please (?:avoid|don'?t|do not)\b",
-    _LEAD + r"(?:don'?t|do not) (?:ever )?(?:use|recommend|suggest|propose|pick|book)\b",
 )
 #: a wish, which may be for now or for good: see :func:`standing_wish`
 WISH = _any(
-    r"\bi (?:really |just |also )?want\b",
-    r"\bi (?:don'?t|do not) want\b",
+    r"\bi (?:really |just |also |mostly |only )?want\b",
+    r"\bi (?:really )?(?:don'?t|do not) want\b",
     r"\bi(?:'d| would) (?:really )?like\b",
     r"\bplease (?:use|write|keep|call|reply|respond|answer|format)\b",
 )
@@ -187,7 +219,7 @@ _OPENING_WISH = re.compile(_LEAD + f"(?:{WISH.pattern})", re.IGNORECASE)
 #: wishes that hold until lifted, whatever they name: "please use the metric system", "I
 #: don't want to use Java" (as "please don't …" does; "please write a haiku" is for now)
 _HOLDS = _any(
-    r"\bi (?:don'?t|do not) want\b",
+    r"\bi (?:really )?(?:don'?t|do not) want\b",
     r"\bplease (?:use|keep|call|reply|respond|answer|format)\b",
 )
 #: words that make a wish about how things are done from now on, not about this once
@@ -381,7 +413,12 @@ def _cue(sentence: str, *, standing: bool) -> tuple[str, Kind] | None:
     for cue, pattern, kind in USER_CUES:
         if pattern.search(sentence):
             return cue, kind
-    return ("preference", Kind.preference) if standing else None
+    if not standing:
+        return None
+    # "please keep using APA 7 for every citation": an instruction to the assistant
+    if re.search(r"\bplease\b", sentence, re.IGNORECASE):
+        return "policy", Kind.policy
+    return "preference", Kind.preference
 
 
 def standing_wish(sentence: str) -> bool | None:

@@ -13,11 +13,15 @@ hedge / open question  "thinking about", "haven't decided",            ``open_qu
                        "should we …?"; a softener ("maybe",
                        "I think", "tentatively", "not 100% sure")
                        with a cue below or a plan of the speaker's
-correction             "actually …", "no longer …", "changed to …"     ``correction``
-policy / rule          "always …", "never …", "we must …"              ``policy``
-decision               "we decided …", "let's go with …"               ``decision``
-preference             "I prefer …", "I'd rather …", "please use …",   ``preference``
-                       "I want … from now on"
+correction             "actually …", "no longer …", "changed to …",    ``correction``
+                       "… now, not …", "got pushed to …"
+policy / rule          "always …", "never …", "we must …", "please     ``policy``
+                       don't …", "please stop …", "from now on",
+                       "please use …" (an instruction that lasts)
+decision               "we decided …", "let's go with …", "we're       ``decision``
+                       staying on …", "Shark it is"
+preference             "I prefer …", "I'd rather …", "I want … by      ``preference``
+                       default", "I'm a street food person"
 =====================  ==============================================  ==================
 
 A user's sentence is read in this order (:func:`classify_user`): words in quotation marks
@@ -41,7 +45,8 @@ Questions, requests and idioms assert nothing: "Actually, what time is it in Tok
 correction, "Never mind." no rule. Only a question that deliberates a choice ("should we
 …?") is kept, as an open question. A wish ("I want …", "I'd like …", "please use …") is a
 preference when it is about how things are done in general ("I'd like my summaries in
-bullet points", "… from now on"), and a request for now, which yields nothing, when it asks
+bullet points", "… by default") - a rule for the assistant when it says "please" ("please
+use the metric system") - and a request for now, which yields nothing, when it asks
 for one particular thing ("I'd like a cup of tea"): see :func:`standing_wish`.
 
 Speaker-true: only the user's words carry the user's authority. An assistant sentence with

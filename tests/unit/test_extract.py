@@ -105,7 +105,7 @@ def test_a_request_is_not_an_open_question() -> None:
     [
         ("I prefer tabs over spaces.", Kind.preference),
         ("I'd rather take the train.", Kind.preference),
-        ("Please use British spelling.", Kind.preference),
+        ("Please use British spelling.", Kind.policy),
         ("I always drink my coffee black.", Kind.preference),
         ("We decided to use Postgres.", Kind.decision),
         ("Let's go with the blue logo.", Kind.decision),
@@ -202,12 +202,12 @@ def test_everyday_requests_and_questions_are_no_beliefs(said: str) -> None:
         ("Actually, should we rename the project?", Kind.open_question),
         ("I prefer tea.", Kind.preference),
         ("I'd like my summaries in bullet points.", Kind.preference),
-        ("I want answers in German from now on.", Kind.preference),
+        ("I want answers in German from now on.", Kind.policy),
         ("I want you to always answer in German.", Kind.preference),
         ("I don't want emojis in answers.", Kind.preference),
-        ("Please don't use emojis.", Kind.preference),
-        ("Please call me Sam.", Kind.preference),
-        ("Please use the metric system.", Kind.preference),  # holds whatever it names
+        ("Please don't use emojis.", Kind.policy),
+        ("Please call me Sam.", Kind.policy),
+        ("Please use the metric system.", Kind.policy),  # holds whatever it names
         ("I don't want to use Java.", Kind.preference),
         ("I just said we must always use Java.", Kind.policy),  # the speaker's own report
         ("I want you to call me Sam.", Kind.preference),
@@ -562,7 +562,7 @@ def test_a_nul_in_a_message_is_dropped_not_taken_for_a_quotation() -> None:
         ("We're not going with Oracle.", Kind.decision),
         ("We won't use Heroku for this.", Kind.decision),
         # a standing prohibition
-        ("Don't use Oracle.", Kind.preference),
+        ("Don't use Oracle.", Kind.policy),
         ("Don't ever recommend crypto to me.", Kind.policy),
     ],
 )
