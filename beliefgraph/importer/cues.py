@@ -33,6 +33,8 @@ DELIBERATION = _any(
     r"\b(?:thinking|thought) (?:about|of)\b",
     r"\b(?:considering|wondering|toying with|on the fence|undecided|torn (?:between|on|about))\b",
     r"\btrying to (?:decide|choose|pick|figure out)\b",
+    r"\b(?:still )?(?:deciding|debating|choosing) (?:between|whether|on|if|which)\b",
+    r"\b(?:haven'?t|have not|not yet) (?:figured|worked) out\b",
     rf"\b(?:i|we) (?:may|might|could) (?:\w+ )?{_PLAN_VERBS}\b",
     r"\b(?:no idea|don'?t know|do not know) (?:yet|if|whether)\b",
     r"\bnot (?:\S+ )?sure (?:yet|about|whether|if|which)\b",
@@ -74,8 +76,7 @@ _VALUE = re.compile(r"\d|(?<![.!?]\s)\b[A-Z][a-z]+|\b[a-z]+-\w+\b|\b[A-Z]{2,}\b"
 #: questions that deliberate about a choice (a request such as "can you …?" is not one)
 OPEN_QUESTION = _any(
     _LEAD + r"(?:should|shall) (?:we|i)\b.*\?$",
-    _LEAD
-    + r"(?:what if|would it be better|is it worth|do we (?:want|need)|which (?:one|should))\b.*\?$",
+    _LEAD + r"(?:would it be better|is it worth|do we (?:want|need)|which (?:one|should))\b.*\?$",
 )
 #: a sentence that opens as a question; with a "?" it asks, and asserts nothing
 QUESTION = re.compile(

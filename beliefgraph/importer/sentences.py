@@ -13,7 +13,8 @@ _INDENTED = re.compile(r"^(?: {4}|\t)")
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
 _SENTENCE_END = re.compile(
     r"(?<=[.!?])\s+(?=[\"'(\[/A-Z0-9\x00]|(?:also|and|but|so|ok|okay|i|we|my|our|pls|please|oh|"
-    r"btw|then|plus|anyway)\b)"
+    r"btw|then|plus|anyway|still|can|could|would|will|what|how|just|no|yeah|yes|nah|eh|"
+    r"honestly|fyi|thx|thanks|let'?s|from|when|it'?s|that|this)\b)"
 )
 #: the ``/remember`` command, at the start of a line, after a greeting ("Hi! /remember …") or
 #: after a sentence; elsewhere ("How do I use /remember?") it is only mentioned
