@@ -160,11 +160,31 @@ _SENDING = re.compile(
     r"|\bread (?:\w+ ){0,3}?out to (?:her|him|them|the caller|whoever)\b"
     r"|\bto\s+[\w.+-]+@[\w-]+\.[\w.]+"
 )
+_ASKING = (
+    r"go ahead and|can you|could you|would you|will you|i need you to|id like you to|"
+    r"i want you to|please|just|and|so"
+)
+#: where an instruction starts: after an asking phrase, or at a sentence's start (or after a
+#: dash), an asking phrase there too ("... last week. Could you sweep ...")
 _ASKING_CUE = re.compile(
-    r"(?:\b(?:go ahead and|can you|could you|would you|will you|"
-    r"i need you to|id like you to|i want you to|please|just|and|so)\s+|^|[.!?;:]\s*|"
-    r"\s[-\u2013\u2014]+\s*(?!go ahead|can you|could you|would you|will you|please|just))"
+    rf"(?:(?:^|[.!?;:]\s*|\s[-\u2013\u2014]+\s*)(?:(?:{_ASKING})\s+)?|\b(?:{_ASKING})\s+)"
     r"(?:please\s+|just\s+|now\s+|then\s+|also\s+|and\s+)*([a-z-]+)"
+    # the word after the verb: "Flash the firmware", "Bin them" (see _instructed)
+    r"(?:\s+([a-z]+))?"
+)
+#: what follows a verb in the imperative: its object ("Bin them", "Flash the new firmware")
+_OBJECT_WORDS = word_set(
+    """
+    the them it a an this that these those my our his her their all whatever whatevers
+    everything anything everyone
+    """
+)
+#: words that open a sentence before "the" without being verbs ("Tonight the van ...")
+_NOT_VERBS = word_set(
+    """
+    today tonight tomorrow yesterday now then also here there maybe perhaps sometimes
+    usually ok okay yes no so but and or if when once after before since until while
+    """
 )
 _LIGHT_VERBS = word_set("take get make have keep")
 _ASKED_EXPLICITLY = (
@@ -178,16 +198,26 @@ _ASKED_EXPLICITLY = (
 )
 
 
-def _instructed(text: str) -> frozenset[ActionType]:
+def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
     """The acts a request instructs in words the verb lists leave out: "Book the visits",
-    "go ahead and knock out the wall" (an act asked for outright is an execution)."""
+    "go ahead and knock out the wall" (an act asked for outright is an execution); and
+    whether a sentence opens with a verb no list knows, and its object ("Bin them", "Flash
+    the new firmware"): an execution, unless the request names its acts otherwise."""
     found: set[ActionType] = set()
+    unnamed = False  # an instruction by a verb the lists do not know, and nothing else
     line = normalise(text)
     for m in _ASKING_CUE.finditer(line):
         verb = m.group(1).replace("-", "")
         cue = line[m.start() : m.start(1)].strip()
+        # a sentence that opens with a verb and its object is an instruction: "Bin them"
+        imperative = (
+            cue.strip(".!?;:-\u2013\u2014 ") == ""
+            and m.group(2) in _OBJECT_WORDS
+            and verb not in _NOT_VERBS
+            and not verb.endswith(("ly", "ed", "s"))
+        )
         asked_outright = (
-            cue.endswith(_ASKED_EXPLICITLY)
+            (cue.endswith(_ASKED_EXPLICITLY) or imperative)
             and (verb == "do" or verb not in STOPWORDS)
             # a light verb means what its words after it say ("take it off the list")
             and verb not in _LIGHT_VERBS
@@ -196,8 +226,10 @@ def _instructed(text: str) -> frozenset[ActionType]:
         )
         if verb in _INSTRUCTED_WRITES:
             found.add(ActionType.write)
-        elif verb in _INSTRUCTED_EXECUTES or asked_outright:
+        elif verb in _INSTRUCTED_EXECUTES or (asked_outright and not imperative):
             found.add(ActionType.execute)
+        elif asked_outright:
+            unnamed = True
     # into a document, a ticket, a folder: a write; onto a trailer or a shelf: a deed.
     # "I've put his form into the portal" is done already.
     line = _DONE_PLACING.sub(" ", line)
@@ -217,7 +249,7 @@ def _instructed(text: str) -> frozenset[ActionType]:
                 found.add(ActionType.write)
             elif form in _EXECUTE_VERBS or form in _INSTRUCTED_EXECUTES:
                 found.add(ActionType.execute)
-    return frozenset(found)
+    return frozenset(found), unnamed
 
 
 _SENTENCE = re.compile(r"(?<=[.?!;:])\s+")
@@ -363,7 +395,9 @@ def infer_action_types(text: str, *, describing: bool = False) -> frozenset[Acti
     acts the request asks for: not a negated one ("don't cancel anything"), one done
     already ("how many did we destroy?"), a noun ("the archive") or the topic of a thought
     ("leaning towards cancelling"); handing something to the asker ("give me", "send us")
-    is a read. A request that names no write or execute verb is a ``read``. For a belief
+    is a read. A request that names no write or execute verb is a ``read``, unless one of its
+    sentences opens with a verb and its object ("Bin them", "Flash the firmware"): an
+    instruction, an ``execute``. For a belief
     (``describing=True``) every form counts ("must be issued", "before marking"), and a
     text that names no act returns the empty set: the belief does not say which acts it
     governs.
@@ -398,7 +432,10 @@ def infer_action_types(text: str, *, describing: bool = False) -> frozenset[Acti
                 elif form in _READ_VERBS:
                     found.add(ActionType.read)
     if not describing:
-        found |= _instructed(text)
+        instructed, unnamed = _instructed(text)
+        found |= instructed
+        if unnamed and not found & CHANGING:
+            found.add(ActionType.execute)
     if not describing and not found & CHANGING:
         found.add(ActionType.read)
     return frozenset(found)

@@ -97,6 +97,11 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("Sort this and refund her deposit.", {X}),  # "and" leads a verb, not an adjective
         ("Lock code for the shed?", {R}),
         ("Pick whichever option makes sense and lock it in.", {X}),
+        # a sentence that opens with a verb and its object is an instruction, whatever the verb
+        ("The flanges failed the recheck. Bin them and close the job out.", {X}),
+        ("Flash the new firmware onto the dock access point tonight.", {X}),
+        ("It wrapped up last week. Could you sweep whatever's left over to our account?", {X}),
+        ("Tonight the van leaves at six.", {R}),
     ],
 )
 def test_requests_name_their_acts(query: str, kinds: set[ActionType]) -> None:
