@@ -159,6 +159,9 @@ _SENDING = re.compile(
     r"\s*(?:over|across|along|on|out)\s+to\b"
     r"|\bread (?:\w+ ){0,3}?out to (?:her|him|them|the caller|whoever)\b"
     r"|\bto\s+[\w.+-]+@[\w-]+\.[\w.]+"
+    # what someone else is to key in: "what does he need to punch in?"
+    r"|\bwhat (?:does|do|should|would|can) (?:he|she|they|the \w+) (?:need to |have to )?"
+    r"(?:punch|key|type|enter|tap|put) ?in\b"
 )
 _ASKING = (
     r"go ahead and|can you|could you|would you|will you|i need you to|id like you to|"

@@ -110,6 +110,8 @@ _AT_STAKE = {
         r"(?:code|number) (?:for|to|of) the (?:\w+ )?(?:door|gate|alarm|keypad|lock|safe)",
         r"(?:need|needs|use|uses) to (?:sign|log) (?:in|on)",
         r"how to get (?:in|into|through|past)",
+        r"(?:punch|key|tap) (?:it )?in\b",
+        r"to get (?:it|the \w+) open",
         r"let (?:him|her|them|the \w+) (?:in|through)",
     ),
     "money": cues(
@@ -137,7 +139,7 @@ _AT_STAKE = {
         r"birth ?date",
         r"dob",
         r"home address",
-        r"where (?:he|she|they) lives?",
+        r"where (?:he|she|they|[a-z]+) lives?",
         r"(?:home|personal|private) (?:phone|mobile|number|email)",
         r"(?:his|her|their|\w+s) (?:mobile|cell)(?: (?:phone|number))?",
         r"(?:his|her|their) (?:phone )?number",
@@ -240,6 +242,7 @@ _HOLDS = {
         r"|\b(?:punch|key|tap)(?: in)?\s+\d(?:[\s-]?\d){3,}\b"
         r"|\b(?:keypad|lock|padlock|safe)\s+(?:takes|opens (?:with|on)|is set to)\s+"
         r"\d(?:[\s-]?\d){2,}\b"
+        r"|\b(?:keypad|keycode|key code|door code|gate code)\s*:?\s+\d(?:[\s-]?\d){3,}\b"
         # a token of letters, digits and a symbol ("Q7!rmT2w-vale") is a secret on its own
         r"|(?<![\w@.])(?=[\w!@#$%^&*-]*[a-z])(?=[\w!@#$%^&*-]*\d)(?=[\w!@#$%^&*-]*[!@#$%^&*])"
         r"[\w!@#$%^&*-]{8,}",

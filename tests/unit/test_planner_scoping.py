@@ -316,6 +316,12 @@ def test_a_way_in_by_any_name_is_a_secret_and_writing_it_down_is_a_write() -> No
     assert at_stake("Text the courier the number for the back gate.") == "a secret"
     assert at_stake("Can you share the alarm code with the cleaner?") == "a secret"
     assert infer_action_types("Type her new address into the parcel form.") == {W}
+    # asked for someone else to key in: a code handed over
+    relay = "The driver's stuck at the back shutter. What does he need to punch in to get it open?"
+    assert at_stake(relay) == "a secret"
+    assert infer_action_types(relay) == {R, X}
+    assert holds_at_stake("Rear roller door: keypad 5 8 2 0 then hash.") == "a secret"
+    assert at_stake("Can you pass on where Mei lives?") == "private data"
 
 
 def test_someone_elses_own_number_is_private_data() -> None:
