@@ -59,8 +59,9 @@ The rules (DESIGN §3), in order:
    holds nothing at stake, is answered when only read.
 9. **History asked for.** A question about how things were ("back in 2023...") is answered
    by the archived record of that time, ``archive_only``, whatever governs now; so is a
-   request that leans on a practice on record only as history ("the usual haulier"), unless
-   a current rule forbids the act outright.
+   request to act as things were done ("put the purge back to how we used to run it") or
+   that leans on a practice on record only as history ("the usual haulier"), unless a
+   current rule forbids the act outright.
 10. **The closest rule.** A request to act that no rule's words reach, which a plain note
    would answer outright (or nothing would), is ``verify_first`` under the rule closest to it
    in meaning that refuses or checks acts, when that rule stands and was set aside only
@@ -276,8 +277,11 @@ def _history_asked(
     about what it asks: the request asks how things were, or leans on a practice ("the usual
     haulier", "like before"), which, on record only as history, has ended, and no current
     prohibition forbids the act outright."""
-    asked = not action_types & CHANGING and asks_about_the_past(query)
-    leaned_on = appeals_to_practice(query) and not any(map(_forbids, assessed))
+    forbidden = any(map(_forbids, assessed))
+    # "Put the purge back to how we used to do it": to act on how things were is to lean on
+    # the record, as history, unless a current rule forbids the act
+    asked = asks_about_the_past(query) and not (action_types & CHANGING and forbidden)
+    leaned_on = appeals_to_practice(query) and not forbidden
     if not (asked or leaned_on):
         return None
     records = [a for a in assessed if a.candidate.historical and a.about.governs]

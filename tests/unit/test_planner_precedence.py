@@ -382,6 +382,32 @@ def test_a_hint_of_caution_is_its_writers_measure_and_the_wording_does_not_raise
     assert decide(ask, [X], [plain]).action == ActionClass.block
 
 
+def test_a_request_to_act_as_things_used_to_be_done_gets_the_record_as_history() -> None:
+    old = belief(
+        "old",
+        "Line 3 purge routine, used until February: three hot cycles at 240 C.",
+        status=Status.archived,
+    )
+    lockout = belief(
+        "lockout",
+        "Any work inside line 3's guarding needs lockout by a fitter first.",
+        kind=Kind.policy,
+        hint=ActionClass.block,
+    )
+    ask = "Put line 3's purge back to how we used to run it before the changeover."
+    d = decide(ask, [X], [old, lockout])
+    assert (d.governing, d.action) == ("old", ActionClass.archive_only)
+    # a current prohibition on exactly the act still forbids it
+    purge_ban = belief(
+        "ban",
+        "The line 3 purge routine must never be changed without the process engineer.",
+        kind=Kind.policy,
+        hint=ActionClass.block,
+    )
+    d = decide(ask, [X], [old, purge_ban])
+    assert d.action == ActionClass.block
+
+
 def test_the_change_policy_of_exactly_the_thing_asked_governs() -> None:
     policy = belief(
         "policy",
