@@ -61,9 +61,10 @@ USED = [
     "unread-6",
     "unread-7",
     "unread-8",
+    "unread-9",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-9"]
+UNREAD: list[str] = ["unread-10"]
 
 
 def beyond_targets() -> list[Configuration]:
