@@ -73,6 +73,9 @@ _FACT = re.compile(
 #: a value worth remembering: a number, a name written with a capital inside the sentence,
 #: a code ("tulip-42"), an acronym
 _VALUE = re.compile(r"\d|(?<![.!?]\s)\b[A-Z][a-z]+|\b[a-z]+-\w+\b|\b[A-Z]{2,}\b")
+#: the word after "When you quiz me," that makes the rest an instruction, not a report: a verb,
+#: so not a subject ("When you arrived, I was asleep")
+_NOT_A_SUBJECT = r"(?!(?:i|we|he|she|it|they|you|the|my|our|his|her|their|this|that|there)\b)[a-z]+"
 #: questions that deliberate about a choice (a request such as "can you …?" is not one)
 OPEN_QUESTION = _any(
     _LEAD + r"(?:should|shall) (?:we|i)\b.*\?$",
@@ -104,12 +107,14 @@ CORRECTION = _any(
     # the old value named beside the new one: "it's Dr. Okafor now, not Dr. Lind", "remote
     # Mondays and Fridays now, it used to be just Fridays"
     r"\bnow,?\s+not\b",
-    r"\bused to be\b",
-    r"\b(?:it'?s|is|are|they'?re|we'?re) actually\b",
+    r"\bnow\b.{0,40}\bused to be\b|\bused to be\b.{0,40}\bnow\b",
+    # "it's actually 18.2": a value put right, not "it's actually great"
+    r"\b(?:it'?s|it is|they'?re|they are) actually (?=\S*\d)",
     r"\bi (?:know i )?said\b.{1,60}\b(?:earlier|before)\b",
-    # a date or plan moved by someone: "the move got pushed to June"
+    # a date or plan moved by someone: "the move got pushed to June", "the trip got cancelled"
     r"\b(?:got|was|were|has been|have been) (?:pushed|moved|bumped|postponed|rescheduled|"
-    r"brought forward|cancell?ed|scrapped)\b",
+    r"brought forward)(?: back)? (?:to|till|until|from)\b",
+    r"\b(?:got|has been|have been) (?:cancell?ed|scrapped)\b",
     _LEAD + r"scratch the\b",
 )
 #: a correction's opening with nothing after it ("Scratch that."), or with an instruction
@@ -154,17 +159,20 @@ POLICY = _any(
     r"in (?:the )?future|for future reference)\b",
     # ... or closing the clause: "kana only from now on", "for any recipe stuff going forward"
     r"\b(?:from now on|going forward|from here on(?: out)?)\s*[.!]*$",
-    # "please stop giving me romaji": until lifted
-    r"(?:^|[,;:.]\s*|\bplease\s+)stop\s+\w+ing\b",
-    # "When you quiz me, give me the question first", "In all my meeting summaries, put ..."
-    r"^when(?:ever)? you \w+[^,]{0,40},\s*(?:please\s+)?[a-z]+",
-    r"\bin (?:all|every|each) (?:of )?(?:my|our|your|the)?\s*[\w ]{1,30},\s*(?:please\s+)?[a-z]+",
+    # "please stop giving me romaji": until lifted (not "stop worrying")
+    r"\bplease\s+stop\s+\w+ing\b",
+    r"(?:^|[,;:.]\s*)stop\s+(?:giving|sending|suggesting|recommending|using|adding|including|"
+    r"calling|asking|telling|showing|writing|making|offering|booking|scheduling)\b",
+    # "When you quiz me, give me the question first", "In all my meeting summaries, put ...":
+    # a condition on the assistant's work, then what to do (not "When you arrived, I ...")
+    r"^when(?:ever)? you (?!\w+ed\b)\w+[^,]{0,40},\s*(?:please\s+)?" + _NOT_A_SUBJECT,
+    r"\bin (?:all|every|each) (?:of )?(?:my|our|your|the) [\w ]{1,30},\s*(?:please\s+)?"
+    + _NOT_A_SUBJECT,
     r"(?:[,;]|\b(?:and|please|pls))\s*(?:please\s+|pls\s+)?(?:from now on|going forward)[\s,]+"
     r"(?:please\s+)?[a-z]+",
     r"\bmake sure (?:to|you|that you) (?:always|never)\b",
     # a prohibition for the assistant holds until it is lifted: "please don't suggest ORMs"
-    _LEAD + r"please (?:avoid|don'?t|do not)\b",
-    r"(?:[,;:]\s*|\b(?:so|and|but|also)\s+)please (?:avoid|don'?t|do not)\b",
+    r"(?:" + _LEAD + r"|[,;:]\s*|\b(?:so|and|but|also)\s+)please (?:avoid|don'?t|do not)\b",
     _LEAD + r"(?:don'?t|do not) (?:ever )?(?:use|recommend|suggest|propose|pick|book)\b",
 )
 DECISION = _any(
@@ -187,15 +195,15 @@ DECISION = _any(
     r"^decision\s*:",
     # a course taken: "we're staying on SQS", "I'm holding off until spring", "we're doing it"
     r"\b(?:we'?re|i'?m|we are|i am) (?:gonna|going to) (?:keep|stick|stay)\b",
-    r"\b(?:we'?re|i'?m|we are|i am) (?:doing|keeping|staying|sticking|holding off|committing|"
-    r"going fully|moving to|adopting|locking in)\b",
-    r"(?:^|[,;.!]\s*|\bok(?:ay)?,?\s+)decided\b",
-    r"\bdecided to\b",
-    # "Shark it is then.": the choice made, not "Here it is."
-    _LEAD + r"(?!(?:here|there|that|this|so|what|which|where|whatever)\b)(?:the\s+)?\w+"
-    r"(?: \w+)? it is(?: then)?\s*[.!]*$",
-    r"\bjust (?:ordered|bought|booked)\b",
-    r"\b(?:we|i)(?:'ve| have) (?:locked in|booked|ordered|bought)\b",
+    # (not "I'm doing fine", "I'm staying at a hotel tonight")
+    r"\b(?:we'?re|i'?m|we are|i am) (?:keeping|sticking with|staying (?:on|with)|holding off|"
+    r"committing to|going fully|adopting|locking in|doing (?:it|no|without|away with))\b",
+    # "Decided to rent for a year" opens the sentence: the speaker's (not "She decided to")
+    r"(?:^|[,;.!:]\s*)(?:ok(?:ay)?,?\s+|so\s+|and\s+)?decided\b",
+    # "Shark it is then.": a choice named with a capital, not "Here it is.", "Yes it is."
+    _LEAD + r"(?!(?:here|there|that|this|so|what|which|where|whatever|yes|no|yeah|as|of)\b)"
+    r"(?:the\s+)?(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z0-9])[\w-]*)? it is(?: then)?\s*[.!]*$",
+    r"\b(?:we|i)(?:'ve| have) locked in\b",
 )
 #: attitudes, which last: a preference whatever they are about ("wishes" are below)
 PREFERENCE = _any(
@@ -205,7 +213,7 @@ PREFERENCE = _any(
     r"\bi'?d (?:rather|prefer)\b",
     r"(?:^|[,;]\s*|\b(?:and|but|so)\s+)would rather\b",
     r"\bi (?:really |just )?(?:don'?t|do not) (?:really )?care (?:about|for|much)\b",
-    r"\bi'?m (?:a |an )?(?:huge |big |total |real )?[\w-]+(?: [\w-]+)? person\b",
+    r"\bi'?m (?:a|an) (?:huge |big |total |real )?[\w-]+(?: [\w-]+)? person\b",
     rf"\bi (?:always|{_NEVER}|usually)\b",
 )
 #: a wish, which may be for now or for good: see :func:`standing_wish`
@@ -416,18 +424,21 @@ def _cue(sentence: str, *, standing: bool) -> tuple[str, Kind] | None:
             return cue, kind
     if not standing:
         return None
-    # "please keep using APA 7 for every citation": an instruction to the assistant
-    if re.search(r"\bplease\b", sentence, re.IGNORECASE):
+    # "please keep using APA 7 for every citation" tells the assistant what to do: a rule for
+    # it; "I'd like my summaries short" says what the speaker likes: a preference
+    wish = WISH.search(sentence)
+    if wish is not None and wish.group(0).lower().startswith("please"):
         return "policy", Kind.policy
     return "preference", Kind.preference
 
 
 def standing_wish(sentence: str) -> bool | None:
-    """Whether the wish in ``sentence`` is a standing preference; ``None`` without a wish.
+    """Whether the wish in ``sentence`` stands (a preference, or a rule for the assistant when
+    it is asked with "please use …"); ``None`` without a wish.
 
-    A wish ("I want …", "I'd like …", "please use …") is a preference when it is about a
-    kind of thing or a way of doing things — "my summaries in bullet points", "answers in
-    German", "British spelling" — or says so ("always", "from now on", "by default"). It is
+    A wish ("I want …", "I'd like …", "please use …") stands when it is about a kind of thing
+    or a way of doing things — "my summaries in bullet points", "answers in German",
+    "British spelling" — or says so ("always", "by default"). It is
     a request for now when what it asks for is one particular thing or task, named with an
     article, a demonstrative or a pronoun ("a cup of tea", "you to write a haiku", "the
     report", "that"; "help me", "help me with …"), or is the speaker's own act ("I'd like to

@@ -17,7 +17,8 @@ correction             "actually …", "no longer …", "changed to …",    ``c
                        "… now, not …", "got pushed to …"
 policy / rule          "always …", "never …", "we must …", "please     ``policy``
                        don't …", "please stop …", "from now on",
-                       "please use …" (an instruction that lasts)
+                       "please use …" (a standing wish asked with
+                       "please": see :func:`standing_wish`)
 decision               "we decided …", "let's go with …", "we're       ``decision``
                        staying on …", "Shark it is"
 preference             "I prefer …", "I'd rather …", "I want … by      ``preference``

@@ -12,6 +12,8 @@ _FENCE = re.compile(r"(`{3,}|~{3,}).*?(?:\1|\Z)", re.DOTALL)
 _INDENTED = re.compile(r"^(?: {4}|\t)")
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
 _SENTENCE_END = re.compile(
+    # not after an abbreviation ("e.g. this one", "etc. that sort")
+    r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bapprox\.)"
     r"(?<=[.!?])\s+(?=[\"'(\[/A-Z0-9\x00]|(?:also|and|but|so|ok|okay|i|we|my|our|pls|please|oh|"
     r"btw|then|plus|anyway|still|can|could|would|will|what|how|just|no|yeah|yes|nah|eh|"
     r"honestly|fyi|thx|thanks|let'?s|from|when|it'?s|that|this)\b)"

@@ -161,8 +161,9 @@ _SENDING = re.compile(
     r"|\bto\s+[\w.+-]+@[\w-]+\.[\w.]+"
     # what someone else is to key in: "what does he need to punch in?"
     r"|\bwhat (?:does|do|should|would|can) (?:he|she|they|the \w+) (?:need to |have to )?"
-    r"(?:punch|key|type|enter|tap|put) ?in\b"
+    r"(?:punch|key|type|enter|tap) ?in\b"
 )
+#: phrases that ask for what follows them
 _ASKING = (
     r"go ahead and|can you|could you|would you|will you|i need you to|id like you to|"
     r"i want you to|please|just|and|so"
@@ -182,11 +183,17 @@ _OBJECT_WORDS = word_set(
     everything anything everyone
     """
 )
-#: words that open a sentence before "the" without being verbs ("Tonight the van ...")
+#: words that open a sentence before "the" or "all" without being verbs: times and days
+#: ("Tonight the van ...", "Friday the van ..."), greetings and feelings ("Hi all", "Hope
+#: that helps", "Sorry it took so long", "Glad it worked")
 _NOT_VERBS = word_set(
     """
     today tonight tomorrow yesterday now then also here there maybe perhaps sometimes
     usually ok okay yes no so but and or if when once after before since until while
+    monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thurs
+    fri sat sun morning afternoon evening night weekend
+    hi hello hey dear thanks thank cheers welcome congrats hope sorry glad happy sad shame
+    pity same
     """
 )
 _LIGHT_VERBS = word_set("take get make have keep")
@@ -212,12 +219,15 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
     for m in _ASKING_CUE.finditer(line):
         verb = m.group(1).replace("-", "")
         cue = line[m.start() : m.start(1)].strip()
-        # a sentence that opens with a verb and its object is an instruction: "Bin them"
+        # a sentence that opens with a verb and its object, and asks nothing, is an
+        # instruction: "Bin them", "Press the reset button"
+        ending = re.search(r"[.!?]", line[m.end() :])
         imperative = (
             cue.strip(".!?;:-\u2013\u2014 ") == ""
             and m.group(2) in _OBJECT_WORDS
             and verb not in _NOT_VERBS
-            and not verb.endswith(("ly", "ed", "s"))
+            and not verb.endswith("ed")  # "Finished the report.": done, not asked
+            and not (ending and ending.group(0) == "?")
         )
         asked_outright = (
             (cue.endswith(_ASKED_EXPLICITLY) or imperative)
@@ -399,11 +409,10 @@ def infer_action_types(text: str, *, describing: bool = False) -> frozenset[Acti
     already ("how many did we destroy?"), a noun ("the archive") or the topic of a thought
     ("leaning towards cancelling"); handing something to the asker ("give me", "send us")
     is a read. A request that names no write or execute verb is a ``read``, unless one of its
-    sentences opens with a verb and its object ("Bin them", "Flash the firmware"): an
-    instruction, an ``execute``. For a belief
-    (``describing=True``) every form counts ("must be issued", "before marking"), and a
-    text that names no act returns the empty set: the belief does not say which acts it
-    governs.
+    sentences opens with a verb and its object and asks nothing ("Bin them", "Flash the
+    firmware"): an instruction, an ``execute``. For a belief (``describing=True``) every form
+    counts ("must be issued", "before marking"), and a text that names no act returns the
+    empty set: the belief does not say which acts it governs.
 
     >>> sorted(a.value for a in infer_action_types("How many ampoules did we destroy in October?"))
     ['read']

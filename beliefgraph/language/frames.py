@@ -55,9 +55,13 @@ _FUNCTION = word_set(
     us our you your he him his she her they them their there here what which who whom whose
     when where why how all any both each more most other some such own same than too very can
     will just should would could may might must shall also about into over under again
-    further once up out off s t im ive id weve were youre theyre thats its lets now got new
+    further once up out off s t im ive id weve were youre theyre thats its lets now got
     """
 )
+#: words that announce a value rather than name a topic ("New 5K PR: 21:58"): never a topic
+_ANNOUNCING = word_set("new")
+#: words that are never the topic, the subject or the value of a statement
+_NOT_CONTENT = _FUNCTION | _ANNOUNCING
 #: verbs that say a value changed, moved or stopped (past tense and -ing mostly: "an oil
 #: change", "a bus stop", "password changes" are nouns)
 _CHANGE_VERBS = word_set(
@@ -152,7 +156,12 @@ _NUMBER_WORDS = {
 }
 #: a phone or serial number, in digit groups however written ("(415) 555-0142",
 #: "97/441,208"): seven digits or more, compared as digits only
-_DIGITS = re.compile(r"(?<![\w.])\+?\(?\d[\d ().,/-]{5,}\d(?![\w])")
+_DIGITS = re.compile(
+    # digit groups joined by one space, dot, hyphen, slash or bracket, or a thousands comma;
+    # not a list ("10, 20, 30"), a range ("9.30 - 10.30") or a span of years ("2019-2021")
+    r"(?<![\w.])(?!(?:19|20)\d\d[-/](?:19|20)\d\d\b)\+?\(?\d+\)?"
+    r"(?:(?:[ .\-/]|\) ?|,(?=\d{3}\b))\(?\d+\)?)+(?![\w])"
+)
 #: a name made of letters and digits ("A-14", "PG15", "bluefern-88"), a host or an address
 _IDENTIFIER = re.compile(
     r"(?<![\w.@-])(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[a-z][\w-]*(?:\.[\w-]+)*\.[a-z]{2,}|"
@@ -214,7 +223,7 @@ def _content(text: str) -> frozenset[str]:
     return frozenset(
         normalize(t)
         for t in tokenize(text)
-        if t not in _FUNCTION and t not in _CHANGE_VERBS and not any(c.isdigit() for c in t)
+        if t not in _NOT_CONTENT and t not in _CHANGE_VERBS and not any(c.isdigit() for c in t)
     )
 
 
@@ -249,6 +258,7 @@ def values(text: str) -> frozenset[str]:
     for m in _DIGITS.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
         if len(digits) >= 7 and not taken(m):
+            # the last ten digits: a country code may be written or left out ("+1 415 ...")
             keep(m, digits[-10:])
     for m in _PERCENT.finditer(text):
         if not taken(m):
@@ -294,9 +304,11 @@ def read(text: str) -> Frame:
     head, said = None, frozenset[str]()
     if pivot is not None:
         subject = _content(body[: pivot.start()]) or None
-        words = [normalize(t) for t in tokenize(body[: pivot.start()]) if t not in _FUNCTION]
+        words = [normalize(t) for t in tokenize(body[: pivot.start()]) if t not in _NOT_CONTENT]
         head = words[-1] if words else None
-        said = frozenset(normalize(t) for t in tokenize(body[pivot.end() :]) if t not in _FUNCTION)
+        said = frozenset(
+            normalize(t) for t in tokenize(body[pivot.end() :]) if t not in _NOT_CONTENT
+        )
     preferred = purpose = frozenset[str]()
     liked = _PREFER.search(body)
     if liked is not None:
@@ -361,16 +373,25 @@ def relation(old_text: str, new_text: str) -> str | None:
 def _siblings(old_text: str, new_text: str) -> bool:
     """Whether the two texts name two of one kind of thing: the same head, each with its
     own qualifiers ("Maya's soccer practice" / "Leo's swim practice"), none akin to the
-    other's ("dental cleaning" / "dentist cleaning" is one)."""
+    other's ("dental cleaning" / "dentist cleaning" is one). Unlike
+    :func:`beliefgraph.language.things.sibling`, which asks whether a belief names another
+    of the thing a request asks about (one qualifier put for another), any two sets of
+    qualifiers that share nothing make two things here: two statements side by side."""
     old_things = things(old_text)
     return any(
         n.head == o.head
         and n.qualifiers
         and o.qualifiers
-        and not any(a[:4] == b[:4] for a in n.qualifiers for b in o.qualifiers)
+        and not any(_akin(a, b) for a in n.qualifiers for b in o.qualifiers)
         for n in things(new_text)
         for o in old_things
     )
+
+
+def _akin(a: str, b: str) -> bool:
+    """Whether two words are one word in two forms: they share their first four letters
+    ("dental" / "dentist", "finance" / "financial")."""
+    return a == b or (len(a) >= 4 and len(b) >= 4 and a[:4] == b[:4])
 
 
 def _names(*texts: str) -> frozenset[str]:

@@ -69,7 +69,14 @@ def safety_at_stake(text: str) -> tuple[ActionClass, str] | None:
 #: per level ("wheel nuts to 120 Nm", "fill to 1-1.5 bar", "250 kg per square metre")
 _SAFETY_SETTING = re.compile(
     r"\b\d+(?:[.,]\d+)?(?:\s?(?:-|to|and)\s?\d+(?:[.,]\d+)?)?\s?"
-    r"(?:n\s?m|n\u00b7m|newton[- ]?met(?:er|re)s?|bar|psi|kpa|kg (?:per|a|each)|kg/m)\b",
+    r"(?:(?-i:N ?m|N\u00b7m)|newton[- ]?met(?:er|re)s?|bar|psi|kpa|kg (?:per|a|each)|kg/m)\b",
+    re.IGNORECASE,
+)
+#: what makes such a figure a setting to work to, not "12 bar blues" or "2 kg each of flour"
+_SAFETY_CONTEXT = re.compile(
+    r"\b(?:torque|tighten\w*|nuts?|bolts?|screws?|studs?|fixings?|pressure|gauge|valve|boiler|"
+    r"tyres?|tires?|inflat\w*|fill\w*|relief|load\w*|limit\w*|capacity|rated|rating|racking|"
+    r"floor|mezzanine|shel(?:f|ves)|lift\w*|autoclave|vessel|compressor)\b",
     re.IGNORECASE,
 )
 
@@ -84,7 +91,7 @@ def holds_safety_setting(text: str) -> bool:
     >>> holds_safety_setting("The trailer tyres were replaced in May.")
     False
     """
-    return bool(_SAFETY_SETTING.search(text))
+    return bool(_SAFETY_SETTING.search(text)) and bool(_SAFETY_CONTEXT.search(text))
 
 
 # What a request would hand over or move whatever any memory says of it: a secret, money,
@@ -110,7 +117,7 @@ _AT_STAKE = {
         r"(?:code|number) (?:for|to|of) the (?:\w+ )?(?:door|gate|alarm|keypad|lock|safe)",
         r"(?:need|needs|use|uses) to (?:sign|log) (?:in|on)",
         r"how to get (?:in|into|through|past)",
-        r"(?:punch|key|tap) (?:it )?in\b",
+        r"(?:punch|key|tap) (?:it )?in to (?:get|open)\b",
         r"to get (?:it|the \w+) open",
         r"let (?:him|her|them|the \w+) (?:in|through)",
     ),
@@ -139,7 +146,10 @@ _AT_STAKE = {
         r"birth ?date",
         r"dob",
         r"home address",
-        r"where (?:he|she|they|[a-z]+) lives?",
+        # where a person lives: "where she lives", "where Mei lives" (not "where everything
+        # lives in the warehouse")
+        r"where (?:he|she|they|(?!(?:it|everything|everyone|stuff|this|that|things?|each|all)\b)"
+        r"[a-z]+) lives\b",
         r"(?:home|personal|private) (?:phone|mobile|number|email)",
         r"(?:his|her|their|\w+s) (?:mobile|cell)(?: (?:phone|number))?",
         r"(?:his|her|their) (?:phone )?number",

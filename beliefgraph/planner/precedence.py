@@ -28,7 +28,8 @@ The rules (DESIGN §3), in order:
 5. **Fallback.** With an empty lane, the most relevant current evidence answers; statements
    come before rules that lack standing (an unverified policy is no evidence of fact).
 6. **Action.** From the governing belief: its hint, raised by the rule its text states
-   unless the hint already measures a caution (``warn``, ``verify_first``), and by
+   unless the hint already measures a caution (``warn``, ``verify_first``) or asks only for
+   background (``answer_context``), and by
    ``verification_required``; history is ``archive_only``; a write/execute request under a
    write/execute scope never gets a bare ``answer``.
 7. **Contests.** A governing belief that live beliefs ``CONTRADICT`` (the curation gate's
@@ -54,7 +55,8 @@ The rules (DESIGN §3), in order:
    stake itself, or the holder says it may be handed on ("printed on the welcome card").
    Nor does a question that asks for a dose (``verify_first``) or a safety limit (``warn``,
    :func:`beliefgraph.language.stakes.safety_at_stake`), nor one answered by a memory that
-   holds a torque, a pressure or a load limit, whatever its label (``warn``). A label lies
+   holds a torque, a pressure or a load limit, whatever its label (``warn``; a question about
+   what was done only reads the record). A label lies
    the other way too: a plain fact filed as a cautious policy, which states no rule and
    holds nothing at stake, is answered when only read.
 9. **History asked for.** A question about how things were ("back in 2023...") is answered
@@ -124,8 +126,8 @@ from beliefgraph.planner.cautions import (
     open_doubt,
 )
 
-#: hints by which a belief's writer measured its caution: its text's wording does not raise
-#: them
+#: hints by which a belief's writer measured its caution, or asked for background only: its
+#: text's wording does not raise them
 _MEASURED = frozenset({ActionClass.answer_context, ActionClass.warn, ActionClass.verify_first})
 
 

@@ -24,6 +24,7 @@ from beliefgraph.gate.classifier import (
     different_subjects,
     slot,
 )
+from beliefgraph.language import frames
 from beliefgraph.models import Verdict
 
 SETTINGS = Settings()
@@ -170,6 +171,12 @@ def test_free_text_reads_a_new_value_of_a_one_value_attribute() -> None:
 )
 def test_free_text_reads_more_ways_of_saying_a_value_changed(old: str, new: str) -> None:
     assert judge(view(new), view(old), 0.6)[0] is Verdict.contradicts
+
+
+def test_digit_groups_are_one_number_only_when_written_as_one() -> None:
+    assert frames.values("Work cell: (415) 555-0142.") == frames.values("+1 415 555 0142")
+    assert frames.values("Sets of 10, 20, 30, 40.") == {"10", "20", "30", "40"}
+    assert "20192021" not in frames.values("Rented 2019-2021.")
 
 
 @pytest.mark.parametrize(

@@ -597,3 +597,53 @@ def test_what_is_not_the_users_to_keep(said: str) -> None:
 def test_the_users_own_labels_are_not_a_pasted_chat() -> None:
     [statement] = RuleExtractor().extract("user", "Decision: we use Postgres for billing.")
     assert statement.kind == Kind.decision
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        ("My thesis advisor changed, it's Dr. Okafor now, not Dr. Lind.", Kind.correction),
+        ("I'm remote Mondays and Fridays now, it used to be just Fridays.", Kind.correction),
+        ("I said we're on React 17 earlier, it's actually 18.2.", Kind.correction),
+        ("Oh the move got pushed to June.", Kind.correction),
+        ("Ok that settles it, we're staying on SQS for now.", Kind.decision),
+        ("Shark it is then.", Kind.decision),
+        ("When you quiz me, give me the question first.", Kind.policy),
+        ("In all my meeting summaries, put action items at the top.", Kind.policy),
+        ("Please stop recommending Amazon links.", Kind.policy),
+        ("Also pls don't suggest ORMs, we write raw SQL here.", Kind.policy),
+        ("Honestly I'm a huge street food person.", Kind.preference),
+    ],
+)
+def test_more_ways_of_saying_what_lasts(said: str, kind: Kind) -> None:
+    assert [s.kind for s in RULES.extract("user", said)][:1] == [kind]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "When you arrived, I was asleep.",
+        "In all honesty, the food was bad.",
+        "Stop worrying, it's fine.",
+        "I'm doing fine.",
+        "I'm staying at a hotel tonight.",
+        "She decided to quit her job.",
+        "Yes it is.",
+        "Of course it is.",
+        "I used to be a teacher.",
+        "This is actually great.",
+        "I was moved by the film.",
+        "I'm meeting a person.",
+        "What if we did a surprise party instead?",
+    ],
+)
+def test_look_alikes_of_those_ways_keep_nothing(said: str) -> None:
+    assert RULES.extract("user", said) == []
+
+
+def test_a_chat_sentence_may_start_in_lower_case_but_not_after_an_abbreviation() -> None:
+    assert sentences("Shark it is then. can you find a code?") == [
+        "Shark it is then.",
+        "can you find a code?",
+    ]
+    assert sentences("Use a short one, e.g. this one.") == ["Use a short one, e.g. this one."]

@@ -16,7 +16,13 @@ from beliefgraph.language.scopes import (
     match_derived,
     match_governs,
 )
-from beliefgraph.language.stakes import at_stake, holds_at_stake, safety_at_stake, someone_elses_act
+from beliefgraph.language.stakes import (
+    at_stake,
+    holds_at_stake,
+    holds_safety_setting,
+    safety_at_stake,
+    someone_elses_act,
+)
 from beliefgraph.language.words import Terms, fold_plural, words
 from beliefgraph.models import ActionClass, ActionType
 
@@ -102,6 +108,11 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("Flash the new firmware onto the dock access point tonight.", {X}),
         ("It wrapped up last week. Could you sweep whatever's left over to our account?", {X}),
         ("Tonight the van leaves at six.", {R}),
+        ("Friday the van leaves at six.", {R}),
+        ("Hi all, what's the gate code?", {R}),
+        ("Hope that helps. Sorry it took so long.", {R}),
+        ("Press the reset button.", {X}),
+        ("Apply the patch.", {X}),
     ],
 )
 def test_requests_name_their_acts(query: str, kinds: set[ActionType]) -> None:
@@ -322,6 +333,16 @@ def test_a_way_in_by_any_name_is_a_secret_and_writing_it_down_is_a_write() -> No
     assert infer_action_types(relay) == {R, X}
     assert holds_at_stake("Rear roller door: keypad 5 8 2 0 then hash.") == "a secret"
     assert at_stake("Can you pass on where Mei lives?") == "private data"
+    # look-alikes: an order keyed in, the place of things
+    assert at_stake("Can you key in the order for table 4?") is None
+    assert at_stake("Tell me where everything lives in the warehouse.") is None
+
+
+def test_a_safety_setting_is_a_figure_to_work_to_in_its_units() -> None:
+    assert holds_safety_setting("Box trailer manual: wheel nuts to 120 Nm, star pattern.")
+    assert holds_safety_setting("Fill to between 1 and 1.5 bar with the system cold.")
+    for text in ("A 7 nm process node.", "We played the 12 bar blues.", "Add 2 kg each of flour."):
+        assert not holds_safety_setting(text)
 
 
 def test_someone_elses_own_number_is_private_data() -> None:
