@@ -22,12 +22,14 @@ import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
+from beliefgraph.importer.pipeline import ImportOptions, import_logs
 from beliefgraph.models import BeliefCreate
 from beliefgraph.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 BROWSER_DIR = ROOT / "cypher" / "browser"
 FAVOURITES = sorted(BROWSER_DIR.glob("*.cypher"))
+LOGS = ROOT / "tests" / "data" / "logs"
 CHROMIUM = "/usr/bin/chromium"
 BROWSER_URL = "http://127.0.0.1:7474/browser/"
 
@@ -61,15 +63,9 @@ def test_every_favourite_runs_on_the_real_server(store: Store, driver: Driver, n
 
 @pytest.fixture
 def chain(store: Store, ns: str) -> list[str]:
-    """A three-long Wi-Fi chain written through the gate: each write supersedes the last."""
-    about = ["office wifi"]
-    texts = [
-        ("The office Wi-Fi password is tulip-42.", "credential"),
-        ("The office Wi-Fi password changed to maple-77.", "credential"),
-        ("The Wi-Fi password was rotated; IT has the current one.", "correction"),
-    ]
-    for text, kind in texts:
-        store.create([BeliefCreate(text=text, kind=kind, trust=0.9, about=about, namespaces=[ns])])
+    """A three-long Wi-Fi chain from an imported conversation log, in plain text: the gate
+    reads each correction as replacing what it corrects."""
+    import_logs(store, LOGS / "office-wifi.jsonl", ImportOptions(namespace=ns))
     ids = [b.id for b in store.chain(store.list_beliefs(namespace=ns).items[0].id).beliefs]
     assert len(ids) == 3
     return ids
@@ -159,7 +155,9 @@ def test_the_favourites_and_style_load_and_the_chain_reads_at_a_glance(
     assert len(fills) == 3
     # two superseded beliefs in grey, the head (a correction: authority) in purple
     assert sorted(f.upper() for f in fills) == ["#7B4FB8", "#DDE1E6", "#DDE1E6"]
-    assert page.locator("svg g.relationship").count() == 2
+    # the two corrections' SUPERSEDES, beside the log's own order (FOLLOWS)
+    kinds = page.locator("svg g.relationship text").all_text_contents()
+    assert sorted(kinds) == ["FOLLOWS", "FOLLOWS", "SUPERSEDES", "SUPERSEDES"]
     captions = " ".join(page.locator("svg g.node text").all_text_contents())
     assert "tulip-42" in captions  # captions read: the belief's own words
 
