@@ -368,6 +368,7 @@ def sibling(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Thing | None:
 _LABEL = re.compile(r"^(?:.*?[.!?]\s+)?([^.!?:\n]{2,80}?)\s*:\s")
 
 
+@lru_cache(maxsize=8192)
 def _named_things(text: str) -> tuple[Thing, ...]:
     """The things ``text`` names, its numbers left out ("dock 3 edge router" is a router of
     the dock; that it is dock 3 is :func:`other_instance`'s to compare)."""
@@ -398,11 +399,12 @@ def labelled_sibling(request: str, belief: str) -> tuple[Thing, Thing] | None:
         return None
     labelled = _named_things(label.group(1))
     asked = set(words(request))
+    request_things = _named_things(request)
     label_words = {w for t in labelled for w in t.words}
     for held in labelled:
         if not held.qualifiers or held.head in asked:
             continue
-        for thing in _named_things(request):
+        for thing in request_things:
             if (
                 thing.head != held.head
                 and thing.head not in label_words

@@ -75,14 +75,13 @@ def closest_rule(
 def hand_to_rule(final: dict[str, Assessment], governor: Candidate | None, rule: Assessment) -> str:
     """Record in ``final`` that ``rule`` governs instead of ``governor`` (or of nothing), and
     return the step that says why."""
-    why = "governs: the closest rule, though the request names none of its terms"
-    final[rule.candidate.id] = replace(final[rule.candidate.id], outcome="governs", why=why)
-    if governor is not None:
-        final[governor.id] = replace(
-            final[governor.id],
-            outcome="lost",
-            why=f"{rule.candidate.id}, the closest rule, holds the act back",
-        )
+    _take_over(
+        final,
+        rule.candidate.id,
+        "governs: the closest rule, though the request names none of its terms",
+        governor.id if governor is not None else None,
+        f"{rule.candidate.id}, the closest rule, holds the act back",
+    )
     return (
         f"no rule's words reach this request to act; {rule.candidate.id}, the closest rule "
         "that refuses or checks acts, asks for a check: verify_first"
@@ -158,15 +157,12 @@ def hand_to_holder(final: dict[str, Assessment], governor: Candidate, held: Hold
     holder, stake = held.holder.candidate, held.stake
     if holder.id == governor.id:
         return f"it holds {stake}, and the request would hand it over: {held.action.value}"
-    final[governor.id] = replace(
-        final[governor.id],
-        outcome="lost",
-        why=f"{holder.id} holds {stake} the request would hand over, and this says nothing of it",
-    )
-    final[holder.id] = replace(
-        final[holder.id],
-        outcome="governs",
-        why=f"governs: it holds {stake} the request would hand over",
+    _take_over(
+        final,
+        holder.id,
+        f"governs: it holds {stake} the request would hand over",
+        governor.id,
+        f"{holder.id} holds {stake} the request would hand over, and this says nothing of it",
     )
     return (
         f"the request would hand over {stake}; {holder.id} holds it, and {governor.id} says "
@@ -197,3 +193,17 @@ def open_doubt(
         ):
             return a
     return None
+
+
+def _take_over(
+    final: dict[str, Assessment],
+    winner: str,
+    won: str,
+    loser: str | None,
+    lost: str,
+) -> None:
+    """Mark in ``final`` that ``winner`` governs (saying ``won``) in place of ``loser``
+    (saying ``lost``), when there was one."""
+    final[winner] = replace(final[winner], outcome="governs", why=won)
+    if loser is not None:
+        final[loser] = replace(final[loser], outcome="lost", why=lost)
