@@ -308,6 +308,9 @@ class Aboutness:
     #: the belief names a qualified thing of the request by a qualifier of it ("the Year 10
     #: history coursework"), not only unqualified words ("a parent")
     names_qualified_thing: bool = False
+    #: the belief names another one of the request's thing ("the east boiler" for "the west
+    #: boiler", "Plot 12" for "Plot 14"): about it, it says nothing
+    other: bool = False
 
     @property
     def governs(self) -> bool:
@@ -318,6 +321,8 @@ class Aboutness:
 _LEVELS = ("same", "class", "mention", "none")
 #: a belief about nothing the request names
 NOTHING = Aboutness("none")
+#: a belief about another one of the request's thing
+ANOTHER = Aboutness("none", other=True)
 
 
 def _agree(asked: frozenset[str], held: frozenset[str]) -> bool:
@@ -417,7 +422,7 @@ def labelled_sibling(request: str, belief: str) -> tuple[Thing, Thing] | None:
 def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness:
     """How ``held`` (a belief's things) meets ``asked`` (a request's)."""
     if sibling(asked, held) is not None:
-        return NOTHING
+        return ANOTHER
     best, matched, exact, qualified = "none", [], False, False
     for a in asked:
         level = "none"
@@ -557,9 +562,9 @@ def same_instance(request: str, belief: str) -> bool:
 def about(request: str, belief: str, names: tuple[str, ...] = ()) -> Aboutness:
     """How a request meets a belief's text and the names of what it is about."""
     if other_instance(request, belief) is not None:
-        return NOTHING
+        return ANOTHER
     if another_of_that_name(request, belief):
-        return NOTHING  # "Kessler Metallbau KG" for "Kessler Metals": another one
+        return ANOTHER  # "Kessler Metallbau KG" for "Kessler Metals": another one
     return _about(request, belief, tuple(names))
 
 

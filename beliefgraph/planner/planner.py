@@ -50,6 +50,7 @@ from beliefgraph.planner.models import (
     ScopeTrace,
 )
 from beliefgraph.planner.precedence import decide
+from beliefgraph.planner.ranking import Ranker, default_ranker
 from beliefgraph.records import link_from_map
 from beliefgraph.text import tokenize, unique
 
@@ -109,6 +110,8 @@ class Planner:
         embedder: embeds the request.
         settings: discovery limits.
         clock: a monotonic clock in seconds, for the timings.
+        ranker: has the last word on who governs; the fitted one (``ranker.json``) when
+            not given.
     """
 
     def __init__(
@@ -118,10 +121,12 @@ class Planner:
         settings: PlannerSettings | None = None,
         *,
         clock: Callable[[], float] = time.perf_counter,
+        ranker: Ranker | None = None,
     ) -> None:
         self.db = db
         self.embedder = embedder
         self.settings = settings or PlannerSettings()
+        self.ranker = ranker if ranker is not None else default_ranker()
         self._clock = clock
 
     def query(self, request: QueryRequest, *, caller: Caller = DEVELOPMENT_CALLER) -> QueryResult:
@@ -231,7 +236,9 @@ class Planner:
         narrows = [
             (extra.scope_key, s) for _, extra, _ in found if extra.scope_key for s in extra.narrows
         ]
-        decision = decide(read, kinds, candidates, overrides=overrides, narrows=narrows)
+        decision = decide(
+            read, kinds, candidates, overrides=overrides, narrows=narrows, ranker=self.ranker
+        )
         timings["decide"] = self._ms(mark)
 
         governing: BeliefPublic | None = None

@@ -125,6 +125,7 @@ from beliefgraph.planner.cautions import (
     hand_to_rule,
     open_doubt,
 )
+from beliefgraph.planner.ranking import Ranker
 
 #: hints by which a belief's writer measured its caution, or asked for background only: its
 #: text's wording does not raise them
@@ -322,6 +323,7 @@ def decide(
     *,
     overrides: Iterable[tuple[str, str]] = (),
     narrows: Iterable[tuple[str, str]] = (),
+    ranker: Ranker | None = None,
 ) -> Decision:
     """Decide which candidate governs ``query`` and what the agent may do.
 
@@ -332,6 +334,8 @@ def decide(
             superseded candidates (``Candidate.head`` names them).
         overrides: ``(winner_id, loser_id)`` pairs of ``OVERRIDES`` edges.
         narrows: ``(narrow_scope_key, broad_scope_key)`` pairs of ``NARROWS`` edges.
+        ranker: has the last word on which candidate governs, when the rules found one
+            (:mod:`beliefgraph.planner.ranking`); ``None`` decides by the rules alone.
 
     Returns:
         The :class:`Decision`; ``governing`` is ``None`` when nothing applies.
@@ -419,6 +423,13 @@ def decide(
                 f"no authority in scope; the most relevant evidence is {winner.candidate.id}"
             )
 
+    if ranker is not None and winner is not None:
+        chosen = ranker.choose(winner, list(assessed.values()), heads)
+        if chosen is not None and chosen is not winner:
+            steps.append(
+                f"the ranker puts {chosen.candidate.id} first (the rules had {winner.candidate.id})"
+            )
+            winner = chosen
     final: dict[str, Assessment] = {}
     governor: Candidate | None = None
     if winner is not None:

@@ -1,0 +1,84 @@
+"""The ranker's last word on who governs, over hand-made candidates and the fitted weights."""
+
+from __future__ import annotations
+
+import json
+
+from beliefgraph.models import ActionClass, Kind, Status
+from beliefgraph.planner.precedence import decide
+from beliefgraph.planner.ranking import (
+    WEIGHTS_FILE,
+    Ranker,
+    default_ranker,
+    eligible,
+    features,
+    load_ranker,
+)
+from tests.unit.test_planner_precedence import R, belief
+
+RULE = belief(
+    "rule",
+    "Visitor badges must be returned at reception before leaving.",
+    kind=Kind.policy,
+    names=("visitor badge",),
+    similarity=0.40,
+)
+NOTE = belief(
+    "note",
+    "Visitor badges are kept in the top drawer at reception.",
+    names=("visitor badge",),
+    similarity=0.60,
+)
+QUERY = "where are the visitor badges kept at reception?"
+
+
+def test_the_rules_alone_decide_when_no_ranker_is_given() -> None:
+    assert decide(QUERY, {R}, [RULE, NOTE]).governing == "rule"
+
+
+def test_a_ranker_that_weighs_similarity_moves_the_governor_and_says_so() -> None:
+    d = decide(QUERY, {R}, [RULE, NOTE], ranker=Ranker({"similarity": 5.0}))
+    assert d.governing == "note"
+    assert any("the ranker puts note first (the rules had rule)" in s for s in d.steps)
+
+
+def test_a_ranker_without_weights_leaves_the_rules_winner() -> None:
+    assert decide(QUERY, {R}, [RULE, NOTE], ranker=Ranker({})).governing == "rule"
+
+
+def test_the_ranker_is_never_asked_where_nothing_governs() -> None:
+    other = belief("other", "The canteen opens at eight.", similarity=0.9)
+    d = decide("what is the dock router code?", {R}, [other], ranker=Ranker({"similarity": 9}))
+    assert d.governing is None
+    assert d.action == ActionClass.answer_context
+
+
+def test_a_superseded_belief_without_a_head_is_not_eligible() -> None:
+    old = belief("old", "Badges go in the blue box.", status=Status.superseded)
+    d = decide(QUERY, {R}, [RULE, old], ranker=Ranker({"status:superseded": 50.0}))
+    assert d.governing == "rule"
+    assessed = {a.candidate.id: a for a in d.assessments}
+    assert not eligible(assessed["old"], {})
+
+
+def test_relative_features_are_measured_among_the_candidates() -> None:
+    d = decide(QUERY, {R}, [RULE, NOTE])
+    rows = dict(
+        zip(
+            [a.candidate.id for a in d.assessments],
+            features(list(d.assessments), {}, None),
+            strict=True,
+        )
+    )
+    assert rows["note"]["most_similar"] == 1.0
+    assert rows["rule"]["most_similar"] == 0.0
+    assert abs(rows["rule"]["similarity_gap"] - -0.2) < 1e-9
+    assert rows["rule"]["lane:authority"] == 1.0
+
+
+def test_the_fitted_weights_name_only_features_the_planner_computes() -> None:
+    d = decide(QUERY, {R}, [RULE, NOTE])
+    computed = set(features(list(d.assessments), {}, None)[0])
+    weights = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))["weights"]
+    assert set(weights) == computed
+    assert load_ranker().weights == default_ranker().weights
