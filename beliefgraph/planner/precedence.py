@@ -69,6 +69,10 @@ The rules (DESIGN §3), in order:
    in meaning that refuses or checks acts, when that rule stands and was set aside only
    because the request names none of its terms (:mod:`beliefgraph.planner.cautions`). Words
    still decide jurisdiction; meaning only keeps a caution from being lost to them.
+11. **The ranker.** Given one (the planner passes the fitted one), it has the last word on
+   which candidate governs once the rules have found a winner: it weighs what the rules read
+   of every candidate beside its standing, similarity and recency
+   (:mod:`beliefgraph.planner.ranking`). The action is still set by rules 6 to 10.
 """
 
 from __future__ import annotations
