@@ -428,7 +428,9 @@ def decide(
             )
 
     if ranker is not None and winner is not None:
-        chosen = ranker.choose(winner, list(assessed.values()), heads)
+        # what an OVERRIDES or NARROWS edge put below another is a curator's word: not ranked
+        ranked = [a for a in assessed.values() if a.candidate.id not in losers]
+        chosen = ranker.choose(winner, ranked, heads)
         if chosen is not None and chosen is not winner:
             steps.append(
                 f"the ranker puts {chosen.candidate.id} first (the rules had {winner.candidate.id})"

@@ -11,7 +11,8 @@ the evaluation rounds already read, as a conditional logit (a softmax over each 
 candidates); its leave-one-round-out report in ``bench/results/ranker.md`` is the estimate
 of how it carries to an author it has not seen.
 
-The ranker decides only among candidates, and only when the rules found a winner: where no
+The ranker decides only among candidates, and only when the rules found a winner (it is
+not the planner's default yet: ``Planner(..., ranker=default_ranker())`` uses it): where no
 belief governs, none does (a question about nothing stored stays unanswered by a belief).
 What the governing belief allows (the action) stays with the rules.
 
@@ -45,13 +46,15 @@ def _one_hot(prefix: str, value: str | None, values: Sequence[str | None]) -> di
 
 
 def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
-    """Whether a candidate may be ranked: everything but a belief about another one of the
-    request's thing (the east boiler's price is no answer for the west boiler's, however
-    alike the two read) and a superseded or retracted belief with no current head to hand
-    its place to."""
+    """Whether a candidate may be ranked: everything but a belief whose explicit scope the
+    request falls outside, a belief about another one of the request's thing (the east
+    boiler's price is no answer for the west boiler's, however alike the two read) and a
+    superseded or retracted belief with no current head to hand its place to."""
     c = a.candidate
     if a.about.other:
         return False
+    if a.scope is not None and a.scope.source == "governs" and not a.scope.in_scope:
+        return False  # an explicit scope is its writer's word on where the belief reaches
     return c.status not in (Status.superseded, Status.retracted) or c.id in heads
 
 
@@ -128,9 +131,13 @@ class Ranker:
         heads: Mapping[str, Candidate],
     ) -> Assessment | None:
         """The candidate that governs: the best scored of those eligible, when the rules
-        found a winner at all; ties go to the rules' winner, then the smallest id."""
+        found a winner at all and it is not a belief whose explicit scope holds the request
+        and its acts; ties go to the rules' winner, then the smallest id."""
         if winner is None:
             return None
+        scope = winner.scope
+        if scope is not None and scope.source == "governs" and scope.in_scope and winner.type_match:
+            return winner  # its writer named the request's terms and acts: the curator's word
         scored = [
             (self.score(row), a.candidate.id == winner.candidate.id, a)
             for a, row in zip(assessed, features(assessed, heads, winner), strict=True)
