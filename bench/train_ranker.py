@@ -6,10 +6,10 @@ Every scenario of the read rounds (``USED`` of ``bench/governance_results.py``) 
 configuration of the shared packets it scores is stored in a fresh namespace of the Neo4j
 that NEO4J_URI names, and asked through the planner with the rules alone; the ranker's
 features of every candidate are recorded, with one label: the scenario's target (or a
-superseded belief whose head is the target). So are the exact questions of 60 realistic
-stores of seed 11 (``bench/realistic_stores.py``; the evaluation's are seed 7), labelled with
-the beliefs about the thing asked, the one that answers it counting double. The labels are
-read here only; they never reach the store.
+superseded belief whose head is the target). So are the exact questions of realistic stores
+of seed 11 (``bench/realistic_stores.py``; the evaluation's are seed 7), 60 of 50 beliefs and
+100 small ones of 8, labelled with the beliefs about the thing asked, the one that answers
+it counting double. The labels are read here only; they never reach the store.
 
 The fit is a conditional logit - a softmax over each scenario's candidates - by full-batch
 Adam from zero weights, so it is the same on every run. ``--report`` first scores a
@@ -62,7 +62,8 @@ from beliefgraph.store import Store  # noqa: E402
 SHARED = ROOT.parent / "shared" / "benchmarks" / "governance"
 #: the realistic stores fitted on: another seed than the evaluation's
 STORE_SEED = 11
-STORE_NAMESPACES = 60
+#: (namespaces, beliefs each): big stores of many similar things, and small plain ones
+STORE_SETS = ((60, 50), (100, 8))
 #: their round's name (always fitted on; their action is not scored)
 STORES = "stores"
 RESULTS = ROOT / "bench" / "results"
@@ -164,10 +165,14 @@ def record(store: Store) -> list[Case]:
             )
     # Realistic stores of another seed than the evaluation's (7): many similar things, where
     # the belief about exactly the thing asked must win over the ones that read alike.
-    stores = generate(STORE_NAMESPACES, 50, STORE_SEED)
-    for i, raw in enumerate(stores["namespaces"]):
+    spaces = [
+        (f"{size}-{i}", raw)
+        for count, size in STORE_SETS
+        for i, raw in enumerate(generate(count, size, STORE_SEED)["namespaces"])
+    ]
+    for name, raw in spaces:
         ns = StoreNamespace.model_validate(raw)
-        loaded_ns = load_namespace(store, ns, run=f"{run}-stores", index=i)
+        loaded_ns = load_namespace(store, ns, run=f"{run}-stores-{name}", index=0)
         for q in ns.questions:
             if q.kind_of_question == "exact" and q.expected is not None:
                 about = frozenset(loaded_ns.ids[b] for b in q.about)

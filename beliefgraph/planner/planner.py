@@ -50,7 +50,7 @@ from beliefgraph.planner.models import (
     ScopeTrace,
 )
 from beliefgraph.planner.precedence import decide
-from beliefgraph.planner.ranking import Ranker
+from beliefgraph.planner.ranking import Ranker, default_ranker
 from beliefgraph.records import link_from_map
 from beliefgraph.text import tokenize, unique
 
@@ -110,8 +110,8 @@ class Planner:
         embedder: embeds the request.
         settings: discovery limits.
         clock: a monotonic clock in seconds, for the timings.
-        ranker: has the last word on who governs (``ranking.default_ranker()`` is the
-            fitted one); by default none: the rules alone decide.
+        ranker: has the last word on who governs; the fitted one (``ranker.json``) when
+            not given.
     """
 
     def __init__(
@@ -126,7 +126,7 @@ class Planner:
         self.db = db
         self.embedder = embedder
         self.settings = settings or PlannerSettings()
-        self.ranker = ranker
+        self.ranker = ranker if ranker is not None else default_ranker()
         self._clock = clock
 
     def query(self, request: QueryRequest, *, caller: Caller = DEVELOPMENT_CALLER) -> QueryResult:

@@ -7,12 +7,11 @@ of them, tuned by hand on one set of scenarios, carried poorly to the next autho
 rules' readings are features here, beside the belief's own standing (status, epistemic
 state, recency, similarity to the request), and one weight each says how much it counts.
 The weights (``ranker.json`` beside this module) are fitted by ``bench/train_ranker.py`` on
-the evaluation rounds already read, as a conditional logit (a softmax over each scenario's
+the evaluation rounds already read and on realistic stores, as a conditional logit (a softmax over each scenario's
 candidates); its leave-one-round-out report in ``bench/results/ranker.md`` is the estimate
 of how it carries to an author it has not seen.
 
-The ranker decides only among candidates, and only when the rules found a winner (it is
-not the planner's default yet: ``Planner(..., ranker=default_ranker())`` uses it): where no
+The ranker decides only among candidates, and only when the rules found a winner: where no
 belief governs, none does (a question about nothing stored stays unanswered by a belief).
 What the governing belief allows (the action) stays with the rules.
 
@@ -49,13 +48,17 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     """Whether a candidate may be ranked: everything but a belief whose explicit scope the
     request falls outside, a belief about another one of the request's thing (the east
     boiler's price is no answer for the west boiler's, however alike the two read) and a
-    superseded or retracted belief with no current head to hand its place to."""
+    superseded or retracted belief, unless it has a current head to hand its place to and is
+    about the request's thing."""
     c = a.candidate
     if a.about.other:
         return False
     if a.scope is not None and a.scope.source == "governs" and not a.scope.in_scope:
         return False  # an explicit scope is its writer's word on where the belief reaches
-    return c.status not in (Status.superseded, Status.retracted) or c.id in heads
+    if c.status in (Status.superseded, Status.retracted):
+        # an old version stands for its chain's head only when it is about what is asked
+        return c.id in heads and a.about.governs
+    return True
 
 
 def features(
