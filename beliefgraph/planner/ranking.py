@@ -7,8 +7,8 @@ of them, tuned by hand on one set of scenarios, carried poorly to the next autho
 rules' readings are features here, beside the belief's own standing (status, epistemic
 state, recency, similarity to the request), and one weight each says how much it counts.
 The weights (``ranker.json`` beside this module) are fitted by ``bench/train_ranker.py`` on
-the evaluation rounds already read and on realistic stores, as a conditional logit (a softmax over each scenario's
-candidates); its leave-one-round-out report in ``bench/results/ranker.md`` is the estimate
+the evaluation rounds already read and on realistic stores, as a conditional logit (a
+softmax over each scenario's candidates); its leave-one-round-out report in ``bench/results/ranker.md`` is the estimate
 of how it carries to an author it has not seen.
 
 The ranker decides only among candidates, and only when the rules found a winner: where no
