@@ -8,8 +8,8 @@ rules' readings are features here, beside the belief's own standing (status, epi
 state, recency, similarity to the request), and one weight each says how much it counts.
 The weights (``ranker.json`` beside this module) are fitted by ``bench/train_ranker.py`` on
 the evaluation rounds already read and on realistic stores, as a conditional logit (a
-softmax over each scenario's candidates); its leave-one-round-out report in ``bench/results/ranker.md`` is the estimate
-of how it carries to an author it has not seen.
+softmax over each scenario's candidates); its leave-one-round-out report in
+``bench/results/ranker.md`` is the estimate of how it carries to an author it has not seen.
 
 The ranker decides only among candidates, and only when the rules found a winner: where no
 belief governs, none does (a question about nothing stored stays unanswered by a belief).
