@@ -64,9 +64,10 @@ USED = [
     "unread-9",
     "unread-10",
     "unread-11",
+    "unread-12",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-12"]
+UNREAD: list[str] = ["unread-13"]
 
 
 def beyond_targets() -> list[Configuration]:
