@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from beliefgraph.models import ActionClass, Kind, Status
+from beliefgraph.models import ActionClass, Governs, Kind, Status
 from beliefgraph.planner.precedence import decide
 from beliefgraph.planner.ranking import (
     WEIGHTS_FILE,
@@ -82,3 +82,46 @@ def test_the_fitted_weights_name_only_features_the_planner_computes() -> None:
     weights = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))["weights"]
     assert set(weights) == computed
     assert load_ranker().weights == default_ranker().weights
+
+
+def test_a_curators_override_is_not_undone_by_the_ranker() -> None:
+    strict = belief(
+        "strict", "Visitor badges must be logged at reception.", kind=Kind.policy, similarity=0.3
+    )
+    loose = belief("loose", "Visitor badges may be kept at reception overnight.", kind=Kind.policy)
+    ranker = Ranker({"similarity": 9.0})
+    assert decide(QUERY, {R}, [strict, loose], ranker=ranker).governing == "loose"
+    kept = decide(QUERY, {R}, [strict, loose], overrides=[("strict", "loose")], ranker=ranker)
+    assert kept.governing == "strict"
+
+
+def test_a_winner_whose_explicit_scope_holds_the_request_is_kept() -> None:
+    ruled = belief(
+        "ruled",
+        "Visitor badges must be returned at reception before leaving.",
+        kind=Kind.policy,
+        governs=Governs(any_terms=["visitor badges"]),
+        similarity=0.2,
+    )
+    d = decide(QUERY, {R}, [ruled, NOTE], ranker=Ranker({"similarity": 9.0}))
+    assert d.governing == "ruled"
+
+
+def test_a_belief_outside_its_explicit_scope_is_not_ranked() -> None:
+    fenced = belief(
+        "fenced",
+        "Never hand out visitor badges without a booking.",
+        kind=Kind.policy,
+        governs=Governs(any_terms=["badges"], excluded_terms=["kept"]),
+        similarity=0.95,
+    )
+    d = decide(QUERY, {R}, [RULE, NOTE, fenced], ranker=Ranker({"similarity": 9.0}))
+    assert d.governing == "note"
+
+
+def test_an_old_version_about_something_else_does_not_bring_its_head_in() -> None:
+    old = belief("old", "Deploys happen on Tuesdays.", status=Status.superseded, head="new")
+    new = belief("new", "Deploys are on Fridays now.", similarity=0.1)
+    ranker = Ranker({"status:superseded": 50.0, "similarity": 1.0})
+    d = decide(QUERY, {R}, [RULE, NOTE, old, new], ranker=ranker)
+    assert d.governing == "note"
