@@ -175,3 +175,21 @@ def test_a_name_that_shares_a_part_with_the_one_asked_names_another(
     request_: str, belief: str, another: bool
 ) -> None:
     assert another_of_that_name(request_, belief) is another
+
+
+@pytest.mark.parametrize(
+    ("request_text", "belief", "other"),
+    [
+        ("What was the price of the west boiler?", "We paid $16,298 for the east boiler.", True),
+        ("Who has the key to Plot 14?", "Plot 12's key is with Dana.", True),
+        ("What was the price of the west boiler?", "We paid $22,714 for the west boiler.", False),
+        ("What was the price of the west boiler?", "The canteen opens at eight.", False),
+    ],
+)
+def test_a_belief_about_another_one_of_the_thing_asked_is_marked(
+    request_text: str, belief: str, other: bool
+) -> None:
+    found = about(request_text, belief)
+    assert found.other is other
+    if other:
+        assert found.level == "none"
