@@ -21,6 +21,7 @@ was not fitted on. The rounds set aside unread are never loaded.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import uuid
@@ -119,6 +120,7 @@ def record(store: Store) -> list[Case]:
     recorder = Recorder()
     planner = Planner(store.db, store.embedder, ranker=recorder)
     run = uuid.uuid4().hex[:8]
+    serial = itertools.count()  # one namespace per scenario, recorded or not
     cases = []
 
     def ask(
@@ -150,7 +152,7 @@ def record(store: Store) -> list[Case]:
 
     for folder, packet in packets():
         for i, scenario in enumerate(packet.scenarios):
-            loaded = load_scenario(store, scenario, run=f"{run}-{len(cases)}", index=i)
+            loaded = load_scenario(store, scenario, run=f"{run}-{next(serial)}", index=i)
             targets = frozenset(
                 mid
                 for mid, m in zip(loaded.ids, scenario.memory_store, strict=True)

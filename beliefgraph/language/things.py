@@ -297,7 +297,9 @@ class Aboutness:
     thing as a class (it names the head unqualified, or only the attribute asked for:
     "passwords" for "the office wifi password"); ``mention`` - the belief names the request's
     thing only as a qualifier of something else ("the Riverside invoice" for "Riverside");
-    ``none`` - nothing the request is about. ``matched`` names the heads that met.
+    ``none`` - nothing the request is about. ``matched`` names the heads that met. ``other``
+    marks a ``none`` that names another one of the request's thing (another qualifier,
+    number or name of the same head).
     """
 
     level: str

@@ -70,9 +70,10 @@ The rules (DESIGN §3), in order:
    because the request names none of its terms (:mod:`beliefgraph.planner.cautions`). Words
    still decide jurisdiction; meaning only keeps a caution from being lost to them.
 11. **The ranker.** Given one (the planner passes the fitted one), it has the last word on
-   which candidate governs once the rules have found a winner: it weighs what the rules read
-   of every candidate beside its standing, similarity and recency
-   (:mod:`beliefgraph.planner.ranking`). The action is still set by rules 6 to 10.
+   which candidate governs once the rules have found a winner, unless the request asks
+   about the past (rule 9): it weighs what the rules read of every candidate beside its
+   standing, similarity and recency (:mod:`beliefgraph.planner.ranking`). Rules 6 to 10
+   then set the action from the belief it chose.
 """
 
 from __future__ import annotations
@@ -427,8 +428,10 @@ def decide(
                 f"no authority in scope; the most relevant evidence is {winner.candidate.id}"
             )
 
-    if ranker is not None and winner is not None:
-        # what an OVERRIDES or NARROWS edge put below another is a curator's word: not ranked
+    chosen_by_ranker = False
+    if ranker is not None and winner is not None and past is None:
+        # what an OVERRIDES or NARROWS edge put below another is a curator's word: not ranked;
+        # nor is the record a question about the past asked for
         ranked = [a for a in assessed.values() if a.candidate.id not in losers]
         chosen = ranker.choose(winner, ranked, heads)
         if chosen is not None and chosen is not winner:
@@ -436,6 +439,7 @@ def decide(
                 f"the ranker puts {chosen.candidate.id} first (the rules had {winner.candidate.id})"
             )
             winner = chosen
+            chosen_by_ranker = True
     final: dict[str, Assessment] = {}
     governor: Candidate | None = None
     if winner is not None:
@@ -444,7 +448,10 @@ def decide(
             steps.append(f"{winner.candidate.id} is superseded; its head {governor.id} governs")
     for cid, a in assessed.items():
         if governor is not None and cid == governor.id:
-            final[cid] = replace(a, outcome="governs", why=_win_reason(a, winner))
+            why = _win_reason(a, winner)
+            if chosen_by_ranker and winner is not None:
+                why = f"governs: the ranker put {winner.candidate.id} first ({why})"
+            final[cid] = replace(a, outcome="governs", why=why)
         elif winner is not None and cid == winner.candidate.id:
             final[cid] = replace(a, why=f"superseded by {governor.id if governor else '?'}")
         elif cid in losers:

@@ -13,7 +13,8 @@ softmax over each scenario's candidates); its leave-one-round-out report in
 
 The ranker decides only among candidates, and only when the rules found a winner: where no
 belief governs, none does (a question about nothing stored stays unanswered by a belief).
-What the governing belief allows (the action) stays with the rules.
+Nor does it choose when the request asks about the past: the record asked for answers. The
+rules then set the action from the belief it chose.
 
 >>> ranker = Ranker({"sim": 1.0})
 >>> ranker.weights["sim"]
@@ -56,8 +57,10 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     if a.scope is not None and a.scope.source == "governs" and not a.scope.in_scope:
         return False  # an explicit scope is its writer's word on where the belief reaches
     if c.status in (Status.superseded, Status.retracted):
-        # an old version stands for its chain's head only when it is about what is asked
-        return c.id in heads and a.about.governs
+        # an old version stands for its chain's head only when it is about what is asked,
+        # and only for a head that is current
+        head = heads.get(c.id)
+        return head is not None and head.status != Status.retracted and a.about.governs
     return True
 
 
@@ -71,8 +74,8 @@ def features(
     newest_first = sorted(assessed, key=lambda a: a.candidate.recency, reverse=True)
     age = {a.candidate.id: i for i, a in enumerate(newest_first)}
     span = max(1, len(assessed) - 1)
-    # the rules' winner is about exactly the request's thing: to displace it takes more
-    # the more candidates there are to be taken in by
+    # whether the rules' winner is about exactly the request's thing, and how many candidates
+    # there are: the fit weighs displacing such a winner by the size of the crowd
     exact = winner is not None and winner.about.level == "same" and winner.about.exact
     crowd = math.log(len(assessed))
     rows = []

@@ -125,3 +125,27 @@ def test_an_old_version_about_something_else_does_not_bring_its_head_in() -> Non
     ranker = Ranker({"status:superseded": 50.0, "similarity": 1.0})
     d = decide(QUERY, {R}, [RULE, NOTE, old, new], ranker=ranker)
     assert d.governing == "note"
+
+
+def test_an_old_version_whose_head_is_retracted_is_not_ranked() -> None:
+    old = belief(
+        "old", "Visitor badges are kept in the blue box.", status=Status.superseded, head="gone"
+    )
+    gone = belief("gone", "Visitor badges are kept in the safe.", status=Status.retracted)
+    d = decide(QUERY, {R}, [NOTE, old, gone], ranker=Ranker({"status:superseded": 50.0}))
+    assert d.governing == "note"
+
+
+def test_a_question_about_the_past_keeps_the_record_it_asks_for() -> None:
+    record = belief(
+        "record",
+        "Visitor badges were kept in the blue box at reception until 2023.",
+        names=("visitor badge",),
+        status=Status.archived,
+        similarity=0.3,
+    )
+    query = "back in 2023, where were the visitor badges kept at reception?"
+    rules = decide(query, {R}, [NOTE, record])
+    ranked = decide(query, {R}, [NOTE, record], ranker=Ranker({"similarity": 9.0}))
+    assert rules.governing == ranked.governing == "record"
+    assert ranked.action == ActionClass.archive_only
