@@ -243,3 +243,14 @@ def test_the_rest_table_lists_exactly_the_apps_routes() -> None:
     unknown = {(m, p) for m, p in documented if (m, p) not in served and p not in any_method}
     assert not missing, f"routes missing from README.md's REST table: {sorted(missing)}"
     assert not unknown, f"README.md's REST table names routes the app lacks: {sorted(unknown)}"
+
+
+def test_no_heading_or_table_row_of_the_readme_appears_twice() -> None:
+    """A section or a figure copied twice by an edit says two things, one of them stale."""
+    lines = [
+        line
+        for line in README.splitlines()
+        if line.startswith("#") or (line.startswith("| ") and not line.startswith("|---"))
+    ]
+    repeated = sorted({line for line in lines if lines.count(line) > 1})
+    assert repeated == []
