@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 
 from beliefgraph.models import ActionClass, Governs, Kind, Status
+from beliefgraph.planner.assess import Assessment, Candidate
 from beliefgraph.planner.precedence import decide
 from beliefgraph.planner.ranking import (
     WEIGHTS_FILE,
@@ -46,9 +48,21 @@ def test_a_ranker_without_weights_leaves_the_rules_winner() -> None:
     assert decide(QUERY, {R}, [RULE, NOTE], ranker=Ranker({})).governing == "rule"
 
 
+class Untouchable(Ranker):
+    """A ranker that fails the test if it is asked at all."""
+
+    def choose(
+        self,
+        winner: Assessment | None,
+        assessed: Sequence[Assessment],
+        heads: Mapping[str, Candidate],
+    ) -> Assessment | None:
+        raise AssertionError("the ranker was asked")
+
+
 def test_the_ranker_is_never_asked_where_nothing_governs() -> None:
     other = belief("other", "The canteen opens at eight.", similarity=0.9)
-    d = decide("what is the dock router code?", {R}, [other], ranker=Ranker({"similarity": 9}))
+    d = decide("what is the dock router code?", {R}, [other], ranker=Untouchable({}))
     assert d.governing is None
     assert d.action == ActionClass.answer_context
 
