@@ -83,11 +83,10 @@ class Case:
     labels: list[float]
 
 
-class Recorder(Ranker):
-    """A ranker that leaves the rules' winner in place and keeps what it was shown."""
+class Recorder:
+    """A chooser that leaves the rules' winner in place and keeps what it was shown."""
 
     def __init__(self) -> None:
-        super().__init__({})
         self.seen: tuple[list[Assessment], Mapping[str, Candidate], Assessment | None] | None
         self.seen = None
 
@@ -137,15 +136,15 @@ def record(store: Store) -> list[Case]:
         if recorder.seen is None:
             return  # nothing governs by the rules: the ranker is never asked
         assessed, heads, winner = recorder.seen
-        kept = [a for a in assessed if eligible(a, heads)]
-        labels = [
-            (2.0 if a.candidate.id == best else 1.0)
-            if a.candidate.id in targets
-            or getattr(heads.get(a.candidate.id), "id", None) in targets
-            else 0.0
-            for a in kept
-        ]
-        rows = _rows(assessed, heads, winner, kept)
+        rows, labels = [], []
+        # the eligible candidates' features, measured among all of them (as the planner does)
+        for a, row in zip(assessed, features(assessed, heads, winner), strict=True):
+            if not eligible(a, heads):
+                continue
+            head = heads.get(a.candidate.id)
+            right = a.candidate.id in targets or (head is not None and head.id in targets)
+            rows.append(row)
+            labels.append((2.0 if a.candidate.id == best else 1.0) if right else 0.0)
         cases.append(
             Case(where, query, expected, targets, [a.candidate for a in assessed], rows, labels)
         )
@@ -181,19 +180,6 @@ def record(store: Store) -> list[Case]:
                 answer = loaded_ns.ids[q.expected]
                 ask(STORES, q.query, loaded_ns.namespace, ActionClass.answer, about, answer)
     return cases
-
-
-def _rows(
-    assessed: list[Assessment],
-    heads: Mapping[str, Candidate],
-    winner: Assessment | None,
-    kept: list[Assessment],
-) -> list[dict[str, float]]:
-    """The features of the eligible candidates, measured among all of them (as the planner
-    does)."""
-    rows = features(assessed, heads, winner)
-    keep = {id(a) for a in kept}
-    return [row for a, row in zip(assessed, rows, strict=True) if id(a) in keep]
 
 
 def fit(cases: Sequence[Case], names: Sequence[str], *, l2: float, steps: int) -> dict[str, float]:

@@ -43,6 +43,11 @@ class ScopeMatch:
         """Whether the request is inside the scope."""
         return self.weight > 0 and self.excluded_by is None and not self.missing_all
 
+    @property
+    def explicit(self) -> bool:
+        """Whether the scope is the belief's own ``governs`` (its writer's word), not derived."""
+        return self.source == "governs"
+
 
 #: specificity at or above which a match is *strong* (two terms, or an all-term and more)
 STRONG = 2.0

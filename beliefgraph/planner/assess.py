@@ -83,7 +83,7 @@ def _exactly_its_thing(scope: ScopeMatch, about: Aboutness) -> bool:
 
 
 def about_rank(a: Assessment) -> tuple[int, bool]:
-    if a.scope is not None and a.scope.source == "governs" and a.scope.in_scope:
+    if a.scope is not None and a.scope.explicit and a.scope.in_scope:
         # An explicit scope is its writer's word on what the rule is about.
         return _ABOUT_RANK["same"], False
     return _ABOUT_RANK[a.about.level], a.about.exact

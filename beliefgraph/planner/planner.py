@@ -50,7 +50,7 @@ from beliefgraph.planner.models import (
     ScopeTrace,
 )
 from beliefgraph.planner.precedence import decide
-from beliefgraph.planner.ranking import Ranker, default_ranker
+from beliefgraph.planner.ranking import Chooser, default_ranker
 from beliefgraph.records import link_from_map
 from beliefgraph.text import tokenize, unique
 
@@ -121,7 +121,7 @@ class Planner:
         settings: PlannerSettings | None = None,
         *,
         clock: Callable[[], float] = time.perf_counter,
-        ranker: Ranker | None = None,
+        ranker: Chooser | None = None,
     ) -> None:
         self.db = db
         self.embedder = embedder

@@ -130,7 +130,7 @@ from beliefgraph.planner.cautions import (
     hand_to_rule,
     open_doubt,
 )
-from beliefgraph.planner.ranking import Ranker
+from beliefgraph.planner.ranking import Chooser
 
 #: hints by which a belief's writer measured its caution, or asked for background only: its
 #: text's wording does not raise them
@@ -328,7 +328,7 @@ def decide(
     *,
     overrides: Iterable[tuple[str, str]] = (),
     narrows: Iterable[tuple[str, str]] = (),
-    ranker: Ranker | None = None,
+    ranker: Chooser | None = None,
 ) -> Decision:
     """Decide which candidate governs ``query`` and what the agent may do.
 

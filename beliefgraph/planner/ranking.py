@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Protocol
 
 from beliefgraph.models import ActionClass, EpistemicStatus, Kind, Priority, Status
 from beliefgraph.planner.assess import Assessment, Candidate
@@ -39,6 +40,22 @@ WEIGHTS_FILE = Path(__file__).with_name("ranker.json")
 _LANES = ("authority", "evidence", "history", "none")
 _ABOUT = ("same", "class", "mention", "none")
 _ACTIONS: tuple[str | None, ...] = (None, *(a.value for a in ActionClass))
+_KINDS = tuple(k.value for k in Kind)
+_PRIORITIES = tuple(p.value for p in Priority)
+_STATUSES = tuple(s.value for s in Status)
+_EPISTEMIC = tuple(e.value for e in EpistemicStatus)
+
+
+class Chooser(Protocol):
+    """What :func:`beliefgraph.planner.precedence.decide` asks for the last word on who
+    governs: :class:`Ranker`, or anything that watches the same choice."""
+
+    def choose(
+        self,
+        winner: Assessment | None,
+        assessed: Sequence[Assessment],
+        heads: Mapping[str, Candidate],
+    ) -> Assessment | None: ...
 
 
 def _one_hot(prefix: str, value: str | None, values: Sequence[str | None]) -> dict[str, float]:
@@ -54,7 +71,7 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     c = a.candidate
     if a.about.other:
         return False
-    if a.scope is not None and a.scope.source == "governs" and not a.scope.in_scope:
+    if a.scope is not None and a.scope.explicit and not a.scope.in_scope:
         return False  # an explicit scope is its writer's word on where the belief reaches
     if c.status in (Status.superseded, Status.retracted):
         # an old version stands for its chain's head only when it is about what is asked,
@@ -69,8 +86,8 @@ def features(
 ) -> list[dict[str, float]]:
     """Each candidate's features, in the order given; relative ones (similarity, recency)
     are measured against the other candidates of the same request."""
-    sims = [a.candidate.similarity or 0.0 for a in assessed]
-    relevances = [a.relevance for a in assessed]
+    top_similarity = max(a.candidate.similarity or 0.0 for a in assessed)
+    top_relevance = max(a.relevance for a in assessed)
     newest_first = sorted(assessed, key=lambda a: a.candidate.recency, reverse=True)
     age = {a.candidate.id: i for i, a in enumerate(newest_first)}
     span = max(1, len(assessed) - 1)
@@ -87,20 +104,20 @@ def features(
         row = {
             **_one_hot("lane", a.lane, _LANES),
             "excluded": float(a.outcome == "excluded"),
-            **_one_hot("kind", c.kind.value, [k.value for k in Kind]),
-            **_one_hot("priority", c.priority.value, [p.value for p in Priority]),
-            **_one_hot("status", c.status.value, [s.value for s in Status]),
-            **_one_hot("epistemic", c.epistemic_status.value, [e.value for e in EpistemicStatus]),
+            **_one_hot("kind", c.kind.value, _KINDS),
+            **_one_hot("priority", c.priority.value, _PRIORITIES),
+            **_one_hot("status", c.status.value, _STATUSES),
+            **_one_hot("epistemic", c.epistemic_status.value, _EPISTEMIC),
             "verification_required": float(c.verification_required),
             **_one_hot("hint", hint, _ACTIONS),
             "similarity": sim,
-            "similarity_gap": sim - max(sims),
-            "relevance_gap": a.relevance - max(relevances),
-            "most_similar": float(sim == max(sims)),
+            "similarity_gap": sim - top_similarity,
+            "relevance_gap": a.relevance - top_relevance,
+            "most_similar": float(sim == top_similarity),
             "age": age[c.id] / span,
             "newest": float(age[c.id] == 0),
             "scope": float(scope is not None),
-            "scope_explicit": float(scope is not None and scope.source == "governs"),
+            "scope_explicit": float(scope is not None and scope.explicit),
             "scope_weight": scope.weight if scope is not None else 0.0,
             "strong": float(a.strong),
             "type_match": float(a.type_match),
@@ -142,7 +159,7 @@ class Ranker:
         if winner is None:
             return None
         scope = winner.scope
-        if scope is not None and scope.source == "governs" and scope.in_scope and winner.type_match:
+        if scope is not None and scope.explicit and scope.in_scope and winner.type_match:
             return winner  # its writer named the request's terms and acts: the curator's word
         scored = [
             (self.score(row), a.candidate.id == winner.candidate.id, a)

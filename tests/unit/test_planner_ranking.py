@@ -48,8 +48,8 @@ def test_a_ranker_without_weights_leaves_the_rules_winner() -> None:
     assert decide(QUERY, {R}, [RULE, NOTE], ranker=Ranker({})).governing == "rule"
 
 
-class Untouchable(Ranker):
-    """A ranker that fails the test if it is asked at all."""
+class Untouchable:
+    """A chooser that fails the test if it is asked at all."""
 
     def choose(
         self,
@@ -62,7 +62,7 @@ class Untouchable(Ranker):
 
 def test_the_ranker_is_never_asked_where_nothing_governs() -> None:
     other = belief("other", "The canteen opens at eight.", similarity=0.9)
-    d = decide("what is the dock router code?", {R}, [other], ranker=Untouchable({}))
+    d = decide("what is the dock router code?", {R}, [other], ranker=Untouchable())
     assert d.governing is None
     assert d.action == ActionClass.answer_context
 
