@@ -357,7 +357,7 @@ class DefaultClassifier:
             if judged is not None:
                 return judged
         if unnamed and sim >= s.gate_correction_similarity:
-            judged = self._by_frame(new, old, cos)
+            judged = self._by_frame(new, old, cos, close=sim >= s.gate_restate_similarity)
             if judged is not None:
                 return judged
 
@@ -371,14 +371,14 @@ class DefaultClassifier:
         return Judgement(Verdict.add, f"nothing close enough to merge or replace ({cos})")
 
     @staticmethod
-    def _by_frame(new: BeliefView, old: BeliefView, cos: str) -> Judgement | None:
+    def _by_frame(new: BeliefView, old: BeliefView, cos: str, *, close: bool) -> Judgement | None:
         """Judge plain text that names no subject by what it says
         (:mod:`beliefgraph.language.frames`): a correction of the same thing replaces it, the
         same values in other words are the same statement; ``None`` when the texts alone
         cannot tell."""
         if new.kind != old.kind and new.kind not in CORRECTION_KINDS:
             return None
-        found = frames.relation(old.text, new.text)
+        found = frames.relation(old.text, new.text, close=close)
         if found == "corrects":
             return Judgement(
                 Verdict.contradicts,

@@ -5,23 +5,26 @@ The curation gate compares a new belief with stored ones. When neither names its
 the old. :func:`read` gives, for one text:
 
 - **change**: the words that say a value changed or stopped — change verbs ("moved",
-  "switched", "raised", "dropped", "ripped out"), "no longer", "not ... anymore",
-  "instead of", "from now on", "going forward", a correction's opening ("Actually, ...") and a
-  standing "now" — unless the statement only adds ("also", "too", "as well") or carves out an
-  exception ("except", "unless");
-- **subject**: the content words before its copula ("the office Wi-Fi **password** is ..."),
-  when it has one;
-- **topic**: its content words without the change words and without the values;
-- **values**: the numbers, times, dates, amounts and percentages it names, in one spelling
-  ("4:00 pm" and "16:00" are ``16:00``; "Oct 10" and "10 October" are ``10-10``; "six
-  percent" and "6%" are ``6%``; "48.5k" and "48,500" are ``48500``), phone and serial
-  numbers as their digits ("(415) 555-0142"), and names made of letters and digits, hosts
-  and addresses ("Bin A-14" and "A14" are ``a14``).
+  "switched", "raised", "dropped", "ripped out", "reset", inside a compound too:
+  "factory-reset"), "no longer", "not ... anymore", "instead of", "from now on", "going
+  forward", "back to", "ended up", "is gone", someone who "left", a correction's opening
+  ("Actually, ...") and a standing "now" — unless the statement only adds ("also", "too",
+  "as well") or carves out an exception ("except", "unless");
+- **subject**: the content words before its copula, in the copula's clause ("the office
+  Wi-Fi **password** is ...", "Greta left; **Owen** is ..."), when it has one; an opening
+  such as "Oops," or "Note from user:" is not part of it;
+- **topic**: its content words without the change words and the numbers, days and months
+  spelled one way ("Tue" is "tuesday");
+- **values**: the numbers, times, dates, days, amounts and percentages it names, in one
+  spelling (:mod:`beliefgraph.language.values`).
 
 :func:`relation` reads two texts together: the new one *corrects* the old when it announces a
 change and they share a subject; it *restates* the old when it announces none, they share a
 subject and they name the same values - unless they name two things of one kind ("pizza
-dough" / "focaccia dough" both need 48 hours). A one-value attribute ("password",
+dough" / "focaccia dough" both need 48 hours), or the only values are days or months and
+the subjects differ ("Recycling goes out every other Thursday." / "Yard waste ..."). Two
+texts close in meaning (``close``: the embeddings say so) restate each other with the same
+values and one shared word, or with no values and the same names. A one-value attribute ("password",
 "deadline", "rent") of the same subject given a second value (unless it says "also"), and a
 preference for the same purpose turned to another choice, are corrections too. The new
 subject is the old one when its words are the old one's or fewer (a qualifier may be
@@ -42,10 +45,17 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from decimal import Decimal
 
 from beliefgraph.language.things import things
-from beliefgraph.text import CORRECTION_OPENING, fold, normalize, tokenize, word_set
+from beliefgraph.language.values import (
+    CALENDAR,
+    SPELLED,
+    has_digit,
+    same_values,
+    values,
+    weak,
+)
+from beliefgraph.text import CORRECTION_OPENING, normalize, tokenize, word_set
 
 #: function words: never a topic (negations are change words, below)
 _FUNCTION = word_set(
@@ -70,7 +80,8 @@ _CHANGE_VERBS = word_set(
     replaced replacing swapped dropped stopped quit ditched ripped raised lowered increased
     decreased reduced bumped tightened loosened extended shortened upgraded downgraded
     amended renamed relocated rescheduled rebooked reassigned postponed cancelled canceled
-    retired rotated transferred sold pushed scrapped traded upped
+    retired rotated transferred sold pushed scrapped traded upped reset terminated
+    decommissioned discontinued reopened
     """
 )
 _CHANGE_VERB = re.compile(rf"\b(?:{'|'.join(sorted(_CHANGE_VERBS))})\b", re.IGNORECASE)
@@ -81,7 +92,9 @@ _INTRANSITIVE = re.compile(r"^\s*(?:to|from|back|in|into|over|up|down|again)\b",
 _CHANGE_PHRASES = re.compile(
     rf"\b(?:no longer|any ?more|instead|rather than|from now on|going forward|as of|"
     rf"change of plans?|(?:gone|went|goes|going) (?:up|down)|"
-    rf"these days|starting (?:on |in |from )?\w+|effective \w+|off the|"
+    rf"these days|starting (?:on |in |from )?\w+|effective \w+|off the|ended up|"
+    rf"(?:^|[.;,:!]\s*|\b(?:is|are|was|were|went|gone|going|go|be|been|now)\s+)back to|"
+    rf"(?:is|are|'s|'re) gone|cut (?:\w+ ){{0,4}}(?:down )?to|"
     rf"{CORRECTION_OPENING})\b",
     re.IGNORECASE,
 )
@@ -104,77 +117,21 @@ _ADDITIVE = re.compile(
     re.IGNORECASE,
 )
 _OPENING = re.compile(
-    rf"^\s*(?:{CORRECTION_OPENING}|change of plans?|heads up|update)[\s,:;-]*", re.IGNORECASE
+    rf"^\s*(?:(?:oops|sorry|ok(?:ay)?|so|well|hey|um+|uh+|oh|ah|hmm+)\s*[,!.]+\s*)?"
+    rf"(?:(?:{CORRECTION_OPENING}|change of plans?|heads up|update|fyi|btw|reminder|psa|"
+    rf"note(?: from \w+| to self)?)[\s,:;-]*)?",
+    re.IGNORECASE,
 )
+#: someone who left a role ("Greta left; ...", "Kevin left Datadog."): a change of who holds it
+_LEFT = re.compile(r"\b[A-Z][a-z]+ left(?=\s*(?:[.;,!]|$|[A-Z]|the (?:company|team|firm|job)))")
+#: where a clause starts: its subject is the words between it and the clause's verb
+_CLAUSE = re.compile(r"[.;!?]\s+|\s[\u2014\u2013-]\s|,\s+(?:so|and|but)\s+")
 #: a copula or the like: the words before it are the statement's subject
 _COPULA = re.compile(
     r"\s(?:is|are|was|were|equals|costs?|runs?|opens?|closes?|starts?|ends?|meets?|"
-    r"lives?|goes|go|holds?|takes?)\s|:",
+    r"lives?|goes|go|holds?|takes?)\s|:(?!\d)",
     re.IGNORECASE,
 )
-
-_MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        [
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ]
-    )
-    for m in names
-}
-_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_NUMBER_WORDS = {
-    w: str(i)
-    for i, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-        ]
-    )
-}
-#: a phone or serial number, in digit groups however written ("(415) 555-0142",
-#: "97/441,208"): seven digits or more, compared as digits only
-_DIGITS = re.compile(
-    # digit groups joined by one space, dot, hyphen, slash or bracket, or a thousands comma;
-    # not a list ("10, 20, 30"), a range ("9.30 - 10.30") or a span of years ("2019-2021")
-    r"(?<![\w.])(?!(?:19|20)\d\d[-/](?:19|20)\d\d\b)\+?\(?\d+\)?"
-    r"(?:(?:[ .\-/]|\) ?|,(?=\d{3}\b))\(?\d+\)?)+(?![\w])"
-)
-#: a name made of letters and digits ("A-14", "PG15", "bluefern-88"), a host or an address
-_IDENTIFIER = re.compile(
-    r"(?<![\w.@-])(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[a-z][\w-]*(?:\.[\w-]+)*\.[a-z]{2,}|"
-    r"[a-z][a-z-]*\d[\w-]*)(?![\w@-])"
-)
-_DATE_MD = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}))?")
-_DATE_DM = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})\b\.?(?:,?\s+(\d{{4}}))?")
-_DATE_ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
-_DATE_SLASH = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
-_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?(?=\W|$)", re.IGNORECASE)
-_PERCENT = re.compile(r"\b(\d+(?:\.\d+)?|[a-z]+)\s*(?:%|percent\b|per cent\b)", re.IGNORECASE)
-_AMOUNT = re.compile(r"(?<![\w:/.-])\$?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(k\b)?", re.IGNORECASE)
-
 
 #: the last word of a subject that holds one value at a time: a second value replaces the
 #: first ("the office Wi-Fi **password** is ...", "the **deadline** is ...")
@@ -220,66 +177,16 @@ class Frame:
 
 
 def _content(text: str) -> frozenset[str]:
+    """The words a statement is about: no function or change words, no numbers; days and
+    months spelled out; names made of letters and digits ("A1C", "PG15") count."""
     return frozenset(
-        normalize(t)
+        normalize(SPELLED.get(t, t))
         for t in tokenize(text)
-        if t not in _NOT_CONTENT and t not in _CHANGE_VERBS and not any(c.isdigit() for c in t)
+        if t not in _NOT_CONTENT
+        and t not in _CHANGE_VERBS
+        and t not in CALENDAR
+        and not (t[0].isdigit() or (has_digit(t) and len(t) < 3))
     )
-
-
-def values(text: str) -> frozenset[str]:
-    """The times, dates, percentages and amounts ``text`` names, each in one spelling."""
-    text = fold(text)
-    found: set[str] = set()
-    spans: list[tuple[int, int]] = []
-
-    def taken(m: re.Match[str]) -> bool:
-        return any(a < m.end() and m.start() < b for a, b in spans)
-
-    def keep(m: re.Match[str], value: str) -> None:
-        found.add(value)
-        spans.append((m.start(), m.end()))
-
-    for m in _IDENTIFIER.finditer(text):
-        keep(m, m.group(0).rstrip(".-").replace("-", ""))
-    for m in _DATE_ISO.finditer(text):
-        keep(m, f"{int(m.group(2)):02d}-{int(m.group(3)):02d}")
-    for m in _DATE_MD.finditer(text):
-        if not taken(m):
-            keep(m, f"{_MONTHS[m.group(1)]:02d}-{int(m.group(2)):02d}")
-    for m in _DATE_DM.finditer(text):
-        if not taken(m):
-            keep(m, f"{_MONTHS[m.group(2)]:02d}-{int(m.group(1)):02d}")
-    for m in _DATE_SLASH.finditer(text):
-        if not taken(m):
-            first, second = int(m.group(1)), int(m.group(2))
-            month, day = (second, first) if first > 12 else (first, second)
-            keep(m, f"{month:02d}-{day:02d}")
-    for m in _DIGITS.finditer(text):
-        digits = re.sub(r"\D", "", m.group(0))
-        if len(digits) >= 7 and not taken(m):
-            # the last ten digits: a country code may be written or left out ("+1 415 ...")
-            keep(m, digits[-10:])
-    for m in _PERCENT.finditer(text):
-        if not taken(m):
-            share = _NUMBER_WORDS.get(m.group(1), m.group(1))
-            keep(m, f"{share}%")
-    for m in _TIME.finditer(text):
-        if taken(m) or (m.group(2) is None and m.group(3) is None):
-            continue
-        hour, minute = int(m.group(1)), int(m.group(2) or 0)
-        meridiem = (m.group(3) or "").replace(".", "").lower()
-        if meridiem == "pm" and hour < 12:
-            hour += 12
-        if meridiem == "am" and hour == 12:
-            hour = 0
-        keep(m, f"{hour:02d}:{minute:02d}")
-    for m in _AMOUNT.finditer(text):
-        if taken(m):
-            continue
-        amount = Decimal(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1)
-        keep(m, f"{amount.normalize():f}")
-    return frozenset(found)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -289,6 +196,8 @@ def read(text: str) -> Frame:
     tokens = set(tokenize(text))
     change = not additive and (
         bool(tokens & _CHANGE_VERBS)
+        or bool(_CHANGE_VERB.search(text))  # inside a compound too: "factory-reset"
+        or bool(_LEFT.search(text))
         or bool(_CHANGE_PHRASES.search(text))
         or bool(_NEW_VALUE.match(text))
         or bool(_NOW.search(text) and not re.search(r"\bright now\b", text, re.IGNORECASE))
@@ -303,8 +212,12 @@ def read(text: str) -> Frame:
             pivot = None  # who changed it, not what changed
     head, said = None, frozenset[str]()
     if pivot is not None:
-        subject = _content(body[: pivot.start()]) or None
-        words = [normalize(t) for t in tokenize(body[: pivot.start()]) if t not in _NOT_CONTENT]
+        # the subject is in the clause of the verb: "Greta left; **Owen** is ..."
+        start = max((m.end() for m in _CLAUSE.finditer(body, 0, pivot.start())), default=0)
+        subject = _content(body[start : pivot.start()]) or None
+        words = [
+            normalize(t) for t in tokenize(body[start : pivot.start()]) if t not in _NOT_CONTENT
+        ]
         head = words[-1] if words else None
         said = frozenset(
             normalize(t) for t in tokenize(body[pivot.end() :]) if t not in _NOT_CONTENT
@@ -336,13 +249,32 @@ def _same_subject(new: Frame, old: Frame) -> bool | None:
     return new.subject <= old.subject
 
 
-def relation(old_text: str, new_text: str) -> str | None:
-    """``"corrects"``, ``"restates"`` or ``None`` (nothing the texts alone can tell)."""
+def _takes_the_role(new: Frame, old: Frame, new_text: str) -> bool:
+    """Whether the new statement names someone who now holds what the old one's subject
+    names: "**Dana** is our team lead now" after "Our team lead is Marco"."""
+    return bool(
+        new.subject
+        and old.subject
+        and new.subject <= _capitalised(new_text)
+        and old.subject <= new.said
+    )
+
+
+def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None:
+    """``"corrects"``, ``"restates"`` or ``None`` (nothing the texts alone can tell).
+
+    ``close``: the two texts are close in meaning (the embeddings say so). Then the same
+    values are a restatement even when they share a single word, and so are two texts that
+    name no value but the same names ("Payroll is handled by Gusto." / "We run payroll
+    through Gusto.").
+    """
     old, new = read(old_text), read(new_text)
     shared = new.topic & old.topic
     if not shared:
         return None
     same = _same_subject(new, old)
+    if same is False and _takes_the_role(new, old, new_text):
+        same = True
     if new.change:
         return "corrects" if same is not False else None
     one_value = (
@@ -352,22 +284,49 @@ def relation(old_text: str, new_text: str) -> str | None:
         # "room A is also booked 2-3pm": a second booking, not a new value
         and not _ADDITIVE.search(new_text)
     )
-    if one_value and new.said - old.said and old.said - new.said:
+    if one_value and _unlike(new.said, old.said) and _unlike(old.said, new.said):
         return "corrects"  # a second value of a one-value attribute of the same thing
     turned = bool(new.preferred and old.preferred) and not new.preferred & old.preferred
     if new.purpose and new.purpose == old.purpose and turned:
         return "corrects"  # "I prefer tabs for indentation" / "... spaces for ..."
-    if not new.values or new.values != old.values or old.change or _ADDITIVE.search(new_text):
+    if old.change or _ADDITIVE.search(new_text) or not same_values(new.values, old.values):
+        return None
+    if not new.values and not (close and _same_names(old_text, new_text)):
         return None
     if _siblings(old_text, new_text):
         return None  # "pizza dough" / "focaccia dough": the same values of two things
+    if weak(new.values) and not same and not close:
+        return None  # many things happen on Thursdays: "Recycling ..." / "Yard waste ..."
     # the same values, said of the same thing in other words ("dental" / "dentist"): unless
     # the words that differ are names ("Ana's locker code" / "Ben's locker code")
     if same is False:
         differ = (new.subject or frozenset()) ^ (old.subject or frozenset())
-        if _names(old_text, new_text) & differ or (len(shared) < 2 and len(new.values) < 2):
+        if _names(old_text, new_text) & differ:
+            return None
+        if not close and len(shared) < 2 and len(new.values) < 2:
             return None
     return "restates"
+
+
+def _same_names(old_text: str, new_text: str) -> bool:
+    """Whether two texts name someone or something by name, and every capitalised word of
+    each is in the other in some form ("Lena Okafor manages ..." / "... reports to Lena
+    (Okafor)")."""
+    if not _names(old_text, new_text):
+        return False
+    old, new = _capitalised(old_text), _capitalised(new_text)
+    return not _unlike(old, frozenset(tokenize(new_text))) and not _unlike(
+        new, frozenset(tokenize(old_text))
+    )
+
+
+def _capitalised(text: str) -> frozenset[str]:
+    return frozenset(
+        normalize(t)
+        for m in re.finditer(r"\b[A-Z][\w'-]*", text)
+        for t in tokenize(m.group(0))
+        if t not in _NOT_CONTENT and t != "i"
+    )
 
 
 def _siblings(old_text: str, new_text: str) -> bool:
@@ -388,6 +347,19 @@ def _siblings(old_text: str, new_text: str) -> bool:
     )
 
 
+def _unlike(ours: frozenset[str], theirs: frozenset[str]) -> bool:
+    """Whether ``ours`` holds a word that ``theirs`` does not, in any form: not the same
+    word, nor one cut short ("St" / "Street"), nor another form of it."""
+    return any(
+        a not in theirs
+        and (
+            has_digit(a)  # a code or a number is itself or another: "tulip42" / "tulip77"
+            or not any(_akin(a, b) or (len(a) >= 2 and b.startswith(a)) for b in theirs)
+        )
+        for a in ours
+    )
+
+
 def _akin(a: str, b: str) -> bool:
     """Whether two words are one word in two forms: they share their first four letters
     ("dental" / "dentist", "finance" / "financial")."""
@@ -399,5 +371,6 @@ def _names(*texts: str) -> frozenset[str]:
     found: set[str] = set()
     for text in texts:
         for m in re.finditer(r"(?<=[a-z,;]\s)([A-Z][\w'-]*)", text):
-            found.update(normalize(t) for t in tokenize(m.group(1)))
+            # a code ("A-14", "M8") is a value, not a name
+            found.update(normalize(t) for t in tokenize(m.group(1)) if not has_digit(t))
     return frozenset(found)

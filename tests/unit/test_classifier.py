@@ -24,7 +24,7 @@ from beliefgraph.gate.classifier import (
     different_subjects,
     slot,
 )
-from beliefgraph.language import frames
+from beliefgraph.language.values import same_values, values
 from beliefgraph.models import Verdict
 
 SETTINGS = Settings()
@@ -174,9 +174,84 @@ def test_free_text_reads_more_ways_of_saying_a_value_changed(old: str, new: str)
 
 
 def test_digit_groups_are_one_number_only_when_written_as_one() -> None:
-    assert frames.values("Work cell: (415) 555-0142.") == frames.values("+1 415 555 0142")
-    assert frames.values("Sets of 10, 20, 30, 40.") == {"10", "20", "30", "40"}
-    assert "20192021" not in frames.values("Rented 2019-2021.")
+    assert values("Work cell: (415) 555-0142.") == values("+1 415 555 0142")
+    assert values("Sets of 10, 20, 30, 40.") == {"10", "20", "30", "40"}
+    assert "20192021" not in values("Rented 2019-2021.")
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Choir is on Wednesdays.", "choir: wed"),
+        ("Rotas change the second Monday of the month.", "rota swap 2nd Mon monthly"),
+        ("The conference runs Oct 3-5.", "Conference: 3 to 5 October."),
+        ("Lunch budget is forty dollars.", "Lunch budget: $40"),
+        ("The grant is worth $2.5M.", "Grant: 2,500,000"),
+        ("Pickup at 6.", "pickup 6pm"),
+        ("Lights out at 10:30.", "lights out 10:30 in the evening"),
+    ],
+)
+def test_values_are_compared_in_one_spelling(one: str, other: str) -> None:
+    assert values(one), one
+    assert same_values(values(one), values(other))
+
+
+def test_values_a_number_is_not_taken_for_a_time_or_a_unit_for_money() -> None:
+    assert values("Anneal at 58 degrees.") == {"58"}
+    assert values("Knit on 4m of yarn.") == {"4"}
+    assert not same_values(values("Standup at 9am."), values("Standup at 9pm."))
+    assert "sat" not in values("We sat in the sun.")
+
+
+def test_free_text_restates_values_written_another_way() -> None:
+    assert judge(view("yoga: Wed 7:30pm"), view("Yoga is Wednesdays at 7:30."), 0.7)[0] is (
+        Verdict.noop
+    )
+    # days alone are shared by many things: two things, however alike the sentence
+    gardener = view("The gardener comes every other Friday.")
+    got = judge(view("The window cleaner comes every other Friday."), gardener, 0.75)[0]
+    assert got not in (Verdict.noop, Verdict.contradicts)
+
+
+def test_close_texts_with_the_same_names_or_values_restate_each_other() -> None:
+    old = view("Invoices are handled by Brex.")
+    assert judge(view("We run invoices through Brex."), old, 0.85)[0] is Verdict.noop
+    assert judge(view("We run invoices through Brex."), old, 0.7)[0] is not Verdict.noop
+    assert judge(view("We run invoices through Ramp."), old, 0.85)[0] is not Verdict.noop
+    tuition = view("The deposit is due May 2.")
+    assert judge(view("Deposit deadline: 2 May."), tuition, 0.85)[0] is Verdict.noop
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The Wi-Fi password is fern-21.", "Reset the Wi-Fi password this morning."),
+        (
+            "The Wi-Fi password is fern-21.",
+            "I factory-reset the router; the Wi-Fi password is back to the default.",
+        ),
+        ("Our team lead is Marco.", "Marco left; Dana is our team lead now."),
+        (
+            "We design the mockups in Figma.",
+            "Note from user: no longer using Figma for the mockups.",
+        ),
+        ("Dad's birthday is May 9.", "Oops, Dad's birthday is actually the 19th."),
+        ("The gym is closed for repairs.", "The gym reopened this week."),
+        ("Our rental van in Leeds is with Avis.", "We ended up going with Sixt for the Leeds van."),
+    ],
+)
+def test_free_text_reads_a_change_in_other_words(old: str, new: str) -> None:
+    assert judge(view(new), view(old), 0.6)[0] is Verdict.contradicts
+
+
+def test_a_one_value_attribute_written_shorter_is_not_a_new_value() -> None:
+    old = view("My vet is Dr. Patel on Oak St.")
+    assert judge(view("vet: Dr Patel (Oak Street clinic)"), old, 0.88)[0] is not (
+        Verdict.contradicts
+    )
+    # a code is itself or another, however alike: a rotated password is a new value
+    old = view("The alarm code is tulip-42.")
+    assert judge(view("The alarm code is tulip-77."), old, 0.8)[0] is Verdict.contradicts
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,298 @@
+"""The values a statement names, each in one spelling, so two statements can be compared.
+
+:func:`values` finds the numbers, times, dates, days, percentages and amounts of a text and
+writes each one way:
+
+- "4:00 pm" and "16:00" are ``16:00``; a time without am or pm ("8:00", "at 6") may be
+  either, and is kept as ``~08:00``, which :func:`same_values` lets stand for both;
+- "Oct 10" and "10 October" are ``10-10``, and "Sept 9-11" is ``09-09`` and ``09-11``;
+- "Tuesdays" and "Tue" are ``tue``, "the first Tuesday" ``1st-tue``; "in October" and
+  "every oct" are ``month-10``;
+- "six percent" and "6%" are ``6%``; "48.5k" and "48,500" are ``48500``, "forty dollars" and
+  "$40" are ``40``, "$1.2M" is ``1200000``;
+- phone and serial numbers are their digits ("(415) 555-0142");
+- names made of letters and digits, hosts and addresses are themselves ("Bin A-14" and
+  "A14" are ``a14``).
+
+>>> sorted(values("Offsite: Denver, 9-11 September, from 8:00"))
+['09-09', '09-11', '~08:00']
+>>> same_values(values("Bedtime is 8:00."), values("In bed by 8 pm."))
+True
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from beliefgraph.text import fold, word_set
+
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ]
+    )
+    for m in names
+}
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_NUMBER_WORDS = {
+    w: str(i)
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ]
+    )
+}
+_TENS = {
+    w: str(10 * i)
+    for i, w in enumerate(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty"], 2)
+} | {"ninety": "90"}
+#: number words from two up, as digits ("forty dollars", "two chipotles"); "one" is left
+#: alone ("one of them", "the one on the left")
+_NUMERALS = re.compile(
+    r"\b(?:("
+    + "|".join(_TENS)
+    + r")(?:[- ]("
+    + "|".join(list(_NUMBER_WORDS)[1:10])
+    + r"))?|("
+    + "|".join(list(_NUMBER_WORDS)[2:])
+    + r"))\b"
+)
+#: ordinal words before a day or "of" ("the first of the month", "first Tuesday")
+_ORDINALS = {"first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th"}
+_ORDINAL_WORD = re.compile(
+    r"\b(" + "|".join(_ORDINALS) + r")(?=\s+(?:of\b|mon|tue|wed|thu|fri|sat|sun|week|weekend))"
+)
+#: days of the week, as written out, in the plural ("Tuesdays") or cut short ("Tue", "Thurs");
+#: "sat" and "sun" only with a capital (lower case they are other words)
+_DAYS = {
+    name: day[:3]
+    for day, short in [
+        ("monday", "mon"),
+        ("tuesday", "tue tues"),
+        ("wednesday", "wed weds"),
+        ("thursday", "thu thur thurs"),
+        ("friday", "fri"),
+        ("saturday", "Sat"),
+        ("sunday", "Sun"),
+    ]
+    for name in [day, day + "s", *short.split()]
+}
+_WEEKDAYS = frozenset(_DAYS.values())
+#: numbers and ordinals written out, and how often or how much: part of a value, not a topic
+CALENDAR = (
+    frozenset(_NUMBER_WORDS)
+    | frozenset(_TENS)
+    | frozenset(_ORDINALS)
+    | word_set("every each per thru am pm percent dollar dollars buck bucks")
+)
+#: a day or a month cut short, as its full name ("Tue" is "tuesday", "Sept" "september"): a
+#: topic word in one spelling
+SPELLED = {name.lower(): day for name, day in _DAYS.items()} | {
+    short: full
+    for full, number in _MONTHS.items()
+    for short, n in _MONTHS.items()
+    if n == number and len(full) > 3 and short != "may"
+}
+_DAY = re.compile(
+    r"\b(?:(1st|2nd|3rd|4th|5th|first|second|third|fourth|fifth|last)\s+)?("
+    + "|".join(sorted((d for d in _DAYS if d.islower()), key=len, reverse=True))
+    + r"|(?-i:Sat|Sun))\b\.?",
+    re.IGNORECASE,
+)
+#: a phone or serial number, in digit groups however written ("(415) 555-0142",
+#: "97/441,208"): seven digits or more, compared as digits only
+_DIGITS = re.compile(
+    # digit groups joined by one space, dot, hyphen, slash or bracket, or a thousands comma;
+    # not a list ("10, 20, 30"), a range ("9.30 - 10.30") or a span of years ("2019-2021")
+    r"(?<![\w.])(?!(?:19|20)\d\d[-/](?:19|20)\d\d\b)\+?\(?\d+\)?"
+    r"(?:(?:[ .\-/]|\) ?|,(?=\d{3}\b))\(?\d+\)?)+(?![\w])"
+)
+#: a name made of letters and digits ("A-14", "PG15", "bluefern-88"), a host or an address
+_IDENTIFIER = re.compile(
+    r"(?<![\w.@-])(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[a-z][\w-]*(?:\.[\w-]+)*\.[a-z]{2,}|"
+    r"[a-z][a-z-]*\d[\w-]*)(?![\w@-])"
+)
+_DATE_MD = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}))?")
+_DATE_DM = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})\b\.?(?:,?\s+(\d{{4}}))?"
+)
+_ORDINAL_SUFFIX = r"(?:st|nd|rd|th)?"
+_UNTIL = r"\s*(?:-|\u2013|\u2014|to|thru|through|until|till)\s*"
+#: "Sept 9-11", "March 24 to 28": two dates of one month
+_RANGE_MD = re.compile(
+    rf"\b({_MONTH})\.?\s+(\d{{1,2}}){_ORDINAL_SUFFIX}{_UNTIL}(\d{{1,2}}){_ORDINAL_SUFFIX}\b(?!\s*(?:am|pm|:))"
+)
+#: "9-11 September", "the 7th thru 11th of April"
+_RANGE_DM = re.compile(
+    rf"\b(\d{{1,2}}){_ORDINAL_SUFFIX}{_UNTIL}(\d{{1,2}}){_ORDINAL_SUFFIX}\s+(?:of\s+)?({_MONTH})\b"
+)
+#: a month named alone ("renews in October", "due every oct"); not "may", a verb as often
+_MONTH_ALONE = re.compile(
+    r"\b(" + "|".join(sorted((m for m in _MONTHS if m != "may"), key=len, reverse=True)) + r")\b\.?"
+)
+_DATE_ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_DATE_SLASH = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
+_TIME = re.compile(
+    r"(?P<at>\b(?:at|by|from|until|till|before|after)\s+)?\b(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?"
+    r"\s*(?:o'?clock\s*)?(?P<meridiem>am\b|pm\b|a\.m\.|p\.m\.|(?:in the )?(?:morning|evening|"
+    r"afternoon|night)\b)?(?=\W|$)",
+    re.IGNORECASE,
+)
+_PERCENT = re.compile(r"\b(\d+(?:\.\d+)?|[a-z]+)\s*(?:%|percent\b|per cent\b)", re.IGNORECASE)
+#: what may follow a bare hour ("at 6", "at 6 on Mondays"): not a unit ("at 6 months")
+_CLOCK_AFTER = re.compile(
+    r"\s*(?:$|[^\w\s]|(?:on|in|every|each|sharp|and|to|till?|until|for|with)\b)"
+)
+_AMOUNT = re.compile(
+    r"(?<![\w:/.-])(\$)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k\b|m\b|million\b)?", re.IGNORECASE
+)
+
+
+def values(text: str) -> frozenset[str]:
+    """The times, dates, days, percentages and amounts ``text`` names, each in one spelling.
+
+    A time written without am or pm ("8:00", "at 6") could be either: it is kept as
+    ``~08:00``, which :func:`same_values` lets stand for ``08:00`` or ``20:00``.
+    """
+    days = _DAY.finditer(text)  # before folding: "Sat" and "Sun" need their capital
+    text = fold(text)
+    text = re.sub(r"(\d)\(k\)", r"\1k", text)  # "401(k)" is "401k"
+    text = _NUMERALS.sub(_numeral, text)
+    text = _ORDINAL_WORD.sub(lambda m: _ORDINALS[m.group(1)], text)
+    found: set[str] = set()
+    spans: list[tuple[int, int]] = []
+
+    def taken(m: re.Match[str]) -> bool:
+        return any(a < m.end() and m.start() < b for a, b in spans)
+
+    def keep(m: re.Match[str], *value: str) -> None:
+        found.update(value)
+        spans.append((m.start(), m.end()))
+
+    for m in _IDENTIFIER.finditer(text):
+        keep(m, m.group(0).rstrip(".-").replace("-", ""))
+    for m in _DATE_ISO.finditer(text):
+        keep(m, f"{int(m.group(2)):02d}-{int(m.group(3)):02d}")
+    for m in _RANGE_MD.finditer(text):
+        if not taken(m):
+            month = _MONTHS[m.group(1)]
+            keep(m, f"{month:02d}-{int(m.group(2)):02d}", f"{month:02d}-{int(m.group(3)):02d}")
+    for m in _RANGE_DM.finditer(text):
+        if not taken(m):
+            month = _MONTHS[m.group(3)]
+            keep(m, f"{month:02d}-{int(m.group(1)):02d}", f"{month:02d}-{int(m.group(2)):02d}")
+    for m in _DATE_MD.finditer(text):
+        if not taken(m):
+            keep(m, f"{_MONTHS[m.group(1)]:02d}-{int(m.group(2)):02d}")
+    for m in _DATE_DM.finditer(text):
+        if not taken(m):
+            keep(m, f"{_MONTHS[m.group(2)]:02d}-{int(m.group(1)):02d}")
+    for m in _DATE_SLASH.finditer(text):
+        if not taken(m):
+            first, second = int(m.group(1)), int(m.group(2))
+            month, day = (second, first) if first > 12 else (first, second)
+            keep(m, f"{month:02d}-{day:02d}")
+    for m in _MONTH_ALONE.finditer(text):
+        if not taken(m):
+            keep(m, f"month-{_MONTHS[m.group(1)]:02d}")
+    for m in days:  # found in the text before folding: its spans are not this text's
+        weekday = _DAYS.get(m.group(2).lower(), m.group(2).lower()[:3])
+        nth = m.group(1) and _ORDINALS.get(m.group(1).lower(), m.group(1).lower())
+        found.add(f"{nth}-{weekday}" if nth else weekday)
+    for m in _DIGITS.finditer(text):
+        digits = re.sub(r"\D", "", m.group(0))
+        if len(digits) >= 7 and not taken(m):
+            # the last ten digits: a country code may be written or left out ("+1 415 ...")
+            keep(m, digits[-10:])
+    for m in _PERCENT.finditer(text):
+        if not taken(m):
+            share = _NUMBER_WORDS.get(m.group(1), m.group(1))
+            keep(m, f"{share}%")
+    for m in _TIME.finditer(text):
+        if taken(m):
+            continue
+        hour, minute = int(m.group("hour")), int(m.group("minute") or 0)
+        if hour > 23 or minute > 59:
+            continue
+        meridiem = (m.group("meridiem") or "").replace(".", "").lower().removeprefix("in the ")
+        if meridiem in ("pm", "evening", "afternoon", "night") and hour < 12:
+            hour += 12
+        elif meridiem in ("am", "morning") and hour == 12:
+            hour = 0
+        elif not meridiem:
+            if m.group("minute") is None and not (
+                m.group("at") and hour <= 12 and _CLOCK_AFTER.match(text, m.end())
+            ):
+                continue  # a bare number ("at 58 degrees"), not a time
+            if 1 <= hour <= 12 and not m.group("hour").startswith("0"):
+                keep(m, f"~{hour:02d}:{minute:02d}")  # am or pm: either
+                continue
+        keep(m, f"{hour:02d}:{minute:02d}")
+    for m in _AMOUNT.finditer(text):
+        if taken(m):
+            continue
+        scale = {"k": 1000, "m": 1_000_000, "million": 1_000_000}.get(m.group(3) or "", 1)
+        if m.group(3) == "m" and not m.group(1):
+            scale = 1  # "4m" is metres or minutes; "$1.2M" is money
+        amount = Decimal(m.group(2).replace(",", "")) * scale
+        keep(m, f"{amount.normalize():f}")
+    return frozenset(found)
+
+
+def weak(found: frozenset[str]) -> bool:
+    """Whether values are only days of the week or months: many things share those."""
+    return all(v.split("-")[-1] in _WEEKDAYS or v.startswith("month-") for v in found)
+
+
+def has_digit(token: str) -> bool:
+    """Whether a word holds a digit ("A1C", "5k")."""
+    return any(c.isdigit() for c in token)
+
+
+def _numeral(m: re.Match[str]) -> str:
+    if m.group(3):
+        return _NUMBER_WORDS[m.group(3)]
+    return str(int(_TENS[m.group(1)]) + int(_NUMBER_WORDS.get(m.group(2) or "", "0")))
+
+
+def same_values(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two statements name the same values: a time of one without am or pm
+    (``~08:00``) stands for the other's ``08:00`` or ``20:00``."""
+    return _settled(a, b) == _settled(b, a)
+
+
+def _settled(ours: frozenset[str], theirs: frozenset[str]) -> frozenset[str]:
+    settled = set()
+    for value in ours:
+        if value.startswith("~"):
+            hour, minute = value[1:].split(":")
+            either = {f"{int(hour) % 12:02d}:{minute}", f"{int(hour) % 12 + 12:02d}:{minute}"}
+            value = next(iter(sorted(either & theirs)), value[1:])
+        settled.add(value)
+    return frozenset(settled)
