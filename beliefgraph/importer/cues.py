@@ -37,7 +37,8 @@ DELIBERATION = _any(
     r"\b(?:haven'?t|have not|not yet) (?:figured|worked) out\b",
     rf"\b(?:i|we) (?:may|might|could) (?:\w+ )?{_PLAN_VERBS}\b",
     r"\b(?:no idea|don'?t know|do not know) (?:yet|if|whether)\b",
-    r"\bnot (?:\S+ )?sure (?:yet|about|whether|if|which)\b",
+    r"\bnot (?:\S+ )?sure (?:yet|about|whether|if|which|how|what|when|where)\b",
+    r"\b(?:going|went|go) back and forth\b",
 )
 #: words that soften whatever they stand with. On their own they carry nothing ("Maybe.",
 #: "I think you're right."); with a decision, rule, preference or correction, or with a plan
@@ -61,6 +62,7 @@ HEDGE = _any(DELIBERATION.pattern, SOFTENER.pattern)
 #: what a sentence may open with before it says anything: "Actually, …", "Ok so …"
 _LEAD = (
     r"^(?:(?:actually|ok(?:ay)?|so|and|but|also|well|oh|hi|hey|hello|sorry|thanks|thank you|"
+    r"yes|yeah|yep|yup|nah|"
     r"now|hmm+|um+|alright|right|great|cool)\b[\s,.!:;-]*)*"
 )
 #: a plain statement about the speaker's own things: a subject that is theirs or definite
@@ -102,7 +104,8 @@ CORRECTION = _any(
     r"(?:\bnot\b|n'?t\b).{1,60}\bany ?more\b",
     r"\b(?:i|we)(?:'ve| have)? (?:stopped|quit|dropped|ditched|got rid of|moved off|"
     r"migrated off|switched away from)\b",
-    r"\binstead of\b",
+    # (not after a decision: "I've decided to focus on X instead of Y" is a decision)
+    r"^(?!.*\b(?:decided|chosen|chose|opted|settled on)\b).*\binstead of\b",
     r"\bis now\b",
     # the old value named beside the new one: "it's Dr. Okafor now, not Dr. Lind", "remote
     # Mondays and Fridays now, it used to be just Fridays"
@@ -116,6 +119,11 @@ CORRECTION = _any(
     r"brought forward)(?: back)? (?:to|till|until|from)\b",
     r"\b(?:got|has been|have been) (?:cancell?ed|scrapped)\b",
     _LEAD + r"scratch the\b",
+    # "I had it wrong": what was said before is put right
+    r"\bi had (?:it|that|this|them|those|the \w+) wrong\b",
+    r"\bactually\b.{0,40}\bnow\b",
+    # "it's the 23rd, not the 22nd"
+    r"\b(?:it'?s|it is) (?:the )?\d+\w*,? not (?:the )?\d+",
 )
 #: a correction's opening with nothing after it ("Scratch that."), or with an instruction
 #: about the work at hand ("Actually, make it three bullets.", "Actually, shorter please."):
@@ -174,12 +182,25 @@ POLICY = _any(
     # a prohibition for the assistant holds until it is lifted: "please don't suggest ORMs"
     r"(?:" + _LEAD + r"|[,;:]\s*|\b(?:so|and|but|also)\s+)please (?:avoid|don'?t|do not)\b",
     _LEAD + r"(?:don'?t|do not) (?:ever )?(?:use|recommend|suggest|propose|pick|book)\b",
+    # "..., always" closing an instruction: "use snake_case for every table, always"
+    r",\s*always\s*[.!]*$",
+    # about all the assistant's work: "whenever you answer me", "for any snippets you give me"
+    r"\b(?:whenever|every time|each time) (?:you|u)\b",
+    r"\b(?:(?:any|every|all|each)(?: \w+){0,2}|everything|anything) (?:you|u) (?:give|write|"
+    r"draft|send|make|suggest|show|recommend|generate|produce|create|answer)\b",
+    # "no crypto suggestions ever", "TypeScript please, not plain JS"
+    _LEAD + r"no\b[\w -]{1,40}\bever\b",
+    _LEAD + r"[\w .'+#-]{1,30}?,?\s+please\s*,?\s*not\b",
 )
 DECISION = _any(
     r"\b(?:i|we)(?:'ve| have)? (?:decided|chosen|agreed|settled on|opted for|picked|chose)\b",
     r"\b(?:i|we)(?:'ll| will) (?:go with|use|stick with|adopt|switch to)\b",
     r"\blet'?s (?:go with|use|stick with|adopt)\b",
-    r"(?:^|[,;.]\s*|\bok(?:ay)?,?\s+)going with\b",
+    r"(?:^|[,;.!]\s*|\bok(?:ay)?,?\s+)going with\b",
+    # "ok bigserial it is", "that settles it"
+    r"\b(?:ok(?:ay)?|fine|alright|so)\s*,?\s+[\w-]+ it is(?: then)?\s*[.!]*$",
+    r"\b(?:that|this) settles it\b",
+    r"\b(?:i'?m |we'?re )?done (?:deliberating|debating|going back and forth)\b",
     r"\b(?:is|are) (?:locked(?: in)?|final|confirmed|settled)\b",
     r"\brules? for (?:myself|me)\s*:\s*\S",
     r"\b(?:i'?m|we'?re|i am|we are) (?:only|never) (?:going to |taking|using|buying|booking)\b",
@@ -215,6 +236,10 @@ PREFERENCE = _any(
     r"\bi (?:really |just )?(?:don'?t|do not) (?:really )?care (?:about|for|much)\b",
     r"\bi'?m (?:a|an) (?:huge |big |total |real )?[\w-]+(?: [\w-]+)? person\b",
     rf"\bi (?:always|{_NEVER}|usually)\b",
+    # what weighs most: "small classes matter most to us", "a garden is a must for me"
+    r"\bmatters? (?:the )?(?:most|more|a lot) to (?:me|us)\b",
+    r"\b(?:is|are) (?:a )?(?:must|must-have|dealbreaker|deal-breaker|non-negotiable) "
+    r"(?:for (?:me|us))?",
 )
 #: a wish, which may be for now or for good: see :func:`standing_wish`
 WISH = _any(
@@ -293,11 +318,19 @@ IRONY = _any(
 REACTION = re.compile(
     _LEAD + r"(?:i (?:really |do |totally )?)?(?:like|love|prefer|dig) (?:that|this|it|yours|"
     r"your \w+|the (?:idea|plan|suggestion|first one|second one|last one))"
-    r"(?: (?:idea|plan|one|approach|suggestion|option|version|draft|a lot|too))?\s*[.!]*\s*$",
+    r"(?: (?:idea|plan|one|approach|suggestion|option|version|draft|comparison|breakdown|"
+    r"summary|list|table|answer|explanation|example|overview|rundown|a lot|too))?"
+    # and a word of thanks after it: "I love that comparison, super helpful"
+    r"(?:\s*[,;-]\s*(?:\w+\s*){1,4})?\s*[.!]*\s*$",
+    re.IGNORECASE,
+)
+#: what the speaker likes about the assistant's last answer: "I like that you asked first"
+ABOUT_THE_ANSWER = re.compile(
+    _LEAD + r"i (?:really |do )?(?:like|love|appreciate) (?:that|how|when|it when) you\b",
     re.IGNORECASE,
 )
 #: "I always …" / "I never …" are the speaker's habits, not rules for others
-HABIT = re.compile(rf"^i (?:always|{_NEVER}|usually)\b", re.IGNORECASE)
+HABIT = re.compile(_LEAD + rf"i (?:always|{_NEVER}|usually|only)\b", re.IGNORECASE)
 _REASON = re.compile(r"\s*,?\s+because\s+(?:of\s+)?", re.IGNORECASE)
 _LEADING_REASON = re.compile(r"^because\s+(?P<reason>[^,]+),\s*(?P<claim>.+)$", re.IGNORECASE)
 
@@ -333,7 +366,7 @@ def classify_user(sentence: str) -> tuple[str, Kind] | None:
     True
     """
     sentence = _PLEASE.sub("please", is_mentioned(sentence))
-    if IRONY.search(sentence) or REACTION.match(sentence):
+    if IRONY.search(sentence) or REACTION.match(sentence) or ABOUT_THE_ANSWER.match(sentence):
         return None
     # a report is looked for in the claim only: "…, because Bob said so" is still the user's
     if REPORTED.search(sentence) and REPORTED.search(split_reason(sentence)[0]):
@@ -343,6 +376,8 @@ def classify_user(sentence: str) -> tuple[str, Kind] | None:
             return "question", Kind.open_question
         # a question asserts nothing, whatever words it holds: "Actually, what time is it in
         # Tokyo?" is no correction, "What are you thinking about?" no hedge
+        if REQUEST.match(sentence) and STANDING.search(sentence):
+            return "policy", Kind.policy  # "can you always ...?": a rule for the assistant
         if QUESTION.match(sentence) or REQUEST.match(sentence):
             return None
         return _asked(sentence)

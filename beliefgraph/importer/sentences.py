@@ -17,6 +17,8 @@ _SENTENCE_END = re.compile(
     r"(?<=[.!?])\s+(?=[\"'(\[/A-Z0-9\x00]|(?:also|and|but|so|ok|okay|i|we|my|our|pls|please|oh|"
     r"btw|then|plus|anyway|still|can|could|would|will|what|how|just|no|yeah|yes|nah|eh|"
     r"honestly|fyi|thx|thanks|let'?s|from|when|it'?s|that|this)\b)"
+    # a question ends where its mark is, whatever follows: "what if we drove? like 14 hours."
+    r"|(?<=\?)\s+(?=[a-z])"
 )
 #: the ``/remember`` command, at the start of a line, after a greeting ("Hi! /remember …") or
 #: after a sentence; elsewhere ("How do I use /remember?") it is only mentioned
@@ -57,9 +59,17 @@ _FORWARDED = re.compile(
     r"(?:from|sent|to|cc|subject|date)\s*:\s*\S.*(?:@|\d{4}|<))",
     re.IGNORECASE,
 )
-#: a line of a pasted chat: a speaker's name, a colon, what they said ("Bob: we decided …").
+#: a mail's header line ("From: Facilities Team", "Subject: Office move")
+_HEADER = re.compile(r"^\s*(?:from|sent|to|cc|subject|date)\s*:\s*\S", re.IGNORECASE)
+#: a line that only separates ("-----", "_____")
+_SEPARATOR = re.compile(r"^\s*(?:-{3,}|_{3,}|={3,})\s*$")
+#: a line of a pasted chat: a speaker's name, a colon, what they said ("Bob: we decided …"),
+#: or the name in brackets ("[Bob] we decided …", "<Bob> …").
 #: Labels the user writes themselves ("Decision: …", "Rule: …", "Note: …") are not names.
-_SPEAKER = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?)\s*:\s+\S")
+_SPEAKER = re.compile(
+    r"^(?:(?P<name>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?)\s*:\s+\S|"
+    r"[\[<](?P<bracketed>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?)[\]>]\s*\S)"
+)
 _LABELS = frozenset(
     {
         *("decision", "rule", "policy", "note", "notes", "update", "reminder", "todo"),
@@ -104,10 +114,10 @@ def own_lines(content: str) -> list[str]:
         line = _BULLET.sub("", raw).strip()
         if not line:
             continue
-        if _FORWARDED.match(line):
+        if _FORWARDED.match(line) or (_SEPARATOR.match(line) and _headed(lines[i + 1 :])):
             break  # a forwarded message, to the end: none of it is the speaker's
         speaker = _SPEAKER.match(line)
-        if speaker is not None and speaker["name"].lower() not in _LABELS:
+        if speaker is not None and (speaker["bracketed"] or speaker["name"].lower() not in _LABELS):
             continue  # a line of a pasted chat: that person's words
         intro = _introduction(line)
         out.append(line if intro is None else intro)
@@ -116,6 +126,12 @@ def own_lines(content: str) -> list[str]:
         ):
             break
     return out
+
+
+def _headed(rest: list[str]) -> bool:
+    """Whether the lines after a separator start with a mail's headers: a pasted email."""
+    first = [line for line in rest if line.strip()][:2]
+    return bool(first) and all(_HEADER.match(line) for line in first[:1])
 
 
 def _introduction(line: str) -> str | None:

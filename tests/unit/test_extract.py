@@ -451,7 +451,17 @@ def test_indented_prose_is_not_code(said: str) -> None:
 
 
 def test_sentences_split_lines_lists_and_stops() -> None:
-    assert sentences("One. Two!\n- three\n2) Four? five") == ["One.", "Two!", "three", "Four? five"]
+    # a question ends at its mark, whatever follows: what comes after is said, not asked
+    assert sentences("One. Two!\n- three\n2) Four? five") == [
+        "One.",
+        "Two!",
+        "three",
+        "Four?",
+        "five",
+    ]
+    # elsewhere a stop before a lower-case word may be chat's: "not sure yet" stays with its
+    # sentence
+    assert len(sentences("I'm weighing therapy or journaling. not sure yet.")) == 1
 
 
 def test_a_repeated_sentence_in_one_turn_is_one_statement() -> None:
@@ -564,6 +574,25 @@ def test_a_nul_in_a_message_is_dropped_not_taken_for_a_quotation() -> None:
         # a standing prohibition
         ("Don't use Oracle.", Kind.policy),
         ("Don't ever recommend crypto to me.", Kind.policy),
+        # an instruction about all the assistant's work, however it is put
+        ("can you always give me the answer in two lines?", Kind.policy),
+        ("and use British spelling in every doc, always", Kind.policy),
+        ("round prices to the nearest euro whenever you answer me", Kind.policy),
+        ("metric please, not imperial, for any recipe you give me", Kind.policy),
+        ("no horror recommendations ever please", Kind.policy),
+        # a choice made in chat
+        ("We finally found a vet!! going with Paws & Co for the cat", Kind.decision),
+        ("ok sqlite it is", Kind.decision),
+        ("done deliberating, we're renting for another year", Kind.decision),
+        ("I've decided to learn piano instead of guitar", Kind.decision),
+        # put right, in passing
+        ("oh and it's the 9th not the 8th, I had the date wrong", Kind.correction),
+        ("I actually drink decaf now", Kind.correction),
+        # still deciding
+        ("still going back and forth on a tent vs a cabin", Kind.open_question),
+        # what weighs most, a habit after a "yes"
+        ("a quiet street matters most to us", Kind.preference),
+        ("yeah but I only swim on weekdays, never weekends", Kind.preference),
     ],
 )
 def test_the_families_a_plain_rule_missed(said: str, kind: Kind) -> None:
@@ -586,6 +615,13 @@ def test_the_families_a_plain_rule_missed(said: str, kind: Kind) -> None:
         "Bob: We decided to go with AWS.\nAna: and we always deploy on Fridays.",
         "---------- Forwarded message ---------\nFrom: Ann <ann@example.com>\n"
         "Subject: infra\n\nWe decided to go with AWS.",
+        "-----\nFrom: Site team\nSubject: parking\nWe've decided to close lot B going forward.",
+        "[Ana] we decided to go with AWS\n[Bo] great",
+        # a question that holds a change is still a question
+        "what if we took the train instead of flying? like 6 hours.",
+        # liking the assistant's answer is no preference of the user's
+        "I like that you asked before booking",
+        "I love that breakdown, super helpful",
         # a one-off request is still nothing
         "Don't forget to call mom.",
     ],
