@@ -464,6 +464,37 @@ def test_sentences_split_lines_lists_and_stops() -> None:
     assert len(sentences("I'm weighing therapy or journaling. not sure yet.")) == 1
 
 
+@pytest.mark.parametrize(
+    ("said", "claims"),
+    [
+        # two claims joined: each kept, each of its kind
+        (
+            "I prefer aisle seats, and never book me a red-eye.",
+            [("I prefer aisle seats", Kind.preference), ("never book me a red-eye.", Kind.policy)],
+        ),
+        (
+            "Please stop suggesting chain hotels, I only stay in B&Bs now.",
+            [
+                ("Please stop suggesting chain hotels", Kind.policy),
+                ("I only stay in B&Bs now.", Kind.preference),
+            ],
+        ),
+        # after a bare comma, more of the same kind is one claim put another way
+        (
+            "oh and it's the 9th not the 8th, I had it wrong",
+            [("oh and it's the 9th not the 8th, I had it wrong", Kind.correction)],
+        ),
+        # a part with no cue of its own stays with the claim before it
+        (
+            "we decided against the gym, way too pricey",
+            [("we decided against the gym, way too pricey", Kind.decision)],
+        ),
+    ],
+)
+def test_a_sentence_holding_two_claims_gives_two(said: str, claims: list[tuple[str, Kind]]) -> None:
+    assert [(s.text, s.kind) for s in RULES.extract("user", said)] == claims
+
+
 def test_a_repeated_sentence_in_one_turn_is_one_statement() -> None:
     assert len(RULES.extract("user", "I prefer tea. I prefer tea.")) == 1
 
