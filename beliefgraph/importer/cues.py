@@ -3,18 +3,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
-from beliefgraph.importer.sentences import is_mentioned, tidy
-from beliefgraph.importer.statements import (
-    ASSISTANT_PREFIX,
-    ASSISTANT_TRUST,
-    REMEMBER_TRUST,
-    REMEMBER_WHY,
-    USER_TRUST,
-    Statement,
-)
-from beliefgraph.models import EpistemicStatus, Kind, Priority, Status
+from beliefgraph.importer.sentences import is_mentioned, split_reason
+from beliefgraph.models import Kind
 from beliefgraph.text import CORRECTION_OPENING
 
 # -- cues ----------------------------------------------------------------------------------
@@ -331,9 +322,6 @@ ABOUT_THE_ANSWER = re.compile(
 )
 #: "I always …" / "I never …" are the speaker's habits, not rules for others
 HABIT = re.compile(_LEAD + rf"i (?:always|{_NEVER}|usually|only)\b", re.IGNORECASE)
-_REASON = re.compile(r"\s*,?\s+because\s+(?:of\s+)?", re.IGNORECASE)
-_LEADING_REASON = re.compile(r"^because\s+(?P<reason>[^,]+),\s*(?P<claim>.+)$", re.IGNORECASE)
-
 #: kinds the rules give a user's sentence, first match wins (hedges and open questions are
 #: checked before these: see :func:`classify_user`)
 USER_CUES: tuple[tuple[str, re.Pattern[str], Kind], ...] = (
@@ -343,18 +331,6 @@ USER_CUES: tuple[tuple[str, re.Pattern[str], Kind], ...] = (
     ("decision", DECISION, Kind.decision),
     ("preference", PREFERENCE, Kind.preference),
 )
-
-WHY = {
-    Kind.preference: "Follow this preference of the user's unless they say otherwise.",
-    Kind.decision: "Treat this as decided; do not reopen it without the user.",
-    Kind.correction: "This corrects something said earlier; prefer it over the older statement.",
-    Kind.policy: "Apply this rule whenever it is relevant.",
-    Kind.open_question: "Still undecided: treat it neither as a decision nor as a refusal.",
-    Kind.context: "The reason given for a related statement.",
-    Kind.fact: "Stated by the user.",
-    Kind.observation: "Only the assistant said this; confirm with the user before relying on it.",
-    Kind.suggestion: "A suggestion by the assistant, not a decision of the user's.",
-}
 
 
 def classify_user(sentence: str) -> tuple[str, Kind] | None:
@@ -505,95 +481,3 @@ def is_assistant_cue(sentence: str) -> str | None:
     if PARAPHRASE.search(sentence) or classify_user(sentence) is not None:
         return "paraphrase"
     return None
-
-
-def user_statement(text: str, cue: str, kind: Kind) -> Statement:
-    hedged = kind is Kind.open_question
-    return Statement(
-        text=text,
-        kind=kind,
-        speaker="user",
-        status=Status.exploratory if hedged else Status.active,
-        epistemic_status=EpistemicStatus.floated if hedged else EpistemicStatus.reported,
-        trust=USER_TRUST,
-        confidence=0.5 if hedged else 0.8,
-        importance=0.7 if kind in (Kind.policy, Kind.decision, Kind.correction) else 0.5,
-        priority=Priority.high if kind is Kind.policy else Priority.normal,
-        why_it_matters=WHY.get(kind),
-        cue=cue,
-    )
-
-
-def assistant_statement(text: str, cue: str) -> Statement:
-    kind = Kind.suggestion if cue == "recommendation" else Kind.observation
-    return Statement(
-        text=ASSISTANT_PREFIX + text,
-        kind=kind,
-        speaker="assistant",
-        status=Status.inferred,
-        epistemic_status=EpistemicStatus.unverified,
-        trust=ASSISTANT_TRUST,
-        confidence=0.4,
-        importance=0.3,
-        why_it_matters=WHY[kind],
-        cue=cue,
-    )
-
-
-def split_reason(sentence: str) -> tuple[str, str | None]:
-    """``(claim, reason)`` when a sentence gives a reason ("because"), else ``(sentence, None)``."""
-    leading = _LEADING_REASON.match(sentence)
-    if leading:
-        return tidy(leading["claim"]), tidy(leading["reason"])
-    parts = _REASON.split(sentence, maxsplit=1)
-    if len(parts) == 2 and tidy(parts[0]) and tidy(parts[1]):
-        return tidy(parts[0]), tidy(parts[1])
-    return tidy(sentence), None
-
-
-def with_reason(
-    out: list[Statement], claim: Statement, reason_text: str | None, *, speaker: str
-) -> None:
-    out.append(claim)
-    if reason_text is None:
-        return
-    if speaker == "user":
-        reason = replace(
-            user_statement(reason_text, "reason", Kind.context),
-            kind=Kind.context,
-            status=claim.status,
-            epistemic_status=claim.epistemic_status,
-            importance=0.4,
-            priority=Priority.normal,
-            caused=len(out) - 1,
-        )
-    else:
-        reason = replace(assistant_statement(reason_text, "reason"), caused=len(out) - 1)
-    out.append(reason)
-
-
-def remembered(out: list[Statement], said: str) -> None:
-    """Append what a ``/remember`` command says: pinned, in the user's words, with its reason.
-
-    A reason ("… because …") is split off and linked to the claim as any sentence's is, so
-    the pinned belief is the thing to remember and the reason its context.
-    """
-    claim_text, reason_text = split_reason(tidy(said))
-    if not claim_text:
-        return
-    found = classify_user(claim_text)
-    cue, kind = found if found else ("remember", Kind.fact)
-    statement = user_statement(claim_text, cue, kind)
-    claim = replace(
-        statement,
-        pinned=True,
-        trust=REMEMBER_TRUST,
-        importance=0.9,
-        priority=Priority.high,
-        epistemic_status=(
-            statement.epistemic_status if kind is Kind.open_question else EpistemicStatus.confirmed
-        ),
-        why_it_matters=" ".join([REMEMBER_WHY, *([WHY[kind]] if kind is not Kind.fact else [])]),
-        cue="remember",
-    )
-    with_reason(out, claim, reason_text, speaker="user")

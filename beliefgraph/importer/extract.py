@@ -43,7 +43,7 @@ the text of a belief is always the speaker's own words — and "I think we'll us
 is one too, while a softener on its own ("Maybe.") yields nothing. A sentence that joins two
 claims with a cue each ("I prefer aisle seats, and never book me a red-eye.") gives two
 beliefs; after a bare comma only when the second is of another kind, and a part with no cue
-of its own stays with the claim before it (:func:`_claims`).
+of its own stays with the claim before it (:func:`~beliefgraph.importer.claims.claims`).
 
 Questions, requests and idioms assert nothing: "Actually, what time is it in Tokyo?" is no
 correction, "Never mind." no rule. Only a question that deliberates a choice ("should we
@@ -81,25 +81,31 @@ speaker rules to whatever it returns; when the endpoint fails it falls back to t
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import replace
 from typing import Any
 
 from beliefgraph.errors import LLMUnavailable
+from beliefgraph.importer.claims import (
+    assistant_statement,
+    claims,
+    remembered,
+    user_statement,
+    with_reason,
+)
 from beliefgraph.importer.cues import (
     HEDGE,
     OPEN_QUESTION,
     RECOMMENDATION,
-    assistant_statement,
-    classify_user,
     is_assistant_cue,
-    remembered,
-    split_reason,
-    user_fact,
-    user_statement,
-    with_reason,
 )
-from beliefgraph.importer.sentences import REMEMBER, own_lines, sentences, split_clauses, tidy
+from beliefgraph.importer.sentences import (
+    REMEMBER,
+    own_lines,
+    sentences,
+    split_clauses,
+    split_reason,
+    tidy,
+)
 from beliefgraph.importer.statements import ASSISTANT_ROLES, USER_ROLES, Extractor, Statement
 from beliefgraph.llm import ChatEndpoint
 from beliefgraph.models import Kind
@@ -125,7 +131,7 @@ class RuleExtractor:
         commands = list(REMEMBER.finditer(content)) if "/remember" in content.lower() else []
         said = content[: commands[0].start()] if commands else content
         for whole in (s for line in said.splitlines() for s in split_clauses(line)):
-            for sentence, found in _claims(whole):
+            for sentence, found in claims(whole):
                 cue, kind = found
                 claim_text, reason_text = split_reason(sentence)
                 if not claim_text:
@@ -150,36 +156,6 @@ class RuleExtractor:
                 continue
             with_reason(out, assistant_statement(claim_text, cue), reason_text, speaker="assistant")
         return _unique(out)
-
-
-#: where one sentence may hold two claims: "I prefer window seats, and never book me ...",
-#: "Please stop sending Amazon links, I only buy local". After a bare comma (``weak``) a new
-#: claim starts only if it is of another kind: "it's the 23rd not the 22nd, I had it wrong"
-#: is one correction
-_CLAIM_BREAK = re.compile(
-    r"\s*(?:[,;]\s*(?:and|so|but|also)\s+|;\s*|(?P<weak>,\s+(?=(?:i|we|please|don'?t|no)\b)))",
-    re.IGNORECASE,
-)
-
-
-def _claims(sentence: str) -> list[tuple[str, tuple[str, Kind]]]:
-    """What a user's sentence claims, each with its cue and kind: one claim, or two or more
-    when it joins claims that each carry a cue of their own (a part without one stays with
-    the claim before it: "we decided against it, way too pricey")."""
-    whole = _claim(sentence)
-    for m in _CLAIM_BREAK.finditer(sentence):
-        first, rest = sentence[: m.start()], sentence[m.end() :]
-        head = _claim(first)
-        if head is None or not rest.strip():
-            continue
-        tail = _claims(rest)
-        if tail and not (m["weak"] and tail[0][1][1] is head[1]):
-            return [(first, head), *tail]
-    return [] if whole is None else [(sentence, whole)]
-
-
-def _claim(sentence: str) -> tuple[str, Kind] | None:
-    return classify_user(sentence) or (("fact", Kind.fact) if user_fact(sentence) else None)
 
 
 def _unique(statements: list[Statement]) -> list[Statement]:

@@ -166,3 +166,18 @@ def tidy(text: str) -> str:
     text = re.sub(r"\s+", " ", text).strip()
     text = re.sub(r"^(?:and|but|so|then)\s+", "", text, flags=re.IGNORECASE)
     return text.strip(" ,;:-")
+
+
+_REASON = re.compile(r"\s*,?\s+because\s+(?:of\s+)?", re.IGNORECASE)
+_LEADING_REASON = re.compile(r"^because\s+(?P<reason>[^,]+),\s*(?P<claim>.+)$", re.IGNORECASE)
+
+
+def split_reason(sentence: str) -> tuple[str, str | None]:
+    """``(claim, reason)`` when a sentence gives a reason ("because"), else ``(sentence, None)``."""
+    leading = _LEADING_REASON.match(sentence)
+    if leading:
+        return tidy(leading["claim"]), tidy(leading["reason"])
+    parts = _REASON.split(sentence, maxsplit=1)
+    if len(parts) == 2 and tidy(parts[0]) and tidy(parts[1]):
+        return tidy(parts[0]), tidy(parts[1])
+    return tidy(sentence), None
