@@ -91,6 +91,8 @@ REQUEST = re.compile(
 CORRECTION = _any(
     _LEAD + rf"{CORRECTION_OPENING}",
     r"\bno longer\b",
+    # (not "I'm switching to ...": a course taken now, a decision)
+    r"(?<!\bi'm )(?<!\bwe're )(?<!\bi am )(?<!\bwe are )"
     r"\b(?:changed|switched|moved|changing|switching)\b(?:\s+\w+){0,3}\s+(?:to|from)\b",
     r"(?:\bnot\b|n'?t\b).{1,60}\bany ?more\b",
     r"\b(?:i|we)(?:'ve| have)? (?:stopped|quit|dropped|ditched|got rid of|moved off|"
@@ -104,7 +106,7 @@ CORRECTION = _any(
     r"\bnow\b.{0,40}\bused to be\b|\bused to be\b.{0,40}\bnow\b",
     # "it's actually 18.2": a value put right, not "it's actually great"
     r"\b(?:it'?s|it is|they'?re|they are) actually (?=\S*\d)",
-    r"\bi (?:know i )?said\b.{1,60}\b(?:earlier|before)\b",
+    r"\bi (?:know i )?(?:said|told you)\b.{1,60}\b(?:earlier|before)\b",
     # a date or plan moved by someone: "the move got pushed to June", "the trip got cancelled"
     r"\b(?:got|was|were|has been|have been) (?:pushed|moved|bumped|postponed|rescheduled|"
     r"brought forward)(?: back)? (?:to|till|until|from)\b",
@@ -115,6 +117,7 @@ CORRECTION = _any(
     r"\bactually\b.{0,40}\bnow\b",
     # "it's the 23rd, not the 22nd"
     r"\b(?:it'?s|it is) (?:the )?\d+\w*,? not (?:the )?\d+",
+    r"\bactually (?:the |on |at )?\d+\w*,? not (?:the |on |at )?\d+",
 )
 #: a correction's opening with nothing after it ("Scratch that."), or with an instruction
 #: about the work at hand ("Actually, make it three bullets.", "Actually, shorter please."):
@@ -192,6 +195,16 @@ DECISION = _any(
     r"\b(?:ok(?:ay)?|fine|alright|so)\s*,?\s+[\w-]+ it is(?: then)?\s*[.!]*$",
     r"\b(?:that|this) settles it\b",
     r"\b(?:i'?m |we'?re )?done (?:deliberating|debating|going back and forth)\b",
+    r"\b(?:end of discussion|that'?s final|final answer|done deal)\b",
+    r"\b(?:the )?(?:team|family|board|committee|group) (?:decided|agreed)\b",
+    # a course taken now: "I'm switching to ...", "we're taking the train, not flying",
+    # "I'm not putting a cent in crypto" (not "I'm not feeling well")
+    r"\b(?:i'?m|we'?re|i am|we are) (?:switching|moving|changing) (?:\w+ )?to\b",
+    r"\b(?:i'?m|we'?re|i am|we are) (?:dropping|ditching|skipping|scrapping|cancell?ing)\b",
+    r"\b(?:i'?m|we'?re|i am|we are) \w+ing\b[^,.;]{1,60},\s*not\s+\w+ing\b",
+    r"\b(?:i'?m|we'?re|i am|we are) not (?:going to|gonna|putting|buying|building|replacing|"
+    r"renewing|using|doing|taking|booking|hiring|paying|going|getting|signing)\b",
+    r"(?:^|[,;.!]\s*)(?:(?:ok(?:ay)?|so|and|but),?\s+)?sticking with\b",
     r"\b(?:is|are) (?:locked(?: in)?|final|confirmed|settled)\b",
     r"\brules? for (?:myself|me)\s*:\s*\S",
     r"\b(?:i'?m|we'?re|i am|we are) (?:only|never) (?:going to |taking|using|buying|booking)\b",
@@ -384,14 +397,15 @@ def _stated(sentence: str) -> tuple[str, Kind] | None:
     # a request asserts nothing: "I'd like a cup of tea" is no preference, "Actually, make it
     # three bullets" no correction
     standing = standing_wish(sentence)
+    if DELIBERATION.search(sentence) and not REQUEST.match(sentence):
+        # "I want to start investing but I'm still deciding between ...": still deciding
+        return "hedge", Kind.open_question
     if (
         REQUEST.match(sentence)
         or (standing is False and _OPENING_WISH.match(sentence))
         or _corrects_request(sentence)
     ):
         return None
-    if DELIBERATION.search(sentence):
-        return "hedge", Kind.open_question
     found = _cue(sentence, standing=bool(standing))
     if SOFTENER.search(sentence) and (found is not None or PLAN.search(sentence)):
         return "hedge", Kind.open_question

@@ -20,7 +20,9 @@ policy / rule          "always …", "never …", "we must …", "please     ``p
                        "please use …" (a standing wish asked with
                        "please": see :func:`standing_wish`)
 decision               "we decided …", "let's go with …", "we're       ``decision``
-                       staying on …", "Shark it is"
+                       staying on …", "Shark it is", "I'm
+                       switching to …", "we're driving, not flying",
+                       "I'm not renewing …", "end of discussion"
 preference             "I prefer …", "I'd rather …", "I want … by      ``preference``
                        default", "I'm a street food person"
 =====================  ==============================================  ==================

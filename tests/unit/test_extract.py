@@ -624,6 +624,19 @@ def test_a_nul_in_a_message_is_dropped_not_taken_for_a_quotation() -> None:
         # what weighs most, a habit after a "yes"
         ("a quiet street matters most to us", Kind.preference),
         ("yeah but I only swim on weekdays, never weekends", Kind.preference),
+        # a course taken now, for or against
+        ("Okay, I'm switching to oat milk then.", Kind.decision),
+        ("we're driving to Leeds, not flying", Kind.decision),
+        ("I'm not renewing the gym membership this year", Kind.decision),
+        ("cool. not upgrading though, sticking with my old phone", Kind.decision),
+        ("we keep the blue logo, end of discussion", Kind.decision),
+        ("the family agreed: no phones at dinner.", Kind.decision),
+        (
+            "I want to learn a language but I'm still deciding between Dutch and Greek",
+            Kind.open_question,
+        ),
+        ("The vet visit is actually the 12th, not the 2nd.", Kind.correction),
+        ("I told you Tuesday earlier but it's Thursday now", Kind.correction),
     ],
 )
 def test_the_families_a_plain_rule_missed(said: str, kind: Kind) -> None:
