@@ -126,6 +126,14 @@ _OPENING = re.compile(
 _LEFT = re.compile(r"\b[A-Z][a-z]+ left(?=\s*(?:[.;,!]|$|[A-Z]|the (?:company|team|firm|job)))")
 #: where a clause starts: its subject is the words between it and the clause's verb
 _CLAUSE = re.compile(r"[.;!?]\s+|\s[\u2014\u2013-]\s|,\s+(?:so|and|but)\s+")
+#: the verbs of :data:`_COPULA`, as :func:`_content` spells them
+_PIVOT_VERBS = frozenset(
+    normalize(w)
+    for w in word_set(
+        "cost costs run runs open opens close closes start starts end ends meet meets "
+        "live lives goes go hold holds take takes"
+    )
+)
 #: a copula or the like: the words before it are the statement's subject
 _COPULA = re.compile(
     r"\s(?:is|are|was|were|equals|costs?|runs?|opens?|closes?|starts?|ends?|meets?|"
@@ -276,7 +284,9 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
     if same is False and _takes_the_role(new, old, new_text):
         same = True
     if new.change:
-        return "corrects" if same is not False else None
+        # the copula's verbs say nothing of what changed: "The library closes at 10pm" and
+        # "We close at 5 now" share no thing
+        return "corrects" if same is not False and shared - _PIVOT_VERBS else None
     one_value = (
         bool(new.subject)
         and new.subject == old.subject

@@ -244,6 +244,13 @@ def test_free_text_reads_a_change_in_other_words(old: str, new: str) -> None:
     assert judge(view(new), view(old), 0.6)[0] is Verdict.contradicts
 
 
+def test_a_change_sharing_only_the_verb_changes_nothing() -> None:
+    # "close" is how both say it, not what they speak of
+    pool = view("The pool closes at 9pm on weeknights.")
+    assert judge(view("We close at 6 on weekdays now."), pool, 0.6)[0] is not Verdict.contradicts
+    assert judge(view("The pool closes at 8pm now."), pool, 0.6)[0] is Verdict.contradicts
+
+
 def test_a_one_value_attribute_written_shorter_is_not_a_new_value() -> None:
     old = view("My vet is Dr. Patel on Oak St.")
     assert judge(view("vet: Dr Patel (Oak Street clinic)"), old, 0.88)[0] is not (
