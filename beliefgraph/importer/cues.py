@@ -54,7 +54,7 @@ HEDGE = _any(DELIBERATION.pattern, SOFTENER.pattern)
 _LEAD = (
     r"^(?:(?:actually|ok(?:ay)?|so|and|but|also|well|oh|hi|hey|hello|sorry|thanks|thank you|"
     r"yes|yeah|yep|yup|nah|"
-    r"now|hmm+|um+|alright|right|great|cool)\b[\s,.!:;-]*)*"
+    r"now|hmm+|um+|alright|right|great|cool|nice|awesome|perfect)\b[\s,.!:;-]*)*"
 )
 #: a plain statement about the speaker's own things: a subject that is theirs or definite
 #: ("my dentist", "our fiscal year", "the standup", "we", "I"), then what it is or does
@@ -397,9 +397,12 @@ def _stated(sentence: str) -> tuple[str, Kind] | None:
     # a request asserts nothing: "I'd like a cup of tea" is no preference, "Actually, make it
     # three bullets" no correction
     standing = standing_wish(sentence)
-    if DELIBERATION.search(sentence) and not REQUEST.match(sentence):
-        # "I want to start investing but I'm still deciding between ...": still deciding
-        return "hedge", Kind.open_question
+    deliberates = DELIBERATION.search(sentence)
+    if deliberates and not REQUEST.match(sentence):
+        # "I want to start investing but I'm still deciding between ...": still deciding;
+        # "Haven't made up my mind." alone says nothing of what
+        rest = sentence[: deliberates.start()] + sentence[deliberates.end() :]
+        return ("hedge", Kind.open_question) if len(re.findall(r"\w+", rest)) > 1 else None
     if (
         REQUEST.match(sentence)
         or (standing is False and _OPENING_WISH.match(sentence))

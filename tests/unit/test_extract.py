@@ -666,6 +666,10 @@ def test_the_families_a_plain_rule_missed(said: str, kind: Kind) -> None:
         # liking the assistant's answer is no preference of the user's
         "I like that you asked before booking",
         "I love that breakdown, super helpful",
+        "nice, I like that you used short names",
+        # a hedge that says nothing of what is undecided
+        "Haven't made up my mind.",
+        "not sure yet.",
         # a one-off request is still nothing
         "Don't forget to call mom.",
     ],
