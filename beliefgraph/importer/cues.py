@@ -30,6 +30,8 @@ DELIBERATION = _any(
     r"\b(?:no idea|don'?t know|do not know) (?:yet|if|whether)\b",
     r"\bnot (?:\S+ )?sure (?:yet|about|whether|if|which|how|what|when|where)\b",
     r"\b(?:going|went|go) back and forth\b",
+    r"\b(?:leaning (?:towards?|to)?|sleep on it|mulling (?:over|it)|weighing (?:up )?)\b",
+    r"\bnothing(?:'s| is)? decided\b",
 )
 #: words that soften whatever they stand with. On their own they carry nothing ("Maybe.",
 #: "I think you're right."); with a decision, rule, preference or correction, or with a plan
@@ -82,6 +84,8 @@ QUESTION = re.compile(
     r"this|that|these|those|the|a|an|my|your|our|any\w*|some\w*))\b",
     re.IGNORECASE,
 )
+#: a question that supposes: "if we moved ..., would ...?", "what if ...?", "say we ..."
+_SUPPOSING = re.compile(_LEAD + r"(?:what if|if|suppose|supposing|say)\b", re.IGNORECASE)
 #: a sentence that asks the assistant for something now, with a question mark or without
 REQUEST = re.compile(
     _LEAD + r"(?:please\s+)?(?:(?:can|could|would|will|won'?t) you|would you mind|"
@@ -118,6 +122,10 @@ CORRECTION = _any(
     # "it's the 23rd, not the 22nd"
     r"\b(?:it'?s|it is) (?:the )?\d+\w*,? not (?:the )?\d+",
     r"\bactually (?:the |on |at )?\d+\w*,? not (?:the |on |at )?\d+",
+    # "wait no, it's 55/45 now", "its 9:45 now": a value put right
+    r"^\W*(?:wait,? no|no,? wait)\b",
+    r"\b(?:it'?s|its|it is|that'?s) [^,.;]{0,20}\d[^,.;]{0,20} now\b",
+    r"\b(?:is|are) (?:moving|changing|switching) to\b",
 )
 #: a correction's opening with nothing after it ("Scratch that."), or with an instruction
 #: about the work at hand ("Actually, make it three bullets.", "Actually, shorter please."):
@@ -178,6 +186,9 @@ POLICY = _any(
     _LEAD + r"(?:don'?t|do not) (?:ever )?(?:use|recommend|suggest|propose|pick|book)\b",
     # "..., always" closing an instruction: "use snake_case for every table, always"
     r",\s*always\s*[.!]*$",
+    r"\balways(?:\s+please)?\s*[.!]*$",
+    r"\bremind me (?:to )?(?:always|never|every|each|whenever)\b",
+    r"^when(?:ever)? you \w+[^,.]{0,40}\b(?:always|never)\b",
     # about all the assistant's work: "whenever you answer me", "for any snippets you give me"
     r"\b(?:whenever|every time|each time) (?:you|u)\b",
     r"\b(?:(?:any|every|all|each)(?: \w+){0,2}|everything|anything) (?:you|u) (?:give|write|"
@@ -199,12 +210,20 @@ DECISION = _any(
     r"\b(?:the )?(?:team|family|board|committee|group) (?:decided|agreed)\b",
     # a course taken now: "I'm switching to ...", "we're taking the train, not flying",
     # "I'm not putting a cent in crypto" (not "I'm not feeling well")
-    r"\b(?:i'?m|we'?re|i am|we are) (?:switching|moving|changing) (?:\w+ )?to\b",
+    r"\b(?:i'?m|we'?re|i am|we are) (?:switching|moving|changing) (?:\w+ ){0,3}to\b",
     r"\b(?:i'?m|we'?re|i am|we are) (?:dropping|ditching|skipping|scrapping|cancell?ing)\b",
     r"\b(?:i'?m|we'?re|i am|we are) \w+ing\b[^,.;]{1,60},\s*not\s+\w+ing\b",
     r"\b(?:i'?m|we'?re|i am|we are) not (?:going to|gonna|putting|buying|building|replacing|"
     r"renewing|using|doing|taking|booking|hiring|paying|going|getting|signing)\b",
     r"(?:^|[,;.!]\s*)(?:(?:ok(?:ay)?|so|and|but),?\s+)?sticking with\b",
+    # with the subject left out, as chat does: "not touching kubernetes for this", "ok buying
+    # shoes", "im taking the train back instead"
+    r"(?:^|[,;.!]\s*|\b(?:ok(?:ay)?|so|and|but|def(?:initely)?)\s+)not (?:gonna |going to )?"
+    r"(?:touching|doing|spending|buying|using|paying|renewing|booking|hiring|claiming|bothering|"
+    r"going (?:over|with|to)|signing|building|replacing)\b",
+    r"^\W*(?:ok(?:ay)?|so|fine|alright)[,.]?\s+(?:buying|renewing|booking|ordering|taking|"
+    r"cancell?ing|signing|going with|switching to)\b",
+    r"\b(?:i'?m|we'?re|i am|we are) \w+ing\b[^,.;]{0,60}\binstead\b",
     r"\b(?:is|are) (?:locked(?: in)?|final|confirmed|settled)\b",
     r"\brules? for (?:myself|me)\s*:\s*\S",
     r"\b(?:i'?m|we'?re|i am|we are) (?:only|never) (?:going to |taking|using|buying|booking)\b",
@@ -226,8 +245,9 @@ DECISION = _any(
     # "Decided to rent for a year" opens the sentence: the speaker's (not "She decided to")
     r"(?:^|[,;.!:]\s*)(?:ok(?:ay)?,?\s+|so\s+|and\s+)?decided\b",
     # "Shark it is then.": a choice named with a capital, not "Here it is.", "Yes it is."
-    _LEAD + r"(?!(?:here|there|that|this|so|what|which|where|whatever|yes|no|yeah|as|of)\b)"
-    r"(?:the\s+)?(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z0-9])[\w-]*)? it is(?: then)?\s*[.!]*$",
+    _LEAD
+    + r"(?!(?:here|there|that|this|so|what|which|where|whatever|yes|no|yeah|as|of|sure|true|who|how|because|if)\b)"
+    r"(?:the\s+)?[\w-]+(?: (?-i:[A-Z0-9])[\w-]*)? it is(?: then)?\s*(?:[.!]|$)",
     r"\b(?:we|i)(?:'ve| have) locked in\b",
 )
 #: attitudes, which last: a preference whatever they are about ("wishes" are below)
@@ -299,15 +319,30 @@ _BETWEEN = "also|just|always|once|apparently|already|even|have|has|had"
 REPORTED = re.compile(
     rf"(?<![\w'])(?!(?:i|we|that|having|{_BETWEEN})\b)[\w']+\s+(?:(?:{_BETWEEN}|keeps|kept)\s+)*"
     r"(?:said|says|saying|told|tells|wrote|writes|thinks|believes|claims|claimed|insists|insisted|"
-    r"mentioned|suggested|asked|reckons|announced|reported|texted|emailed|warned)"
+    r"mentioned|suggested|asked|reckons|announced|reported|texted|emailed|warned|wants|expects)"
     r"(?=\s*[:\"\u201c]|\s+(?:that|to|whether|if|me|us|him|her|them|you|we|i|it|they|he|she|"
     r"this|there|the|a|an|my|our|his|their|its|everyone|everybody|nobody|no one|all|every|"
     r"anything|something|nothing|everything)\b)"
     r"|^according to\b",
     re.IGNORECASE,
 )
-#: how chat spells "please"
-_PLEASE = re.compile(r"\b(?:pls|plz|plse)\b", re.IGNORECASE)
+#: how chat spells "please", "you", "I'm", "don't", ...: read as written out
+_CHAT_WORDS = {
+    **dict.fromkeys(("pls", "plz", "plse"), "please"),
+    **{"u": "you", "ur": "your", "im": "i'm", "ive": "i've", "lets": "let's"},
+    **{w: w[:-1] + "'" + w[-1] for w in ("dont", "doesnt", "didnt", "cant", "wont", "isnt")},
+    **{w: w[:-1] + "'" + w[-1] for w in ("arent", "wasnt", "thats")},
+    **{"theyre": "they're", "youre": "you're"},
+}
+_CHAT = re.compile(r"\b(?:" + "|".join(_CHAT_WORDS) + r")\b", re.IGNORECASE)
+
+
+def chat_spelled(sentence: str) -> str:
+    """The sentence with chat's spellings written out, for reading its cues ("if u ever
+    suggest times" is "if you ever suggest times"); a belief keeps the words as said."""
+    return _CHAT.sub(lambda m: _CHAT_WORDS[m.group(0).lower()], sentence)
+
+
 #: saying the opposite of what is meant: "Sure, let's rewrite it in COBOL, why not.", "I love
 #: how the build breaks every Friday.", "Yeah, right."
 IRONY = _any(
@@ -354,13 +389,15 @@ def classify_user(sentence: str) -> tuple[str, Kind] | None:
     >>> classify_user("Maybe.") is None
     True
     """
-    sentence = _PLEASE.sub("please", is_mentioned(sentence))
+    sentence = chat_spelled(is_mentioned(sentence))
     if IRONY.search(sentence) or REACTION.match(sentence) or ABOUT_THE_ANSWER.match(sentence):
         return None
     # a report is looked for in the claim only: "…, because Bob said so" is still the user's
     if REPORTED.search(sentence) and REPORTED.search(split_reason(sentence)[0]):
         return None
     if _QUESTION_MARK.search(sentence):
+        if _SUPPOSING.match(sentence):
+            return None  # "if we moved the offsite to Lisbon, would ...?": only supposed
         if OPEN_QUESTION.search(sentence):
             return "question", Kind.open_question
         # a question asserts nothing, whatever words it holds: "Actually, what time is it in

@@ -70,6 +70,9 @@ _SPEAKER = re.compile(
     r"^(?:(?P<name>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?)\s*:\s+\S|"
     r"[\[<](?P<bracketed>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?)[\]>]\s*\S)"
 )
+#: a chat's line with the name in lower case ("priya: ok so ..."): a pasted chat when the
+#: message has two or more
+_CHAT_LINE = re.compile(r"^(?P<name>[a-z][\w.'-]{1,20})\s*:\s+\S")
 _LABELS = frozenset(
     {
         *("decision", "rule", "policy", "note", "notes", "update", "reminder", "todo"),
@@ -102,6 +105,8 @@ def own_lines(content: str) -> list[str]:
     out: list[str] = []
     # a NUL would pass for the marks split_clauses hides quotations behind
     lines = _FENCE.sub(" ", content.replace("\x00", "")).splitlines()
+    # "priya: ok so we decided ..." is a chat's line when others are written the same way
+    chat = sum(1 for raw in lines if _CHAT_LINE.match(raw.strip())) >= 2
     code, introduced = False, False
     for i, raw in enumerate(lines):
         if not raw.strip():
@@ -116,8 +121,10 @@ def own_lines(content: str) -> list[str]:
             continue
         if _FORWARDED.match(line) or (_SEPARATOR.match(line) and _headed(lines[i + 1 :])):
             break  # a forwarded message, to the end: none of it is the speaker's
-        speaker = _SPEAKER.match(line)
-        if speaker is not None and (speaker["bracketed"] or speaker["name"].lower() not in _LABELS):
+        speaker = _SPEAKER.match(line) or (_CHAT_LINE.match(line) if chat else None)
+        if speaker is not None and (
+            speaker.groupdict().get("bracketed") or speaker["name"].lower() not in _LABELS
+        ):
             continue  # a line of a pasted chat: that person's words
         intro = _introduction(line)
         out.append(line if intro is None else intro)

@@ -637,6 +637,18 @@ def test_a_nul_in_a_message_is_dropped_not_taken_for_a_quotation() -> None:
         ),
         ("The vet visit is actually the 12th, not the 2nd.", Kind.correction),
         ("I told you Tuesday earlier but it's Thursday now", Kind.correction),
+        # chat's spelling and chat's way of leaving the subject out
+        ("if u ever book me trains, always pick a quiet coach", Kind.policy),
+        ("use metric units always pls", Kind.policy),
+        ("remind me to always back up the photos on sundays", Kind.policy),
+        ("wait no its 40/60 now, we renegotiated", Kind.correction),
+        ("ok so yoga is moving to 7:15 starting monday", Kind.correction),
+        ("not touching the savings for this, we agreed", Kind.decision),
+        ("ok buying the blue one.", Kind.decision),
+        ("im taking the bus back instead tho", Kind.decision),
+        ("green it is. it goes with the sofa", Kind.decision),
+        ("hmm. leaning rust but let me sleep on it", Kind.open_question),
+        ("ok nothing decided yet, we vote friday", Kind.open_question),
     ],
 )
 def test_the_families_a_plain_rule_missed(said: str, kind: Kind) -> None:
@@ -667,6 +679,10 @@ def test_the_families_a_plain_rule_missed(said: str, kind: Kind) -> None:
         "I like that you asked before booking",
         "I love that breakdown, super helpful",
         "nice, I like that you used short names",
+        # someone else's wish, a chat pasted in lower case, a question that only supposes
+        "my manager wants the reports in a doc now",
+        "summarise this pls\n\nana: ok we decided on linear\nbo: agreed",
+        "if we moved the party to june would the venue be cheaper?",
         # a hedge that says nothing of what is undecided
         "Haven't made up my mind.",
         "not sure yet.",
