@@ -244,9 +244,10 @@ DECISION = _any(
     r"committing to|going fully|adopting|locking in|doing (?:it|no|without|away with))\b",
     # "Decided to rent for a year" opens the sentence: the speaker's (not "She decided to")
     r"(?:^|[,;.!:]\s*)(?:ok(?:ay)?,?\s+|so\s+|and\s+)?decided\b",
-    # "Shark it is then.": a choice named with a capital, not "Here it is.", "Yes it is."
-    _LEAD
-    + r"(?!(?:here|there|that|this|so|what|which|where|whatever|yes|no|yeah|as|of|sure|true|who|how|because|if)\b)"
+    # "Shark it is then.", "spanish it is.": a choice closing a sentence, not "Here it is.",
+    # "Yes it is.", "Sure it is."
+    _LEAD + r"(?!(?:here|there|that|this|so|what|which|where|whatever|yes|no|yeah|as|of|"
+    r"sure|true|who|how|because|if)\b)"
     r"(?:the\s+)?[\w-]+(?: (?-i:[A-Z0-9])[\w-]*)? it is(?: then)?\s*(?:[.!]|$)",
     r"\b(?:we|i)(?:'ve| have) locked in\b",
 )
