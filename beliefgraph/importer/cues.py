@@ -32,6 +32,8 @@ DELIBERATION = _any(
     r"\b(?:going|went|go) back and forth\b",
     r"\b(?:leaning (?:towards?|to)?|sleep on it|mulling (?:over|it)|weighing (?:up )?)\b",
     r"\bnothing(?:'s| is)? decided\b",
+    r"\b(?:let me|lemme|need to|gotta|have to) think (?:about|it over)\b",
+    r"\bstill (?:figuring|working) (?:it |that |this )?out\b",
 )
 #: words that soften whatever they stand with. On their own they carry nothing ("Maybe.",
 #: "I think you're right."); with a decision, rule, preference or correction, or with a plan
@@ -102,7 +104,8 @@ CORRECTION = _any(
     r"\b(?:i|we)(?:'ve| have)? (?:stopped|quit|dropped|ditched|got rid of|moved off|"
     r"migrated off|switched away from)\b",
     # (not after a decision: "I've decided to focus on X instead of Y" is a decision)
-    r"^(?!.*\b(?:decided|chosen|chose|opted|settled on)\b).*\binstead of\b",
+    r"^(?!.*\b(?:decided|chosen|chose|opted|settled on|gonna|going to|always|usually)\b)"
+    r".*\binstead of\b",
     r"\bis now\b",
     # the old value named beside the new one: "it's Dr. Okafor now, not Dr. Lind", "remote
     # Mondays and Fridays now, it used to be just Fridays"
@@ -188,6 +191,10 @@ POLICY = _any(
     r",\s*always\s*[.!]*$",
     r"\balways(?:\s+please)?\s*[.!]*$",
     r"\bremind me (?:to )?(?:always|never|every|each|whenever)\b",
+    r"\b(?:every|each|whenever|always)\b.{0,60}\bremind me\b",
+    r"\bremind me\b.{0,60}\b(?:every|each|whenever|always)\b",
+    r"\b(?:that'?s|this is|is) the (?:new )?rule\b",
+    r"^\W*(?:don'?t|do not) \w+(?: \w+){0,4} unless (?:i|we)\b",
     r"^when(?:ever)? you \w+[^,.]{0,40}\b(?:always|never)\b",
     # about all the assistant's work: "whenever you answer me", "for any snippets you give me"
     r"\b(?:whenever|every time|each time) (?:you|u)\b",
@@ -212,7 +219,13 @@ DECISION = _any(
     # "I'm not putting a cent in crypto" (not "I'm not feeling well")
     r"\b(?:i'?m|we'?re|i am|we are) (?:switching|moving|changing) (?:\w+ ){0,3}to\b",
     r"\b(?:i'?m|we'?re|i am|we are) (?:dropping|ditching|skipping|scrapping|cancell?ing)\b",
-    r"\b(?:i'?m|we'?re|i am|we are) \w+ing\b[^,.;]{1,60},\s*not\s+\w+ing\b",
+    r"\b(?:i'?m|we'?re|i am|we are) (?:only )?\w+ing\b[^,.;]{1,60},\s*not\b",
+    r"\b(?:i|we)(?:'ll| will) (?:skip|take|book|buy|keep|pass on|hold off|go for|get)\b"
+    r"(?!\s+(?:back|there|home|going)\b)",
+    _LEAD
+    + r"(?:(?:i'?m|we'?re) )?(?:gonna|going to) (?:try|go with|switch|stick with|skip|book)\b",
+    r"\b(?:i|we) (?:said|agreed) (?:no|yes)\b",
+    r"^\W*(?:(?:i|we)(?:'ve| have)? )?(?:signed up|registered|enrolled) (?:for|in)\b",
     r"\b(?:i'?m|we'?re|i am|we are) not (?:going to|gonna|putting|buying|building|replacing|"
     r"renewing|using|doing|taking|booking|hiring|paying|going|getting|signing)\b",
     r"(?:^|[,;.!]\s*)(?:(?:ok(?:ay)?|so|and|but),?\s+)?sticking with\b",
@@ -352,6 +365,9 @@ IRONY = _any(
     r"\byeah,? right\b",
     r"\bi (?:just |really |absolutely )?(?:love|adore) (?:how|it when|that (?:we|they|it))\b",
     r"^(?:oh )?(?:great|wonderful|fantastic|brilliant|perfect),? (?:just|another|more)\b",
+    # a suggestion welcomed, closing what is said: "a mini tripod, never thought of that,
+    # great idea" (irony's neighbour: it holds nothing of the user's own)
+    r"\b(?:great|good|nice|cool|fun|smart) (?:idea|call|point|tip)\W*$",
 )
 #: a reaction to what was just said, which holds nothing of its own: "I like that idea!",
 #: "Love it.", "I like this one"

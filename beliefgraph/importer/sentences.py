@@ -16,7 +16,7 @@ _SENTENCE_END = re.compile(
     r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bapprox\.)"
     r"(?<=[.!?])\s+(?=[\"'(\[/A-Z0-9\x00]|(?:also|and|but|so|ok|okay|i|we|my|our|pls|please|oh|"
     r"btw|then|plus|anyway|still|can|could|would|will|what|how|just|no|yeah|yes|nah|eh|"
-    r"honestly|fyi|thx|thanks|let'?s|from|when|it'?s|that|this)\b)"
+    r"honestly|fyi|thx|thanks|let'?s|from|when|it'?s|that|this|don'?t|im|i'?ve|its)\b)"
     # a question ends where its mark is, whatever follows: "what if we drove? like 14 hours."
     r"|(?<=\?)\s+(?=[a-z])"
 )

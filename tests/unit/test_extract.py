@@ -649,6 +649,17 @@ def test_a_nul_in_a_message_is_dropped_not_taken_for_a_quotation() -> None:
         ("green it is. it goes with the sofa", Kind.decision),
         ("hmm. leaning rust but let me sleep on it", Kind.open_question),
         ("ok nothing decided yet, we vote friday", Kind.open_question),
+        ("lemme think about the venue, maybe the barn", Kind.open_question),
+        ("rail pass or not, still figuring that out", Kind.open_question),
+        ("we're only staying for lunch, not the whole day", Kind.decision),
+        ("ok we'll book the cabin then", Kind.decision),
+        ("ok im gonna try the 8am class instead of the 6am", Kind.decision),
+        ("we said no sleepovers till 10", Kind.decision),
+        ("signed up for the october 10k!!", Kind.decision),
+        ("i always buy loose tea instead of bags", Kind.preference),
+        ("and on the 1st of every month remind me to pay the window cleaner", Kind.policy),
+        ("no screens after 8, thats the rule now", Kind.policy),
+        ("dont bring up the move unless i do", Kind.policy),
     ],
 )
 def test_the_families_a_plain_rule_missed(said: str, kind: Kind) -> None:
@@ -683,6 +694,7 @@ def test_the_families_a_plain_rule_missed(said: str, kind: Kind) -> None:
         "my manager wants the reports in a doc now",
         "summarise this pls\n\nana: ok we decided on linear\nbo: agreed",
         "if we moved the party to june would the venue be cheaper?",
+        "ohh a dry bag, never thought of that, great idea",
         # a hedge that says nothing of what is undecided
         "Haven't made up my mind.",
         "not sure yet.",
