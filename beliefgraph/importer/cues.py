@@ -456,7 +456,7 @@ def _stated(sentence: str) -> tuple[str, Kind] | None:
         # "I want to start investing but I'm still deciding between ...": still deciding;
         # "Haven't made up my mind." alone says nothing of what
         rest = sentence[: deliberates.start()] + sentence[deliberates.end() :]
-        return ("hedge", Kind.open_question) if len(re.findall(r"\w+", rest)) > 1 else None
+        return ("hedge", Kind.open_question) if len(re.findall(r"[\w']+", rest)) > 1 else None
     if (
         REQUEST.match(sentence)
         or (standing is False and _OPENING_WISH.match(sentence))

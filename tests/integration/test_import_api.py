@@ -37,16 +37,17 @@ def test_import_a_log_as_a_job(client: TestClient, ns: str) -> None:
     job = wait(client, location)
     assert job["state"] == "succeeded", job
     assert job["format"] == "chatgpt"
-    assert job["summary"]["added"] == 5
+    # "I hate cilantro, please never put it in my recipes." is two: a preference and a rule
+    assert job["summary"]["added"] == 6
     assert job["progress"]["bytes_read"] == len(body)
     assert job["finished_at"] is not None
     listed = client.get(f"/v1/beliefs?namespace={ns}&limit=50").json()["items"]
-    assert len(listed) == 5
+    assert len(listed) == 6
     assert {b["write_path"] for b in listed} == {"import"}
 
     again = imported(client, f"namespace={ns}", body)
     assert again["summary"]["added"] == 0
-    assert again["summary"]["already"] == 5
+    assert again["summary"]["already"] == 6
 
 
 def test_a_broken_record_fails_the_job_with_its_line(client: TestClient, ns: str) -> None:
