@@ -65,6 +65,7 @@ USED = [
     "unread-10",
     "unread-11",
     "unread-12",
+    "dev-14",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
 UNREAD: list[str] = ["unread-13"]
