@@ -66,9 +66,11 @@ USED = [
     "unread-11",
     "unread-12",
     "dev-14",
+    "unread-13",
 ]
-#: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-13"]
+#: the blind packets nobody has read yet: scored once, when a change is done (none now:
+#: ``unread-13`` was scored at 0762991)
+UNREAD: list[str] = []
 
 
 def beyond_targets() -> list[Configuration]:
