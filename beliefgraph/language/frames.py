@@ -84,13 +84,20 @@ _CHANGE_VERBS = word_set(
     decommissioned discontinued reopened
     """
 )
-_CHANGE_VERB = re.compile(rf"\b(?:{'|'.join(sorted(_CHANGE_VERBS))})\b", re.IGNORECASE)
+_CHANGE_VERB = re.compile(
+    # not a participle before its noun: "the car's **extended** warranty", "a reduced fare"
+    r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bmy )(?<!\bour )(?<!\byour )(?<!\btheir )(?<!'s )"
+    rf"\b(?:{'|'.join(sorted(_CHANGE_VERBS))})\b",
+    re.IGNORECASE,
+)
 #: after an intransitive change verb ("the pickup moved to 2:45") the words before it are
 #: the subject; after a transitive one ("the landlord raised the rent") they are who acted
 _INTRANSITIVE = re.compile(r"^\s*(?:to|from|back|in|into|over|up|down|again)\b", re.IGNORECASE)
 #: phrases that say what held before holds no more, or what holds from now on
 _CHANGE_PHRASES = re.compile(
-    rf"\b(?:no longer|any ?more|instead|rather than|from now on|going forward|as of|"
+    rf"\b(?:no longer|any ?more|no more|instead|rather than|from now on|going forward|as of|"
+    rf"from (?:next|this) (?:week|month|year|term|season|quarter|monday|tuesday|wednesday|"
+    rf"thursday|friday|saturday|sunday)|"
     rf"change of plans?|(?:gone|went|goes|going) (?:up|down)|"
     rf"these days|starting (?:on |in |from )?\w+|effective \w+|off the|ended up|"
     rf"(?:^|[.;,:!]\s*|\b(?:is|are|was|were|went|gone|going|go|be|been|now)\s+)back to|"
@@ -201,10 +208,8 @@ def _content(text: str) -> frozenset[str]:
 def read(text: str) -> Frame:
     """The frame of one statement (see the module docstring)."""
     additive = bool(_ADDITIVE.search(text))
-    tokens = set(tokenize(text))
     change = not additive and (
-        bool(tokens & _CHANGE_VERBS)
-        or bool(_CHANGE_VERB.search(text))  # inside a compound too: "factory-reset"
+        bool(_CHANGE_VERB.search(text))  # inside a compound too: "factory-reset"
         or bool(_LEFT.search(text))
         or bool(_CHANGE_PHRASES.search(text))
         or bool(_NEW_VALUE.match(text))
@@ -312,6 +317,16 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
     if same is False:
         differ = (new.subject or frozenset()) ^ (old.subject or frozenset())
         if _names(old_text, new_text) & differ:
+            return None
+        ours, theirs = new.subject or frozenset(), old.subject or frozenset()
+        if (
+            not close
+            and new.head == old.head
+            and _unlike(ours - theirs, theirs)
+            and _unlike(theirs - ours, ours)
+        ):
+            # one head, each with a qualifier the other lacks: "the car's extended warranty"
+            # is not "the dishwasher warranty", whatever date both give
             return None
         if not close and len(shared) < 2 and len(new.values) < 2:
             return None

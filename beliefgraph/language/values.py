@@ -136,7 +136,9 @@ _DIGITS = re.compile(
 #: a name made of letters and digits ("A-14", "PG15", "bluefern-88"), a host or an address
 _IDENTIFIER = re.compile(
     r"(?<![\w.@-])(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[a-z][\w-]*(?:\.[\w-]+)*\.[a-z]{2,}|"
-    r"[a-z][a-z-]*\d[\w-]*)(?![\w@-])"
+    r"[a-z][a-z-]*\d[\w-]*|"
+    # a code that opens with digits: "4B-12", "2A5" (not "10am", "5k", "3rd")
+    r"\d+[a-z]+-?\d[\w-]*)(?![\w@-])"
 )
 _DATE_MD = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}))?")
 _DATE_DM = re.compile(
@@ -262,7 +264,9 @@ def values(text: str) -> frozenset[str]:
             scale = 1  # "4m" is metres or minutes; "$1.2M" is money
         amount = Decimal(m.group(2).replace(",", "")) * scale
         keep(m, f"{amount.normalize():f}")
-    return frozenset(found)
+    # "the first Tuesday" is 1st-tue: its "1" is no amount of its own
+    nths = {v.split("-")[0].rstrip("stndrh") for v in found if v.split("-")[-1] in _WEEKDAYS}
+    return frozenset(found - nths)
 
 
 def weak(found: frozenset[str]) -> bool:

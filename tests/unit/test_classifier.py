@@ -244,6 +244,37 @@ def test_free_text_reads_a_change_in_other_words(old: str, new: str) -> None:
     assert judge(view(new), view(old), 0.6)[0] is Verdict.contradicts
 
 
+def test_two_things_of_one_kind_with_the_same_value_stay_two() -> None:
+    # codes that open with digits are codes: "4B-12" is not "4B-21"
+    desk = view("Hannah sits at desk 4B-12.")
+    assert judge(view("Hamid sits at desk 4B-21."), desk, 0.5)[0] not in (
+        Verdict.noop,
+        Verdict.contradicts,
+    )
+    # one head, each with its own qualifier; "extended" before its noun is no change
+    warranty = view("The dishwasher warranty runs until May 2026.")
+    got = judge(view("The car's extended warranty runs until May 2026."), warranty, 0.55)[0]
+    assert got not in (Verdict.noop, Verdict.contradicts)
+    # "the first Tuesday" is one value, a day: two meetings on it are two meetings
+    club = view("Book club meets the first Tuesday of the month.")
+    got = judge(view("The board meeting is the first Tuesday of each quarter."), club, 0.5)[0]
+    assert got is not Verdict.noop
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I take sugar in my tea.", "no more sugar in my tea for me"),
+        (
+            "Choir practice is at 7:30 on Thursdays.",
+            "heads up: choir practice is 7:45 from next week",
+        ),
+    ],
+)
+def test_no_more_and_from_next_week_announce_a_change(old: str, new: str) -> None:
+    assert judge(view(new), view(old), 0.65)[0] is Verdict.contradicts
+
+
 def test_a_change_sharing_only_the_verb_changes_nothing() -> None:
     # "close" is how both say it, not what they speak of
     pool = view("The pool closes at 9pm on weeknights.")
