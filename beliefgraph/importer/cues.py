@@ -19,7 +19,7 @@ _NEG = r"(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not|not yet|not)"
 _PLAN_VERBS = r"(?:be|want|try|switch|use|go|make|do|add|move|change|drop)"
 #: hedges that are open questions on their own: the speaker says they are still deciding
 DELIBERATION = _any(
-    rf"\b{_NEG}\s+(?:\w+\s+)?(?:decided|made up my mind|chosen|settled|committed)\b",
+    rf"\b{_NEG}\s+(?:\w+\s+)?(?:decided|made up my mind|chosen|settled|committed|determined)\b",
     r"\b(?:can'?t|cannot|can not|couldn'?t) (?:decide|choose|make up my mind)\b",
     r"\b(?:thinking|thought) (?:about|of)\b",
     r"\b(?:considering|wondering|toying with|on the fence|undecided|torn (?:between|on|about))\b",
@@ -29,6 +29,8 @@ DELIBERATION = _any(
     rf"\b(?:i|we) (?:may|might|could) (?:\w+ )?{_PLAN_VERBS}\b",
     r"\b(?:no idea|don'?t know|do not know) (?:yet|if|whether)\b",
     r"\bnot (?:\S+ )?sure (?:yet|about|whether|if|which|how|what|when|where)\b",
+    r"\b(?:unsure|idk|dunno) (?:yet|about|whether|if|which|how|what)\b",
+    r"\bthinking maybe\b",
     r"\b(?:going|went|go) back and forth\b",
     r"\b(?:leaning (?:towards?|to)?|sleep on it|mulling (?:over|it)|weighing (?:up )?)\b",
     r"\bnothing(?:'s| is)? decided\b",
@@ -58,7 +60,8 @@ HEDGE = _any(DELIBERATION.pattern, SOFTENER.pattern)
 _LEAD = (
     r"^(?:(?:actually|ok(?:ay)?|so|and|but|also|well|oh|hi|hey|hello|sorry|thanks|thank you|"
     r"yes|yeah|yep|yup|nah|"
-    r"now|hmm+|um+|alright|right|great|cool|nice|awesome|perfect)\b[\s,.!:;-]*)*"
+    r"now|hmm+|um+|alright|right|great|cool|nice|awesome|perfect|fyi|btw|tbh|fwiw|imo)\b"
+    r"[\s,.!:;-]*)*"
 )
 #: a plain statement about the speaker's own things: a subject that is theirs or definite
 #: ("my dentist", "our fiscal year", "the standup", "we", "I"), then what it is or does
@@ -100,7 +103,8 @@ CORRECTION = _any(
     # (not "I'm switching to ...": a course taken now, a decision)
     r"(?<!\bi'm )(?<!\bwe're )(?<!\bi am )(?<!\bwe are )"
     r"\b(?:changed|switched|moved|changing|switching)\b(?:\s+\w+){0,3}\s+(?:to|from)\b",
-    r"(?:\bnot\b|n'?t\b).{1,60}\bany ?more\b",
+    # (not "don't give me hostels anymore": a rule for the assistant)
+    r"^(?!\W*(?:please\s+)?(?:don'?t|do not|never)\b).*(?:\bnot\b|n'?t\b).{1,60}\bany ?more\b",
     r"\b(?:i|we)(?:'ve| have)? (?:stopped|quit|dropped|ditched|got rid of|moved off|"
     r"migrated off|switched away from)\b",
     # (not after a decision: "I've decided to focus on X instead of Y" is a decision)
@@ -161,7 +165,8 @@ POLICY = _any(
     r"\b(?:every|each|any|all)(?: \w+){1,3} (?:must|must not|mustn'?t|shall|should always|"
     r"should never|has to|have to|may never|needs? to be)\b",
     r"^(?:rule|policy)\s*:",
-    r"\b(?:new |house |a )?(?:rules?|policy)(?: for (?:you|us|the \w+))?(?: as of \w+)?\s*:\s*\S",
+    r"\b(?:new |house |a )?(?:rules?|policy)(?: for (?:you|us|the \w+|my \w+))?"
+    r"(?: as of \w+| going forward| from now on)?\s*:\s*\S",
     # "always"/"never" opening a clause: "For him always use …", "and never use …"
     rf"(?:[,;:]\s*|\b(?:and|but|so|please|pls|also|for \w+|in general,?)\s+)(?:always|{_NEVER})\s+"
     r"(?!mind\b)\w+",
@@ -186,7 +191,9 @@ POLICY = _any(
     r"\bmake sure (?:to|you|that you) (?:always|never)\b",
     # a prohibition for the assistant holds until it is lifted: "please don't suggest ORMs"
     r"(?:" + _LEAD + r"|[,;:]\s*|\b(?:so|and|but|also)\s+)please (?:avoid|don'?t|do not)\b",
-    _LEAD + r"(?:don'?t|do not) (?:ever )?(?:use|recommend|suggest|propose|pick|book)\b",
+    _LEAD + r"(?:don'?t|do not) (?:ever )?(?:use|recommend|suggest|propose|pick|book|give|send|"
+    r"show|explain|tell|remind|schedule)\b",
+    r"\bwhenever (?:i|we) ask (?:you|u)\b",
     # "..., always" closing an instruction: "use snake_case for every table, always"
     r",\s*always\s*[.!]*$",
     r"\balways(?:\s+please)?\s*[.!]*$",
@@ -198,7 +205,7 @@ POLICY = _any(
     r"^when(?:ever)? you \w+[^,.]{0,40}\b(?:always|never)\b",
     # about all the assistant's work: "whenever you answer me", "for any snippets you give me"
     r"\b(?:whenever|every time|each time) (?:you|u)\b",
-    r"\b(?:(?:any|every|all|each)(?: \w+){0,2}|everything|anything) (?:you|u) (?:give|write|"
+    r"\b(?:(?:any|every|all|each)(?: \w+){0,3}|everything|anything) (?:you|u) (?:give|write|"
     r"draft|send|make|suggest|show|recommend|generate|produce|create|answer)\b",
     # "no crypto suggestions ever", "TypeScript please, not plain JS"
     _LEAD + r"no\b[\w -]{1,40}\bever\b",
@@ -220,10 +227,15 @@ DECISION = _any(
     r"\b(?:i'?m|we'?re|i am|we are) (?:switching|moving|changing) (?:\w+ ){0,3}to\b",
     r"\b(?:i'?m|we'?re|i am|we are) (?:dropping|ditching|skipping|scrapping|cancell?ing)\b",
     r"\b(?:i'?m|we'?re|i am|we are) (?:only )?\w+ing\b[^,.;]{1,60},\s*not\b",
-    r"\b(?:i|we)(?:'ll| will) (?:skip|take|book|buy|keep|pass on|hold off|go for|get)\b"
+    r"\b(?:i|we)(?:'ll| will) (?:skip|take|book|buy|keep|pass on|hold off|go for|get|"
+    r"wait (?:for|until|till))\b"
     r"(?!\s+(?:back|there|home|going)\b)",
-    _LEAD
-    + r"(?:(?:i'?m|we'?re) )?(?:gonna|going to) (?:try|go with|switch|stick with|skip|book)\b",
+    r"(?:^|[.!?,;]\s*|\bok(?:ay)?,?\s+)(?:(?:i'?m|we'?re) )?(?:gonna|going to) (?:try|go with|"
+    r"switch|stick with|skip|book)\b",
+    # a choice with the subject left out: "keeping netflix, dropping the other three"
+    _LEAD + r"(?:keeping|dropping|skipping|ditching|cancell?ing|sticking with|going with)\b",
+    r"\b(?:i|we)(?:'ve| have)? set (?:the|a|an|our|my) \w+",
+    r"\b(?:is|'s) not happening\b",
     r"\b(?:i|we) (?:said|agreed) (?:no|yes)\b",
     r"^\W*(?:(?:i|we)(?:'ve| have)? )?(?:signed up|registered|enrolled) (?:for|in)\b",
     r"\b(?:i'?m|we'?re|i am|we are) not (?:going to|gonna|putting|buying|building|replacing|"

@@ -45,7 +45,8 @@ _MATERIAL = re.compile(
     r"(?:e-?mails?|mails?|messages?|texts?|letters?|posts?|comments?|tweets?|transcripts?|"
     r"logs?|outputs?|errors?|quotes?|excerpts?|paragraphs?|passages?|articles?|documents?|"
     r"drafts?|snippets?|threads?|memos?|announcements?)\b"
-    r"|\b(?:said|says|wrote|writes|asked|asks|replied|replies|told|tells|texted|emailed|posted)\b"
+    r"|\b(?:said|says|wrote|writes|asked|asks|replied|replies|told|tells|texted|emailed|posted|"
+    r"txted|messaged|forwarding|forwarded)\b"
     r"|^(?:(?:please|can you|could you|would you|ok|okay|now|also|and)\s+)*"
     r"(?:translate|summari[sz]e|proofread|rewrite|rephrase|paraphrase|reword|fix|correct|check|"
     r"review|edit|reformat|explain|analy[sz]e|shorten|improve|polish|reply to|respond to)\b",
@@ -59,6 +60,10 @@ _FORWARDED = re.compile(
     r"(?:from|sent|to|cc|subject|date)\s*:\s*\S.*(?:@|\d{4}|<))",
     re.IGNORECASE,
 )
+#: a line that opens a quotation ('"Hi Tom, ...'), and a closing mark: a message pasted in
+#: quotation marks over several lines is someone else's
+_OPENS_QUOTE = re.compile('^\\s*["\u201c]')
+_CLOSES_QUOTE = re.compile('["\u201d]')
 #: a mail's header line ("From: Facilities Team", "Subject: Office move")
 _HEADER = re.compile(r"^\s*(?:from|sent|to|cc|subject|date)\s*:\s*\S", re.IGNORECASE)
 #: a line that only separates ("-----", "_____")
@@ -107,14 +112,20 @@ def own_lines(content: str) -> list[str]:
     lines = _FENCE.sub(" ", content.replace("\x00", "")).splitlines()
     # "priya: ok so we decided ..." is a chat's line when others are written the same way
     chat = sum(1 for raw in lines if _CHAT_LINE.match(raw.strip())) >= 2
-    code, introduced = False, False
+    code, introduced, quoting = False, False, False
     for i, raw in enumerate(lines):
         if not raw.strip():
             continue
         indented = bool(_INDENTED.match(raw))
         code = indented and (code or (introduced and not _BULLET.match(raw)))
         introduced = raw.rstrip().endswith(":")
+        if quoting:
+            quoting = not _CLOSES_QUOTE.search(raw)
+            continue  # inside a quotation that spans lines: someone else's words
         if code or _QUOTE_LINE.match(raw):
+            continue
+        if _OPENS_QUOTE.match(raw) and not _CLOSES_QUOTE.search(raw.strip()[1:]):
+            quoting = True
             continue
         line = _BULLET.sub("", raw).strip()
         if not line:

@@ -660,6 +660,20 @@ def test_a_nul_in_a_message_is_dropped_not_taken_for_a_quotation() -> None:
         ("and on the 1st of every month remind me to pay the window cleaner", Kind.policy),
         ("no screens after 8, thats the rule now", Kind.policy),
         ("dont bring up the move unless i do", Kind.policy),
+        ("keeping spotify, dropping the other two", Kind.decision),
+        (
+            "started climbing!! gonna stick with the wall near work instead of the fancy one",
+            Kind.decision,
+        ),
+        ("i'll wait for the sales before buying either", Kind.decision),
+        ("we have set the date for 3 May", Kind.decision),
+        ("selling the car is not happening", Kind.decision),
+        ("I have not yet determined whether to use survey data or interviews.", Kind.open_question),
+        ("Still unsure which school to pick.", Kind.open_question),
+        ("rule going forward: whenever i ask you for recipes, skip nuts", Kind.policy),
+        ("I would like all summaries you write for me to start with the decision.", Kind.policy),
+        ("dont give me hotel chains anymore", Kind.policy),
+        ("fyi i always want window seats, never middle", Kind.preference),
     ],
 )
 def test_the_families_a_plain_rule_missed(said: str, kind: Kind) -> None:
@@ -695,6 +709,9 @@ def test_the_families_a_plain_rule_missed(said: str, kind: Kind) -> None:
         "summarise this pls\n\nana: ok we decided on linear\nbo: agreed",
         "if we moved the party to june would the venue be cheaper?",
         "ohh a dry bag, never thought of that, great idea",
+        'Got this from the school, thoughts?\n\n"Dear parents, we have decided to close early.\nRegards, the office"',
+        "landlord just txted: we've decided to repaint the hall",
+        "Forwarding the confirmation:\n\nSubject: Booking\nWe have decided to upgrade your room.",
         # a hedge that says nothing of what is undecided
         "Haven't made up my mind.",
         "not sure yet.",
