@@ -68,6 +68,8 @@ STORE_SEED = 11
 STORE_SETS = ((60, 50), (100, 8))
 #: their round's name (always fitted on; their action is not scored)
 STORES = "stores"
+#: the shared packets' round name
+SHARED_ROUND = "shared"
 #: how much each configuration of the shared packets counts in the fit against one scenario
 #: of a round: they are the specification every change must keep (95/95). Counted once, a fit
 #: on rounds 1-12 and round 14 lost three of them; twice, it keeps them, and left out one
@@ -116,7 +118,7 @@ def packets() -> list[tuple[str, Packet]]:
         for p in sorted((PACKETS / folder).glob("*.json"))
     ]
     for config in [*configurations(), *beyond_targets()]:
-        found.append(("shared", read_configuration(SHARED, config)))
+        found.append((SHARED_ROUND, read_configuration(SHARED, config)))
     return found
 
 
@@ -195,7 +197,7 @@ def fit(cases: Sequence[Case], names: Sequence[str], *, l2: float, steps: int) -
         (
             np.array([[row[n] for n in names] for row in c.rows]),
             np.array(c.labels) / sum(c.labels),
-            SHARED_WEIGHT if c.round == "shared" else 1.0,
+            SHARED_WEIGHT if c.round == SHARED_ROUND else 1.0,
         )
         for c in cases
         if c.rows and sum(c.labels) > 0

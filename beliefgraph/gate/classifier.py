@@ -375,7 +375,8 @@ class DefaultClassifier:
         """Judge plain text that names no subject by what it says
         (:mod:`beliefgraph.language.frames`): a correction of the same thing replaces it, the
         same values in other words are the same statement; ``None`` when the texts alone
-        cannot tell."""
+        cannot tell. ``close``: the cosine is at least ``gate_restate_similarity``, so one
+        shared word or the same names may do for a restatement."""
         if new.kind != old.kind and new.kind not in CORRECTION_KINDS:
             return None
         found = frames.relation(old.text, new.text, close=close)

@@ -3,6 +3,7 @@ it matters, a reason linked to its claim, a ``/remember`` pinned."""
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 
@@ -18,6 +19,19 @@ from beliefgraph.importer.statements import (
 )
 from beliefgraph.models import EpistemicStatus, Kind, Priority, Status
 
+#: why each kind of statement matters, said to whoever reads it back
+WHY = {
+    Kind.preference: "Follow this preference of the user's unless they say otherwise.",
+    Kind.decision: "Treat this as decided; do not reopen it without the user.",
+    Kind.correction: "This corrects something said earlier; prefer it over the older statement.",
+    Kind.policy: "Apply this rule whenever it is relevant.",
+    Kind.open_question: "Still undecided: treat it neither as a decision nor as a refusal.",
+    Kind.context: "The reason given for a related statement.",
+    Kind.fact: "Stated by the user.",
+    Kind.observation: "Only the assistant said this; confirm with the user before relying on it.",
+    Kind.suggestion: "A suggestion by the assistant, not a decision of the user's.",
+}
+
 #: where one sentence may hold two claims: "I prefer window seats, and never book me ...",
 #: "Please stop sending Amazon links, I only buy local". After a bare comma (``weak``) a new
 #: claim starts only if it is of another kind: "it's the 23rd not the 22nd, I had it wrong"
@@ -32,36 +46,33 @@ def claims(sentence: str) -> list[tuple[str, tuple[str, Kind]]]:
     """What a user's sentence claims, each with its cue and kind: one claim, or two or more
     when it joins claims that each carry a cue of their own (a part without one stays with
     the claim before it: "we decided against it, way too pricey")."""
+    return list(_claims(sentence))
+
+
+@functools.lru_cache(maxsize=4096)
+def _claims(sentence: str) -> tuple[tuple[str, tuple[str, Kind]], ...]:
+    # cached: each remainder of a sentence is split once, however many ways lead to it
     whole = _claim(sentence)
+    if whole is None:
+        return ()  # a sentence that carries no cue as a whole carries none in its parts
     for m in _CLAIM_BREAK.finditer(sentence):
         first, rest = sentence[: m.start()], sentence[m.end() :]
         head = _claim(first)
         if head is None or not rest.strip():
             continue
-        tail = claims(rest)
+        tail = _claims(rest)
         if tail and not (m["weak"] and tail[0][1][1] is head[1]):
-            return [(first, head), *tail]
-    return [] if whole is None else [(sentence, whole)]
+            return ((first, head), *tail)
+    return ((sentence, whole),)
 
 
+@functools.lru_cache(maxsize=8192)
 def _claim(sentence: str) -> tuple[str, Kind] | None:
     return classify_user(sentence) or (("fact", Kind.fact) if user_fact(sentence) else None)
 
 
-WHY = {
-    Kind.preference: "Follow this preference of the user's unless they say otherwise.",
-    Kind.decision: "Treat this as decided; do not reopen it without the user.",
-    Kind.correction: "This corrects something said earlier; prefer it over the older statement.",
-    Kind.policy: "Apply this rule whenever it is relevant.",
-    Kind.open_question: "Still undecided: treat it neither as a decision nor as a refusal.",
-    Kind.context: "The reason given for a related statement.",
-    Kind.fact: "Stated by the user.",
-    Kind.observation: "Only the assistant said this; confirm with the user before relying on it.",
-    Kind.suggestion: "A suggestion by the assistant, not a decision of the user's.",
-}
-
-
 def user_statement(text: str, cue: str, kind: Kind) -> Statement:
+    """A user's statement of ``kind``: a hedge is exploratory and floated, the rest active."""
     hedged = kind is Kind.open_question
     return Statement(
         text=text,
@@ -79,6 +90,7 @@ def user_statement(text: str, cue: str, kind: Kind) -> Statement:
 
 
 def assistant_statement(text: str, cue: str) -> Statement:
+    """What the assistant said: an inferred, low-trust observation or suggestion."""
     kind = Kind.suggestion if cue == "recommendation" else Kind.observation
     return Statement(
         text=ASSISTANT_PREFIX + text,
@@ -97,6 +109,7 @@ def assistant_statement(text: str, cue: str) -> Statement:
 def with_reason(
     out: list[Statement], claim: Statement, reason_text: str | None, *, speaker: str
 ) -> None:
+    """Append ``claim`` to ``out``, and its reason after it, linked ``CAUSED`` to it."""
     out.append(claim)
     if reason_text is None:
         return

@@ -131,7 +131,6 @@ CORRECTION = _any(
     r"\bactually (?:the |on |at )?\d+\w*,? not (?:the |on |at )?\d+",
     # "wait no, it's 55/45 now", "its 9:45 now": a value put right
     r"^\W*(?:wait,? no|no,? wait)\b",
-    r"\b(?:it'?s|its|it is|that'?s) [^,.;]{0,20}\d[^,.;]{0,20} now\b",
     r"\b(?:is|are) (?:moving|changing|switching) to\b",
 )
 #: a correction's opening with nothing after it ("Scratch that."), or with an instruction
@@ -195,8 +194,8 @@ POLICY = _any(
     r"show|explain|tell|remind|schedule)\b",
     r"\bwhenever (?:i|we) ask (?:you|u)\b",
     # "..., always" closing an instruction: "use snake_case for every table, always"
-    r",\s*always\s*[.!]*$",
-    r"\balways(?:\s+please)?\s*[.!]*$",
+    # "..., always" or "always pls" closing an instruction (not "late, as always")
+    r"(?<!\bas )(?<!\blike )\balways(?:\s+please)?\s*[.!]*$",
     r"\bremind me (?:to )?(?:always|never|every|each|whenever)\b",
     r"\b(?:every|each|whenever|always)\b.{0,60}\bremind me\b",
     r"\bremind me\b.{0,60}\b(?:every|each|whenever|always)\b",
@@ -205,10 +204,11 @@ POLICY = _any(
     r"^when(?:ever)? you \w+[^,.]{0,40}\b(?:always|never)\b",
     # about all the assistant's work: "whenever you answer me", "for any snippets you give me"
     r"\b(?:whenever|every time|each time) (?:you|u)\b",
+    r"^(?!\W*(?:thanks|thank you)\b).*"
     r"\b(?:(?:any|every|all|each)(?: \w+){0,3}|everything|anything) (?:you|u) (?:give|write|"
     r"draft|send|make|suggest|show|recommend|generate|produce|create|answer)\b",
     # "no crypto suggestions ever", "TypeScript please, not plain JS"
-    _LEAD + r"no\b[\w -]{1,40}\bever\b",
+    _LEAD + r"no\b(?! ?one\b| ?body\b)[\w -]{1,40}\bever\b",
     _LEAD + r"[\w .'+#-]{1,30}?,?\s+please\s*,?\s*not\b",
 )
 DECISION = _any(
@@ -229,12 +229,13 @@ DECISION = _any(
     r"\b(?:i'?m|we'?re|i am|we are) (?:only )?\w+ing\b[^,.;]{1,60},\s*not\b",
     r"\b(?:i|we)(?:'ll| will) (?:skip|take|book|buy|keep|pass on|hold off|go for|get|"
     r"wait (?:for|until|till))\b"
-    r"(?!\s+(?:back|there|home|going)\b)",
+    r"(?!\s+(?:back|there|home|going|a look|you posted|in touch|it\b|care|note|notes))",
     r"(?:^|[.!?,;]\s*|\bok(?:ay)?,?\s+)(?:(?:i'?m|we'?re) )?(?:gonna|going to) (?:try|go with|"
     r"switch|stick with|skip|book)\b",
     # a choice with the subject left out: "keeping netflix, dropping the other three"
     _LEAD + r"(?:keeping|dropping|skipping|ditching|cancell?ing|sticking with|going with)\b",
-    r"\b(?:i|we)(?:'ve| have)? set (?:the|a|an|our|my) \w+",
+    r"\b(?:i|we)(?:'ve| have)? set (?:the|a|an|our|my) (?:\w+ )?(?:date|budget|limit|deadline|"
+    r"price|cap|rule|target|time|day)\b",
     r"\b(?:is|'s) not happening\b",
     r"\b(?:i|we) (?:said|agreed) (?:no|yes)\b",
     r"^\W*(?:(?:i|we)(?:'ve| have)? )?(?:signed up|registered|enrolled) (?:for|in)\b",
@@ -288,8 +289,8 @@ PREFERENCE = _any(
     rf"\bi (?:always|{_NEVER}|usually)\b",
     # what weighs most: "small classes matter most to us", "a garden is a must for me"
     r"\bmatters? (?:the )?(?:most|more|a lot) to (?:me|us)\b",
-    r"\b(?:is|are) (?:a )?(?:must|must-have|dealbreaker|deal-breaker|non-negotiable) "
-    r"(?:for (?:me|us))?",
+    r"\b(?:is|are) (?:a )?(?:must|must-have|dealbreaker|deal-breaker|non-negotiable)"
+    r"(?:\s+for (?:me|us))?(?![\s-]*\w)",
 )
 #: a wish, which may be for now or for good: see :func:`standing_wish`
 WISH = _any(
@@ -366,6 +367,7 @@ _CHAT = re.compile(r"\b(?:" + "|".join(_CHAT_WORDS) + r")\b", re.IGNORECASE)
 def chat_spelled(sentence: str) -> str:
     """The sentence with chat's spellings written out, for reading its cues ("if u ever
     suggest times" is "if you ever suggest times"); a belief keeps the words as said."""
+    sentence = sentence.replace("\u2019", "'")  # a typographic apostrophe is an apostrophe
     return _CHAT.sub(lambda m: _CHAT_WORDS[m.group(0).lower()], sentence)
 
 
@@ -398,7 +400,11 @@ ABOUT_THE_ANSWER = re.compile(
     re.IGNORECASE,
 )
 #: "I always …" / "I never …" are the speaker's habits, not rules for others
-HABIT = re.compile(_LEAD + rf"i (?:always|{_NEVER}|usually|only)\b", re.IGNORECASE)
+HABIT = re.compile(
+    _LEAD + rf"i (?:always|{_NEVER}|usually|only (?!(?:found|just|recently|reali[sz]ed|heard|"
+    r"learned|noticed|got|saw|had|meant|knew|know|said|asked|wanted to)\b)\w+)\b",
+    re.IGNORECASE,
+)
 #: kinds the rules give a user's sentence, first match wins (hedges and open questions are
 #: checked before these: see :func:`classify_user`)
 USER_CUES: tuple[tuple[str, re.Pattern[str], Kind], ...] = (
@@ -460,17 +466,18 @@ def _asked(sentence: str) -> tuple[str, Kind] | None:
 
 def _stated(sentence: str) -> tuple[str, Kind] | None:
     """The cue and kind of a sentence that asks nothing (see :func:`classify_user`)."""
-    # a request asserts nothing: "I'd like a cup of tea" is no preference, "Actually, make it
-    # three bullets" no correction
-    standing = standing_wish(sentence)
+    request = REQUEST.match(sentence)
     deliberates = DELIBERATION.search(sentence)
-    if deliberates and not REQUEST.match(sentence):
+    if deliberates and not request:
         # "I want to start investing but I'm still deciding between ...": still deciding;
         # "Haven't made up my mind." alone says nothing of what
         rest = sentence[: deliberates.start()] + sentence[deliberates.end() :]
         return ("hedge", Kind.open_question) if len(re.findall(r"[\w']+", rest)) > 1 else None
+    # a request asserts nothing: "I'd like a cup of tea" is no preference, "Actually, make it
+    # three bullets" no correction
+    standing = standing_wish(sentence)
     if (
-        REQUEST.match(sentence)
+        request
         or (standing is False and _OPENING_WISH.match(sentence))
         or _corrects_request(sentence)
     ):
@@ -491,7 +498,7 @@ def user_fact(sentence: str) -> bool:
     >>> user_fact("I think the standup is at 9am.")
     False
     """
-    sentence = is_mentioned(sentence)
+    sentence = chat_spelled(is_mentioned(sentence))
     return bool(
         not _QUESTION_MARK.search(sentence)
         and not (IRONY.search(sentence) or REACTION.match(sentence) or HEDGE.search(sentence))

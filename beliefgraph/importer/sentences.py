@@ -16,7 +16,7 @@ _SENTENCE_END = re.compile(
     r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bapprox\.)"
     r"(?<=[.!?])\s+(?=[\"'(\[/A-Z0-9\x00]|(?:also|and|but|so|ok|okay|i|we|my|our|pls|please|oh|"
     r"btw|then|plus|anyway|still|can|could|would|will|what|how|just|no|yeah|yes|nah|eh|"
-    r"honestly|fyi|thx|thanks|let'?s|from|when|it'?s|that|this|don'?t|im|i'?ve|its)\b)"
+    r"honestly|fyi|thx|thanks|let'?s|from|when|it'?s|that|this|don'?t|im)\b)"
     # a question ends where its mark is, whatever follows: "what if we drove? like 14 hours."
     r"|(?<=\?)\s+(?=[a-z])"
 )
@@ -76,8 +76,16 @@ _SPEAKER = re.compile(
     r"[\[<](?P<bracketed>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?)[\]>]\s*\S)"
 )
 #: a chat's line with the name in lower case ("priya: ok so ..."): a pasted chat when the
-#: message has two or more
+#: message has three or more, by two names or more
 _CHAT_LINE = re.compile(r"^(?P<name>[a-z][\w.'-]{1,20})\s*:\s+\S")
+#: days and months: "monday: gym" is a plan, not a chat
+CALENDAR_NAMES = frozenset(
+    re.split(
+        r"\s+",
+        "monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun "
+        "january february march april may june july august september october november december",
+    )
+)
 _LABELS = frozenset(
     {
         *("decision", "rule", "policy", "note", "notes", "update", "reminder", "todo"),
@@ -111,7 +119,9 @@ def own_lines(content: str) -> list[str]:
     # a NUL would pass for the marks split_clauses hides quotations behind
     lines = _FENCE.sub(" ", content.replace("\x00", "")).splitlines()
     # "priya: ok so we decided ..." is a chat's line when others are written the same way
-    chat = sum(1 for raw in lines if _CHAT_LINE.match(raw.strip())) >= 2
+    names = [m["name"] for raw in lines if (m := _CHAT_LINE.match(raw.strip()))]
+    # three lines or more, by two names at least, neither a day or a month ("monday: gym")
+    chat = len(names) >= 3 and len(set(names)) >= 2 and not set(names) & CALENDAR_NAMES
     code, introduced, quoting = False, False, False
     for i, raw in enumerate(lines):
         if not raw.strip():
@@ -120,11 +130,12 @@ def own_lines(content: str) -> list[str]:
         code = indented and (code or (introduced and not _BULLET.match(raw)))
         introduced = raw.rstrip().endswith(":")
         if quoting:
+            # inside a quotation that spans lines: someone else's words, to its closing mark
             quoting = not _CLOSES_QUOTE.search(raw)
-            continue  # inside a quotation that spans lines: someone else's words
+            continue
         if code or _QUOTE_LINE.match(raw):
             continue
-        if _OPENS_QUOTE.match(raw) and not _CLOSES_QUOTE.search(raw.strip()[1:]):
+        if _OPENS_QUOTE.match(raw) and _closes_later(raw, lines[i + 1 :]):
             quoting = True
             continue
         line = _BULLET.sub("", raw).strip()
@@ -146,10 +157,23 @@ def own_lines(content: str) -> list[str]:
     return out
 
 
+def _closes_later(line: str, rest: list[str]) -> bool:
+    """Whether a line that opens a quotation leaves it open, to be closed on a later line
+    before a blank one: a quotation that never closes is no quotation."""
+    if _CLOSES_QUOTE.search(line.strip()[1:]):
+        return False
+    for later in rest:
+        if not later.strip():
+            return False
+        if _CLOSES_QUOTE.search(later):
+            return True
+    return False
+
+
 def _headed(rest: list[str]) -> bool:
     """Whether the lines after a separator start with a mail's headers: a pasted email."""
-    first = [line for line in rest if line.strip()][:2]
-    return bool(first) and all(_HEADER.match(line) for line in first[:1])
+    first = next((line for line in rest if line.strip()), "")
+    return bool(_HEADER.match(first))
 
 
 def _introduction(line: str) -> str | None:

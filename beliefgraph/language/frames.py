@@ -14,7 +14,7 @@ the old. :func:`read` gives, for one text:
   Wi-Fi **password** is ...", "Greta left; **Owen** is ..."), when it has one; an opening
   such as "Oops," or "Note from user:" is not part of it;
 - **topic**: its content words without the change words and the numbers, days and months
-  spelled one way ("Tue" is "tuesday");
+  spelled one way ("Tuesdays" and "Tue" are "tue");
 - **values**: the numbers, times, dates, days, amounts and percentages it names, in one
   spelling (:mod:`beliefgraph.language.values`).
 
@@ -95,7 +95,8 @@ _CHANGE_VERB = re.compile(
 _INTRANSITIVE = re.compile(r"^\s*(?:to|from|back|in|into|over|up|down|again)\b", re.IGNORECASE)
 #: phrases that say what held before holds no more, or what holds from now on
 _CHANGE_PHRASES = re.compile(
-    rf"\b(?:no longer|any ?more|no more|instead|rather than|from now on|going forward|as of|"
+    rf"\b(?:no longer|any ?more|no more(?! than)|instead|rather than|from now on|going forward|"
+    rf"as of|"
     rf"from (?:next|this) (?:week|month|year|term|season|quarter|monday|tuesday|wednesday|"
     rf"thursday|friday|saturday|sunday)|"
     rf"change of plans?|(?:gone|went|goes|going) (?:up|down)|"
@@ -126,11 +127,14 @@ _ADDITIVE = re.compile(
 _OPENING = re.compile(
     rf"^\s*(?:(?:oops|sorry|ok(?:ay)?|so|well|hey|um+|uh+|oh|ah|hmm+)\s*[,!.]+\s*)?"
     rf"(?:(?:{CORRECTION_OPENING}|change of plans?|heads up|update|fyi|btw|reminder|psa|"
-    rf"note(?: from \w+| to self)?)[\s,:;-]*)?",
+    rf"note(?: from \w+| to self)?)\b[\s,:;-]*)?",
     re.IGNORECASE,
 )
 #: someone who left a role ("Greta left; ...", "Kevin left Datadog."): a change of who holds it
-_LEFT = re.compile(r"\b[A-Z][a-z]+ left(?=\s*(?:[.;,!]|$|[A-Z]|the (?:company|team|firm|job)))")
+_LEFT = re.compile(
+    r"\b(?!(?:Keep|Turn|Stay|Bear|Veer|Go|Nothing|None|Nobody|Little|Much|Some|One|Two)\b)"
+    r"[A-Z][a-z]+ left(?=\s*(?:[.;,!]|$|[A-Z]|the (?:company|team|firm|job)))"
+)
 #: where a clause starts: its subject is the words between it and the clause's verb
 _CLAUSE = re.compile(r"[.;!?]\s+|\s[\u2014\u2013-]\s|,\s+(?:so|and|but)\s+")
 #: the verbs of :data:`_COPULA`, as :func:`_content` spells them

@@ -111,16 +111,15 @@ CALENDAR = (
     | frozenset(_ORDINALS)
     | word_set("every each per thru am pm percent dollar dollars buck bucks")
 )
-#: a day or a month cut short, as its full name ("Tue" is "tuesday", "Sept" "september"): a
-#: topic word in one spelling
+#: a day or a month however written, in one spelling ("Tuesdays" and "Tue" are "tue", "Sept"
+#: and "September" are "september"): a topic word
 SPELLED = {name.lower(): day for name, day in _DAYS.items()} | {
-    short: full
-    for full, number in _MONTHS.items()
-    for short, n in _MONTHS.items()
-    if n == number and len(full) > 3 and short != "may"
+    name: max((m for m, n in _MONTHS.items() if n == number), key=len)
+    for name, number in _MONTHS.items()
+    if name != "may"
 }
 _DAY = re.compile(
-    r"\b(?:(1st|2nd|3rd|4th|5th|first|second|third|fourth|fifth|last)\s+)?("
+    r"(?<!')\b(?:(1st|2nd|3rd|4th|5th|first|second|third|fourth|fifth|last)\s+)?("
     + "|".join(sorted((d for d in _DAYS if d.islower()), key=len, reverse=True))
     + r"|(?-i:Sat|Sun))\b\.?",
     re.IGNORECASE,
@@ -144,6 +143,8 @@ _DATE_MD = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+
 _DATE_DM = re.compile(
     rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})\b\.?(?:,?\s+(\d{{4}}))?"
 )
+#: "2 may" with no ordinal and nothing after it that a date has: "two may attend"
+_COUNTED_MAY = re.compile(r"\d{1,2}\s+may\b(?!\s*(?:\d|$|[^\w\s]))", re.IGNORECASE)
 _ORDINAL_SUFFIX = r"(?:st|nd|rd|th)?"
 _UNTIL = r"\s*(?:-|\u2013|\u2014|to|thru|through|until|till)\s*"
 #: "Sept 9-11", "March 24 to 28": two dates of one month
@@ -161,7 +162,7 @@ _MONTH_ALONE = re.compile(
 _DATE_ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 _DATE_SLASH = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
 _TIME = re.compile(
-    r"(?P<at>\b(?:at|by|from|until|till|before|after)\s+)?\b(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?"
+    r"(?P<at>\b(?:at|by|until|till|before|after)\s+)?\b(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?"
     r"\s*(?:o'?clock\s*)?(?P<meridiem>am\b|pm\b|a\.m\.|p\.m\.|(?:in the )?(?:morning|evening|"
     r"afternoon|night)\b)?(?=\W|$)",
     re.IGNORECASE,
@@ -202,24 +203,26 @@ def values(text: str) -> frozenset[str]:
     for m in _DATE_ISO.finditer(text):
         keep(m, f"{int(m.group(2)):02d}-{int(m.group(3)):02d}")
     for m in _RANGE_MD.finditer(text):
-        if not taken(m):
+        if not taken(m) and _day(m.group(2)) and _day(m.group(3)):
             month = _MONTHS[m.group(1)]
             keep(m, f"{month:02d}-{int(m.group(2)):02d}", f"{month:02d}-{int(m.group(3)):02d}")
     for m in _RANGE_DM.finditer(text):
-        if not taken(m):
+        if not taken(m) and _day(m.group(1)) and _day(m.group(2)):
             month = _MONTHS[m.group(3)]
             keep(m, f"{month:02d}-{int(m.group(1)):02d}", f"{month:02d}-{int(m.group(2)):02d}")
     for m in _DATE_MD.finditer(text):
-        if not taken(m):
+        if not taken(m) and _day(m.group(2)):
             keep(m, f"{_MONTHS[m.group(1)]:02d}-{int(m.group(2)):02d}")
     for m in _DATE_DM.finditer(text):
-        if not taken(m):
+        # "two may attend" is a count and a verb ("two" is written "2" by now), not 2 May
+        if not taken(m) and _day(m.group(1)) and not _COUNTED_MAY.match(text, m.start()):
             keep(m, f"{_MONTHS[m.group(2)]:02d}-{int(m.group(1)):02d}")
     for m in _DATE_SLASH.finditer(text):
         if not taken(m):
             first, second = int(m.group(1)), int(m.group(2))
             month, day = (second, first) if first > 12 else (first, second)
-            keep(m, f"{month:02d}-{day:02d}")
+            if month <= 12 and _day(str(day)):
+                keep(m, f"{month:02d}-{day:02d}")
     for m in _MONTH_ALONE.finditer(text):
         if not taken(m):
             keep(m, f"month-{_MONTHS[m.group(1)]:02d}")
@@ -242,7 +245,11 @@ def values(text: str) -> frozenset[str]:
         hour, minute = int(m.group("hour")), int(m.group("minute") or 0)
         if hour > 23 or minute > 59:
             continue
-        meridiem = (m.group("meridiem") or "").replace(".", "").lower().removeprefix("in the ")
+        said = (m.group("meridiem") or "").replace(".", "").lower()
+        bare = said.isalpha() and said not in ("am", "pm")  # "morning", not "in the morning"
+        if bare and not (m.group("at") or m.group("minute")):
+            continue  # "2 afternoon workshops": a count, not a time
+        meridiem = said.removeprefix("in the ")
         if meridiem in ("pm", "evening", "afternoon", "night") and hour < 12:
             hour += 12
         elif meridiem in ("am", "morning") and hour == 12:
@@ -265,7 +272,7 @@ def values(text: str) -> frozenset[str]:
         amount = Decimal(m.group(2).replace(",", "")) * scale
         keep(m, f"{amount.normalize():f}")
     # "the first Tuesday" is 1st-tue: its "1" is no amount of its own
-    nths = {v.split("-")[0].rstrip("stndrh") for v in found if v.split("-")[-1] in _WEEKDAYS}
+    nths = {nth.group(1) for v in found if (nth := re.fullmatch(r"(\d+)(?:st|nd|rd|th)-\w+", v))}
     return frozenset(found - nths)
 
 
@@ -277,6 +284,11 @@ def weak(found: frozenset[str]) -> bool:
 def has_digit(token: str) -> bool:
     """Whether a word holds a digit ("A1C", "5k")."""
     return any(c.isdigit() for c in token)
+
+
+def _day(number: str) -> bool:
+    """Whether a number can be a day of a month."""
+    return 1 <= int(number) <= 31
 
 
 def _numeral(m: re.Match[str]) -> str:

@@ -24,6 +24,7 @@ from beliefgraph.gate.classifier import (
     different_subjects,
     slot,
 )
+from beliefgraph.language import frames
 from beliefgraph.language.values import same_values, values
 from beliefgraph.models import Verdict
 
@@ -194,6 +195,21 @@ def test_digit_groups_are_one_number_only_when_written_as_one() -> None:
 def test_values_are_compared_in_one_spelling(one: str, other: str) -> None:
     assert values(one), one
     assert same_values(values(one), values(other))
+
+
+def test_values_a_count_is_no_date_nor_time() -> None:
+    assert values("Only two may attend.") == {"2"}
+    assert values("2 May: dentist") == {"05-02"}
+    assert values("We run 2 afternoon workshops a week.") == {"2"}
+    assert "mon" not in values("C'mon, the rent is due.")
+    assert "04-32" not in values("4/32")
+
+
+def test_frames_read_no_change_or_opening_into_ordinary_words() -> None:
+    assert frames.read("Notebook passwords are in the vault.").subject == {"notebook", "password"}
+    assert not frames.read("PRs must be no more than 400 lines.").change
+    assert not frames.read("Keep left, the office is the second door.").change
+    assert frames.read("Greta left; Owen is our office manager now.").change
 
 
 def test_values_a_number_is_not_taken_for_a_time_or_a_unit_for_money() -> None:

@@ -450,6 +450,18 @@ def test_indented_prose_is_not_code(said: str) -> None:
     assert len(RULES.extract("user", said)) == 1
 
 
+def test_notes_and_unclosed_quotes_are_the_users_own_lines() -> None:
+    # two "word: ..." lines are the user's notes, not a pasted chat
+    notes = "pros: cheaper rent\ncons: longer commute\nWe decided to move."
+    assert sentences(notes)[-1] == "We decided to move."
+    assert len(sentences(notes)) == 3
+    # a quotation mark that never closes quotes nothing
+    assert sentences('"We should use Postgres\nI prefer tabs.') == [
+        '"We should use Postgres',
+        "I prefer tabs.",
+    ]
+
+
 def test_sentences_split_lines_lists_and_stops() -> None:
     # a question ends at its mark, whatever follows: what comes after is said, not asked
     assert sentences("One. Two!\n- three\n2) Four? five") == [
@@ -706,10 +718,17 @@ def test_the_families_a_plain_rule_missed(said: str, kind: Kind) -> None:
         "nice, I like that you used short names",
         # someone else's wish, a chat pasted in lower case, a question that only supposes
         "my manager wants the reports in a doc now",
-        "summarise this pls\n\nana: ok we decided on linear\nbo: agreed",
+        "summarise this pls\n\nana: ok we decided on linear\nbo: agreed\nana: cool",
         "if we moved the party to june would the venue be cheaper?",
         "ohh a dry bag, never thought of that, great idea",
-        'Got this from the school, thoughts?\n\n"Dear parents, we have decided to close early.\nRegards, the office"',
+        # none of these is a rule, a decision or a habit
+        "The train is late, as always.",
+        "No one ever replies to the landlord.",
+        "Thanks for all the help you give me.",
+        "I'll take a look tomorrow.",
+        "I only found out yesterday.",
+        'Got this from the school, thoughts?\n\n"Dear parents, we have decided to close early.'
+        '\nRegards, the office"',
         "landlord just txted: we've decided to repaint the hall",
         "Forwarding the confirmation:\n\nSubject: Booking\nWe have decided to upgrade your room.",
         # a hedge that says nothing of what is undecided
