@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from beliefgraph.language.values import SPELLED
+
 # -- sentences -----------------------------------------------------------------------------
 
 #: a fenced code block (``` or ~~~), to its closing fence or the end of the message
@@ -78,14 +80,8 @@ _SPEAKER = re.compile(
 #: a chat's line with the name in lower case ("priya: ok so ..."): a pasted chat when the
 #: message has three or more, by two names or more
 _CHAT_LINE = re.compile(r"^(?P<name>[a-z][\w.'-]{1,20})\s*:\s+\S")
-#: days and months: "monday: gym" is a plan, not a chat
-CALENDAR_NAMES = frozenset(
-    re.split(
-        r"\s+",
-        "monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun "
-        "january february march april may june july august september october november december",
-    )
-)
+#: days and months however written: "monday: gym" is a plan, not a chat
+CALENDAR_NAMES = frozenset(SPELLED) | {"may"}
 _LABELS = frozenset(
     {
         *("decision", "rule", "policy", "note", "notes", "update", "reminder", "todo"),

@@ -48,8 +48,10 @@ from dataclasses import dataclass
 
 from beliefgraph.language.things import things
 from beliefgraph.language.values import (
-    CALENDAR,
+    DAY_NAMES,
+    MONTH_NAMES,
     SPELLED,
+    VALUE_WORDS,
     has_digit,
     same_values,
     values,
@@ -97,8 +99,7 @@ _INTRANSITIVE = re.compile(r"^\s*(?:to|from|back|in|into|over|up|down|again)\b",
 _CHANGE_PHRASES = re.compile(
     rf"\b(?:no longer|any ?more|no more(?! than)|instead|rather than|from now on|going forward|"
     rf"as of|"
-    rf"from (?:next|this) (?:week|month|year|term|season|quarter|monday|tuesday|wednesday|"
-    rf"thursday|friday|saturday|sunday)|"
+    rf"from (?:next|this) (?:week|month|year|term|season|quarter|{'|'.join(DAY_NAMES)})|"
     rf"change of plans?|(?:gone|went|goes|going) (?:up|down)|"
     rf"these days|starting (?:on |in |from )?\w+|effective \w+|off the|ended up|"
     rf"(?:^|[.;,:!]\s*|\b(?:is|are|was|were|went|gone|going|go|be|been|now)\s+)back to|"
@@ -111,16 +112,11 @@ _CHANGE_PHRASES = re.compile(
 _NEW_VALUE = re.compile(r"^\s*(?i:(?:my |our |the )?new)\s+(?![A-Z][a-z])")
 #: "now" as a standing state ("is Friday mornings now", "is now the second Tuesday")
 _NOW = re.compile(r"\bnow\b", re.IGNORECASE)
-_MONTH_NAMES = sorted(
-    word_set(
-        "january february march april may june july august september october november december"
-    )
-)
 #: a statement that only adds to, or carves an exception out of, what was said
 _ADDITIVE = re.compile(
     r"\b(?:also|too(?=\s*(?:[.,;!?)]|$))|as well|in addition|additionally|another|except|"
     r"unless|exception|besides|during|from (?:"
-    + "|".join(_MONTH_NAMES)
+    + "|".join(MONTH_NAMES)
     + r") (?:to|through|until|till))\b",
     re.IGNORECASE,
 )
@@ -138,17 +134,11 @@ _LEFT = re.compile(
 #: where a clause starts: its subject is the words between it and the clause's verb
 _CLAUSE = re.compile(r"[.;!?]\s+|\s[\u2014\u2013-]\s|,\s+(?:so|and|but)\s+")
 #: the verbs of :data:`_COPULA`, as :func:`_content` spells them
-_PIVOT_VERBS = frozenset(
-    normalize(w)
-    for w in word_set(
-        "cost costs run runs open opens close closes start starts end ends meet meets "
-        "live lives goes go hold holds take takes"
-    )
-)
+_VERBS = ("cost", "run", "open", "close", "start", "end", "meet", "live", "hold", "take")
+_PIVOT_VERBS = frozenset(normalize(w) for v in _VERBS for w in (v, v + "s")) | {"go", "goe"}
 #: a copula or the like: the words before it are the statement's subject
 _COPULA = re.compile(
-    r"\s(?:is|are|was|were|equals|costs?|runs?|opens?|closes?|starts?|ends?|meets?|"
-    r"lives?|goes|go|holds?|takes?)\s|:(?!\d)",
+    rf"\s(?:is|are|was|were|equals|goes|go|{'|'.join(v + 's?' for v in _VERBS)})\s|:(?!\d)",
     re.IGNORECASE,
 )
 
@@ -203,7 +193,7 @@ def _content(text: str) -> frozenset[str]:
         for t in tokenize(text)
         if t not in _NOT_CONTENT
         and t not in _CHANGE_VERBS
-        and t not in CALENDAR
+        and t not in VALUE_WORDS
         and not (t[0].isdigit() or (has_digit(t) and len(t) < 3))
     )
 

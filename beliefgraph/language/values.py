@@ -27,26 +27,23 @@ from decimal import Decimal
 
 from beliefgraph.text import fold, word_set
 
-_MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        [
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ]
-    )
-    for m in names
-}
+#: each month's name, then its short forms
+_MONTH_SPELLINGS = (
+    ("january", "jan"),
+    ("february", "feb"),
+    ("march", "mar"),
+    ("april", "apr"),
+    ("may",),
+    ("june", "jun"),
+    ("july", "jul"),
+    ("august", "aug"),
+    ("september", "sep", "sept"),
+    ("october", "oct"),
+    ("november", "nov"),
+    ("december", "dec"),
+)
+MONTH_NAMES = tuple(names[0] for names in _MONTH_SPELLINGS)
+_MONTHS = {m: i + 1 for i, names in enumerate(_MONTH_SPELLINGS) for m in names}
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _NUMBER_WORDS = {
     w: str(i)
@@ -90,22 +87,22 @@ _ORDINAL_WORD = re.compile(
 )
 #: days of the week, as written out, in the plural ("Tuesdays") or cut short ("Tue", "Thurs");
 #: "sat" and "sun" only with a capital (lower case they are other words)
+_DAY_SPELLINGS = (
+    ("monday", "mon"),
+    ("tuesday", "tue tues"),
+    ("wednesday", "wed weds"),
+    ("thursday", "thu thur thurs"),
+    ("friday", "fri"),
+    ("saturday", "Sat"),
+    ("sunday", "Sun"),
+)
+DAY_NAMES = tuple(day for day, _ in _DAY_SPELLINGS)
 _DAYS = {
-    name: day[:3]
-    for day, short in [
-        ("monday", "mon"),
-        ("tuesday", "tue tues"),
-        ("wednesday", "wed weds"),
-        ("thursday", "thu thur thurs"),
-        ("friday", "fri"),
-        ("saturday", "Sat"),
-        ("sunday", "Sun"),
-    ]
-    for name in [day, day + "s", *short.split()]
+    name: day[:3] for day, short in _DAY_SPELLINGS for name in [day, day + "s", *short.split()]
 }
 _WEEKDAYS = frozenset(_DAYS.values())
 #: numbers and ordinals written out, and how often or how much: part of a value, not a topic
-CALENDAR = (
+VALUE_WORDS = (
     frozenset(_NUMBER_WORDS)
     | frozenset(_TENS)
     | frozenset(_ORDINALS)
@@ -114,9 +111,7 @@ CALENDAR = (
 #: a day or a month however written, in one spelling ("Tuesdays" and "Tue" are "tue", "Sept"
 #: and "September" are "september"): a topic word
 SPELLED = {name.lower(): day for name, day in _DAYS.items()} | {
-    name: max((m for m, n in _MONTHS.items() if n == number), key=len)
-    for name, number in _MONTHS.items()
-    if name != "may"
+    name: names[0] for names in _MONTH_SPELLINGS for name in names if name != "may"
 }
 _DAY = re.compile(
     r"(?<!')\b(?:(1st|2nd|3rd|4th|5th|first|second|third|fourth|fifth|last)\s+)?("
