@@ -41,9 +41,12 @@ def cues(*patterns: str) -> re.Pattern[str]:
 
 # A negated requirement is a permission: "no approval required", "not needed".
 _PERMISSION = cues(
-    r"no \w+ (?:is |are )?(?:required|needed|necessary)",
+    r"no (?:[\w-]+ ){1,2}?(?:is |are )?(?:required|needed|necessary)",
     r"(?:is|are) not (?:required|needed|necessary)",
-    r"without (?:review|approval|checks?)",
+    r"needs? no (?:\w+ ){0,2}?(?:sign[- ]?off|approval|check|review|ticket|permission|"
+    r"authori[sz]ation)",
+    r"without (?:any(?:one|body)? |a |further |prior |extra )?(?:\w+ )?"
+    r"(?:review|approval|checks?|sign(?:ing)?[- ]?off|asking|permission)",
     r"freely \w+",
     r"(?:is|are) (?:safe|fine|ok) to",
     r"can be (?:read back|shared|surfaced|used|stated|given)",
@@ -123,7 +126,7 @@ _ABSOLUTE = cues(
 
 #: how a request says it asks about how things were, not how they are
 _THE_PAST = cues(
-    r"back (?:in|when|then)",
+    r"back (?:in|when|then|before)",
     r"(?:in|during|for) (?:the )?(?:19|20)\d\d(?: ?- ?\d\d)?(?: season| school year| year)?",
     r"(?:in|during) the (?:first|second|last|early|later?) (?:half|part|quarter|months?|weeks?) "
     r"of (?:19|20)\d\d",
@@ -132,7 +135,8 @@ _THE_PAST = cues(
     r"(?:in|during|for|from) (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* "
     r"(?:19|20)\d\d",
     r"(?:we|they|you|people|staff) used to",
-    r"before [^.?!]{0,40}(?:existed|came in|was introduced|changed)",
+    r"before [^.?!]{0,40}(?:existed|came in|was introduced|changed|went live|went over|"
+    r"switched|moved (?:over|to))",
     r"originally",
     r"when we first",
     r"at the time",
@@ -237,7 +241,7 @@ def read_directive(text: str) -> Directive:
         # the rule lets the act happen and asks for a caution with it, whatever else it
         # demands of the act itself.
         return Directive(ActionClass.warn, m.group(0))
-    if m := _VERIFY.search(line):
+    if (m := _VERIFY.search(line)) and not _lets_it_be_done(line, m):
         return Directive(ActionClass.verify_first, m.group(0))
     if m := _PERMISSION.search(line):
         return Directive(ActionClass.answer, m.group(0))
@@ -247,6 +251,18 @@ def read_directive(text: str) -> Directive:
             return Directive(ActionClass.verify_first, f"{m.group(0)} ... {route.group(0)}")
         return Directive(ActionClass.block, m.group(0))
     return Directive(None)
+
+
+def _lets_it_be_done(line: str, requirement: re.Match[str]) -> bool:
+    """Whether a check named after "without" is what a permission waives ("notes can be
+    added without approval"), not what a prohibition waits for ("never ... without
+    approval"): the text lets the act happen and forbids nothing."""
+    return (
+        requirement.group(0).startswith("without")
+        and bool(_MAY.search(line[: requirement.start()]))
+        and not _BLOCK.search(line)
+        and _VERIFY.search(line, requirement.end()) is None
+    )
 
 
 @lru_cache(maxsize=CACHE)
@@ -272,6 +288,43 @@ def takes_the_route(request: str, text: str) -> bool:
     on_route = asked & set(content_words(line[route.start() :]))
     forbidden = asked & set(content_words(line[: route.start()]))
     return len(on_route) >= 2 and len(on_route) > len(forbidden)
+
+
+#: how a sentence says a way is not (or no longer) used: "Email and fax are not used"
+_REFUSED_WAY = cues(
+    r"(?:is|are) not (?:\w+ )?(?:used|accepted|allowed|permitted|to be used)",
+    r"no longer",
+    r"nothing (?:gets|is|goes)",
+)
+_CLAUSE = re.compile(r"[.;:!?]\s+|;\s*")
+
+
+@lru_cache(maxsize=CACHE)
+def takes_the_way(request: str, text: str) -> bool:
+    """Whether ``request`` goes the way a rule in ``text`` says things are done, and none of
+    the ways it refuses: "clinicians outside the trust get our documents through the
+    referral portal; email and fax are not used" and "send his summary over to his GP on the
+    referral portal". Its words are those of the sentences that say how, not of those that
+    say how not.
+
+    >>> rule = "Results go to patients through their portal. Email and text are not used."
+    >>> takes_the_way("Put his signed MRI report up on his patient portal.", rule)
+    True
+    >>> takes_the_way("Email him his signed MRI report.", rule)
+    False
+    """
+    line = normalise(text)
+    how: list[str] = []
+    how_not: list[str] = []
+    for clause in _CLAUSE.split(line):
+        refuses = _REFUSED_WAY.search(clause) or _BLOCK.search(clause)
+        (how_not if refuses else how).append(clause)
+    if not how or not how_not:
+        return False
+    asked = set(content_words(request))
+    refused = set(content_words(" ".join(how_not)))
+    way = set(content_words(" ".join(how))) - refused
+    return len(asked & way) >= 2 and not asked & (refused - way)
 
 
 #: a caution the rule asks to pass on with the act: remind, tell, point out, spell out ...

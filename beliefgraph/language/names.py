@@ -53,7 +53,8 @@ def proper_names(text: str) -> tuple[tuple[str, ...], ...]:
             ("^" if w.startswith("^") else "") + t
             for w in tokens
             if w.lstrip("^") not in _NOT_NAMES
-            for t in tokenize(w)
+            # "Delgado-Ruiz" is the name "Delgado Ruiz" written with a hyphen
+            for t in tokenize(w.replace("-", " "))
             if t.isalpha()
         )
         if folded:

@@ -241,6 +241,7 @@ def someone_elses_act(text: str) -> bool:
 _HOLDS = {
     "a secret": re.compile(
         r"\b(?:password|passcode|passphrase|pin|login|log-in|sign-in|credentials?|combination|"
+        r"secret|api key|(?:access|auth|bearer|api) token|"
         r"(?:door|gate|alarm|keypad|lock|access|entry) code|"
         r"(?:recovery|reset|break-?glass|master|unlock|backup|security|vault|admin) "
         r"(?:code|string|key|phrase|word))\b"
@@ -253,6 +254,10 @@ _HOLDS = {
         r"|\b(?:keypad|lock|padlock|safe)\s+(?:takes|opens (?:with|on)|is set to)\s+"
         r"\d(?:[\s-]?\d){2,}\b"
         r"|\b(?:keypad|keycode|key code|door code|gate code)\s*:?\s+\d(?:[\s-]?\d){3,}\b"
+        # a keypad changed to a new number, said in the next breath ("... was changed.
+        # It's now 7391")
+        r"|\b(?:keypad|keycode|key code|door code|gate code)\b[^;]{0,80}?\b(?:now|is)\s+"
+        r"\d(?:[\s-]?\d){3,}\b"
         # a token of letters, digits and a symbol ("Q7!rmT2w-vale") is a secret on its own
         r"|(?<![\w@.])(?=[\w!@#$%^&*-]*[a-z])(?=[\w!@#$%^&*-]*\d)(?=[\w!@#$%^&*-]*[!@#$%^&*])"
         r"[\w!@#$%^&*-]{8,}",
@@ -263,6 +268,13 @@ _HOLDS = {
         r"ssn|diagnos(?:is|ed|es)|hiv|home address)\b"
         # a phone number of a person's own ("personal mobile 07700 900318")
         r"|\b(?:personal|private|home|mobile|cell)\b(?: \w+)?[\s:,-]{1,3}\+?\d[\d ()-]{7,}\d"
+        # a family member's or an emergency contact's number ("mum Sarah 07700 900312")
+        r"|\b(?:emergency contacts?|next of kin|mum|dad|mother|father|wife|husband|partner|"
+        r"son|daughter|grandad|grandma|grandmother|grandfather)\b[^.;]{0,20}?\+?\d[\d ()-]{7,}\d"
+        # where someone lives ("new place: Flat 3, 14 Kestrel Road"), not an office's street
+        r"|\b(?:flat|apt|apartment|home|house|lives|living|place|moved)\b[^.;]{0,30}?"
+        r"\b\d{1,4}[a-z]? (?-i:[A-Z][a-z]+) (?:road|street|lane|avenue|close|drive|crescent|"
+        r"terrace|gardens|rd|st|ave|ln)\b"
         # a UK postcode, written in capitals ("LS6 2PQ")
         r"|\b(?-i:[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2})\b",
         re.IGNORECASE,
@@ -280,7 +292,7 @@ _SHAREABLE = cues(
     r"(?:fine|ok|okay|free|happy) to (?:give|share|pass|hand)",
     r"(?:can|may) (?:be )?(?:give|given|share|shared|pass|passed|hand|handed)",
     r"(?:give|share|pass) (?:it )?(?:to|with) (?:any|anyone|everyone)",
-    r"(?:printed|pinned|posted|displayed) on",
+    r"(?:printed|pinned|posted|displayed|written up) (?:on|at|in)",
     r"public",
 )
 

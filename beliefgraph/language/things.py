@@ -36,7 +36,7 @@ from functools import lru_cache
 
 from beliefgraph.language.acts import DETERMINERS, is_act
 from beliefgraph.language.names import another_of_that_name
-from beliefgraph.language.words import STOPWORDS, words
+from beliefgraph.language.words import STOPWORDS, Terms, words
 from beliefgraph.text import word_set
 
 #: words that name a property of a thing, not a thing: a shared attribute is no shared topic
@@ -405,20 +405,30 @@ def labelled_sibling(request: str, belief: str) -> tuple[Thing, Thing] | None:
     if label is None:
         return None
     labelled = _named_things(label.group(1))
-    asked = set(words(request))
+    asked = Terms.of(request)
     request_things = _named_things(request)
     label_words = {w for t in labelled for w in t.words}
+    # a name is no kind of thing: "Halvorsen Emballasje: ..." is a supplier, not a sibling of
+    # "Halvorsen's invoice" (another of that name is told apart elsewhere)
+    named = {w.lower() for w in _PROPER.findall(label.group(1))}
     for held in labelled:
-        if not held.qualifiers or held.head in asked:
+        if not held.qualifiers or held.head in named or asked.has(held.head):
             continue
+        joined = "".join(held.words)
         for thing in request_things:
             if (
                 thing.head != held.head
                 and thing.head not in label_words
+                # "Delgado-Ruiz" is "Delgado Ruiz" written with a hyphen
+                and thing.head not in joined
                 and held.qualifiers & (thing.qualifiers | {thing.head})
             ):
                 return held, thing
     return None
+
+
+#: a capitalised word after the first of a label: part of a name ("Halvorsen Emballasje")
+_PROPER = re.compile(r"(?<=\w[ -])([A-Z][a-z]+)\b")
 
 
 def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -130,14 +131,21 @@ class Terms:
 
     text: str
     tokens: tuple[str, ...]
+    #: the words again with hyphenated words taken apart ("Delgado-Ruiz" is "delgado ruiz"),
+    #: when the text has any
+    parts: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, text: str) -> Terms:
-        """Read ``text``."""
-        return cls(text, words(text))
+    def of(cls, text: str, raw: Sequence[str] | None = None) -> Terms:
+        """Read ``text``, whose :func:`tokenize` tokens the caller may already hold (``raw``)."""
+        tokens = words(text) if raw is None else tuple(fold_plural(t) for t in raw)
+        apart = _HYPHEN.sub(lambda m: m.group(0).replace("-", " "), text)
+        parts = words(apart) if apart != text else ()
+        return cls(text, tokens, parts)
 
     def find(self, term: str) -> tuple[int, int] | None:
-        """Where ``term`` occurs as ``(start, end)`` token positions, or ``None``."""
+        """Where ``term`` occurs as ``(start, end)`` token positions, or ``None``; an empty
+        span when only a hyphenated word's parts hold it ("ruiz" in "Delgado-Ruiz")."""
         phrase = words(term)
         if not phrase:
             return None
@@ -154,11 +162,21 @@ class Terms:
                     return i, j + 1
                 if len(run) >= len(joined):
                     break
+        toks = self.parts
+        for i in range(len(toks) - n + 1):
+            if toks[i : i + n] == phrase:
+                # found among the parts: no token of its own, an empty span
+                return 0, 0
         return None
 
     def has(self, term: str) -> bool:
         """Whether ``term`` occurs in the request."""
         return self.find(term) is not None
+
+
+#: a hyphen inside a word of letters ("Delgado-Ruiz", "e-mail"), not inside a code or a
+#: host name ("qa-ledger-07", "4B-12")
+_HYPHEN = re.compile(r"(?<![\w-])[a-zA-Z]+(?:-[a-zA-Z]+)+(?![\w-])")
 
 
 def normalise(text: str) -> str:

@@ -70,8 +70,6 @@ RULE_WORDS = re.compile(
     r"\b(?:must|shall|should|only|never|not|no|required?|requires|needs?|may|cannot|"
     r"without|unless|until|always)\b"
 )
-#: kinds whose very content is to be guarded
-SECRET_KINDS = frozenset({Kind.credential})
 #: how closely a belief is about the request's thing (bigger is closer)
 _ABOUT_RANK = {"same": 2, "class": 1, "mention": 0, "none": -1}
 
@@ -262,7 +260,7 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         else:
             why = "out of scope: the request matches none of its terms"
         return result("none", why, "excluded")
-    if scope.source == "derived" and (pair := labelled_sibling(request.text, c.text)) is not None:
+    if (pair := labelled_sibling(request.text, c.text)) is not None:
         # "Dock 3 edge router: no software changes ..." is about the router, not the
         # handhelds at the same dock that a software update is asked for
         held, asked = pair

@@ -160,7 +160,7 @@ class Planner:
             kinds = infer_action_types(request.query)
             kinds_source = "inferred"
         tokens = tokenize(request.query)  # the request is read once, here
-        read = Terms(request.query, tuple(fold_plural(t) for t in tokens))  # = Terms.of(query)
+        read = Terms.of(request.query, tokens)
         terms = list(read.tokens)
 
         def empty(report: NamespaceReport, why: str, discovery: str) -> QueryResult:

@@ -31,7 +31,9 @@ The rules (DESIGN §3), in order:
    unless the hint already measures a caution (``warn``, ``verify_first``) or asks only for
    background (``answer_context``), and by
    ``verification_required``; history is ``archive_only``; a write/execute request under a
-   write/execute scope never gets a bare ``answer``.
+   write/execute scope never gets a bare ``answer``, unless it goes the very way the rule
+   says things are done and none it refuses ("through the referral portal; email and fax
+   are not used", asked to send a summary on the referral portal).
 7. **Contests.** A governing belief that live beliefs ``CONTRADICT`` (the curation gate's
    trust, role or namespace guard kept them from superseding it, DESIGN §5) still governs:
    the guard judged the contradiction unfit to replace it, and a contest never changes who
@@ -93,6 +95,7 @@ from beliefgraph.language.directives import (
     governed_action_types,
     read_directive,
     takes_the_route,
+    takes_the_way,
 )
 from beliefgraph.language.properties import other_property
 from beliefgraph.language.stakes import (
@@ -113,7 +116,6 @@ from beliefgraph.models import (
 )
 from beliefgraph.planner.assess import (
     RULE_WORDS,
-    SECRET_KINDS,
     WITHOUT_STANDING,
     Assessment,
     Candidate,
@@ -149,10 +151,16 @@ def action_for(
     if governor.historical:
         return ActionClass.archive_only, [f"{governor.id} is {governor.historical}: history only"]
     directive = read_directive(governor.text)
-    on_route = (
-        request is not None
-        and directive.action == ActionClass.verify_first
-        and takes_the_route(request.text, governor.text)
+    on_route = request is not None and (
+        (
+            directive.action == ActionClass.verify_first
+            and takes_the_route(request.text, governor.text)
+        )
+        or (
+            governor.allowed_action in (None, ActionClass.answer)
+            and directive.action != ActionClass.block
+            and takes_the_way(request.text, governor.text)
+        )
     )
     if on_route:
         # "never take card numbers by phone; to collect, send the payment link", asked to
@@ -161,8 +169,9 @@ def action_for(
     if governor.allowed_action == ActionClass.archive_only and directive.is_rule:
         return ActionClass.archive_only, [f"{governor.id} says it is history: archive_only"]
     # A label can lie both ways: a plain fact filed as a critical policy ("Dock B's Friday
-    # cut-off is 14:30") holds no secret, money or private data to guard and says no rule;
-    # reading it is answered, whatever its hint or verification flag ask.
+    # cut-off is 14:30"), or a network's name filed as a credential, holds no secret, money
+    # or private data to guard and says no rule; reading it is answered, whatever its kind,
+    # hint or verification flag ask.
     restricts = directive.action not in (
         None,
         ActionClass.answer,
@@ -172,7 +181,6 @@ def action_for(
             not action_types & CHANGING
             and not RULE_WORDS.search(governor.text.lower())
             and holds_at_stake(governor.text) is None
-            and governor.kind not in SECRET_KINDS
         )
         # ... and a secret whose own words say it may be handed on ("printed on the welcome
         # card") is handed on.

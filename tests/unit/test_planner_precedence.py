@@ -976,3 +976,44 @@ def test_a_permission_with_a_caution_to_pass_on_warns_whatever_its_label() -> No
     # a label that asks for more than the caution keeps it
     checked = replace(cautioned, allowed_action=ActionClass.verify_first)
     assert decide(query, [X], [checked]).action == ActionClass.verify_first
+
+
+def test_a_request_that_takes_the_way_a_rule_names_is_answered() -> None:
+    route = belief(
+        "p",
+        "Once a report is signed, patients see it in their online portal; that is the approved "
+        "route. Email and text are not used for results.",
+        kind=Kind.policy,
+        hint=ActionClass.answer,
+        governs=Governs(any_terms=["report", "portal"], action_types=[W, X]),
+    )
+    asked = "Put Mr Abara's signed knee MRI report up on his patient portal."
+    assert decide(asked, {W, X}, [route]).action == ActionClass.answer
+    # the way it refuses is no way at all: the act stays under the rule's check
+    refused = decide("Email Mr Abara his signed knee MRI report.", {X}, [route])
+    assert refused.action == ActionClass.verify_first
+
+
+def test_a_plain_note_that_holds_private_data_blocks_handing_it_to_others() -> None:
+    note = belief(
+        "n",
+        "Sarah Marsh's mobile, from the admissions form: mum 07700 900312.",
+        kind=Kind.context,
+        hint=ActionClass.answer,
+    )
+    d = decide("Could you send Mrs Kaur Sarah Marsh's mobile?", {X}, [note])
+    assert (d.governing, d.action) == ("n", ActionClass.block)
+
+
+def test_a_network_name_filed_as_a_credential_is_read_out() -> None:
+    name = belief(
+        "c",
+        "The flat's guest Wi-Fi network shows up as Seaview-Guest; Seaview-Guest-5G is the same.",
+        kind=Kind.credential,
+        priority=Priority.critical,
+        hint=ActionClass.block,
+        verify=True,
+        governs=Governs(any_terms=["guest wifi"]),
+    )
+    d = decide("Which guest Wi-Fi network at the flat is ours?", {R}, [name])
+    assert (d.governing, d.action) == ("c", ActionClass.answer)

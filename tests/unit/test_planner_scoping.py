@@ -9,6 +9,7 @@ from beliefgraph.language.directives import (
     asks_about_the_past,
     governed_action_types,
     read_directive,
+    takes_the_way,
 )
 from beliefgraph.language.scopes import (
     STRONG,
@@ -296,6 +297,14 @@ def test_a_question_asking_for_a_dose_or_a_limit_is_one(
         ("Reception: 0113 496 0000, open 9 to 5.", None),
         ("Heads-up: the goods entrance keypad takes 4819 then #.", "a secret"),
         ("The mobile app release 2024-11 ships on 12 Dec.", None),
+        # a secret by its own name, a keypad changed, where someone lives, a family's number
+        ("Card processor live secret: sk_live_51Hq8vT2e9Rb0xKc7Lm3.", "a secret"),
+        ("The rear keypad was changed after the break-in. It's now 7391, then #.", "a secret"),
+        ("Jonas's new place: Flat 3, 14 Kestrel Road, Harrow.", "private data"),
+        ("Emergency contacts: mum Sarah 07700 900312, grandad Ken 07700 900877.", "private data"),
+        ("The office is at 12 Market Street, open 9-5.", None),
+        ("Keep secrets out of chat for 30 days.", None),
+        ("Guest network password flatwhite22, printed at the bottom of every receipt.", None),
     ],
 )
 def test_what_a_memory_holds_is_read_from_its_value(text: str, held: str | None) -> None:
@@ -374,3 +383,64 @@ def test_someone_elses_own_number_is_private_data() -> None:
 )
 def test_a_rule_that_gives_the_act_to_someone_else(text: str, elsewhere: bool) -> None:
     assert someone_elses_act(text) is elsewhere
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("Service notes can be added without approval.", ActionClass.answer),
+        ("Staff can add notes to an account without anyone signing off.", ActionClass.answer),
+        ("Economy fares on any route need no sign-off.", ActionClass.answer),
+        ("Reschedule or cancel through their portal, no sign-off needed.", ActionClass.answer),
+        ("Coordinators can cancel any visit under £500 without asking anyone.", ActionClass.answer),
+        # a check after "without" that a prohibition waits for stays a requirement
+        ("Never share the file without approval.", ActionClass.verify_first),
+        # ... and so does one named beside the permission
+        (
+            "Refunds can be issued without approval; above £50 they must be approved first.",
+            ActionClass.verify_first,
+        ),
+    ],
+)
+def test_a_check_a_permission_waives_is_no_requirement(text: str, action: ActionClass) -> None:
+    assert read_directive(text).action == action
+
+
+def test_the_time_before_a_change_is_the_past() -> None:
+    assert asks_about_the_past("Back before we went over to water paint, how did we clean it?")
+    assert asks_about_the_past("Before the HR portal went live, how did starters send forms?")
+    assert not asks_about_the_past("Before the portal goes live, send me the forms.")
+
+
+@pytest.mark.parametrize(
+    ("request_", "rule", "on_the_way"),
+    [
+        (
+            "Put his signed MRI report up on his patient portal.",
+            "Results go to patients through their online portal. Email and text are not used.",
+            True,
+        ),
+        (
+            "Email him his signed MRI report.",
+            "Results go to patients through their online portal. Email and text are not used.",
+            False,
+        ),
+        (
+            "Send the exhibits note to their counsel; the files are in the data room.",
+            "Productions go through the data room with expiring access. Email attachments "
+            "are not to be used.",
+            True,
+        ),
+        # a permission refuses no way: nothing to take
+        ("Scrap lot 7731.", "Leads may scrap any rejected lot; no further sign-off needed.", False),
+    ],
+)
+def test_a_request_takes_the_way_a_rule_names(request_: str, rule: str, on_the_way: bool) -> None:
+    assert takes_the_way(request_, rule) is on_the_way
+
+
+def test_hyphenated_words_match_their_parts_but_codes_do_not() -> None:
+    asked = Terms.of("Book Maria Delgado-Ruiz in and e-mail the on-call team about qa-ledger-07.")
+    for term in ("delgado", "delgado ruiz", "ruiz", "email", "on call", "oncall"):
+        assert asked.has(term)
+    assert not asked.has("ledger")

@@ -6,7 +6,7 @@ import pytest
 
 from beliefgraph.language.names import another_of_that_name
 from beliefgraph.language.properties import other_property
-from beliefgraph.language.things import about, align, instances, things
+from beliefgraph.language.things import about, align, instances, labelled_sibling, things
 
 
 def test_a_compound_is_about_its_last_word_that_is_no_attribute() -> None:
@@ -193,3 +193,18 @@ def test_a_belief_about_another_one_of_the_thing_asked_is_marked(
     assert found.other is other
     if other:
         assert found.level == "none"
+
+
+def test_a_hyphenated_name_is_the_same_name_written_apart() -> None:
+    asked = "Please put Maria Delgado-Ruiz in Thursday's CT slot."
+    assert not another_of_that_name(asked, "Maria Delgado Ruiz, MRN 00417720: contrast allergy.")
+    assert another_of_that_name(asked, "Maria Delgado Lopez, MRN 00417721: contrast allergy.")
+
+
+def test_a_label_names_a_sibling_thing_not_a_name_or_the_thing_written_apart() -> None:
+    assert labelled_sibling("Update the dock 3 handhelds.", "Dock 3 edge router: no changes.")
+    # "Halvorsen Emballasje" is a supplier's name, not a kind of thing beside the invoice
+    halvorsen = "Halvorsen Emballasje (Bergen): all outgoing payments are frozen."
+    assert labelled_sibling("Release the payment on Halvorsen's Bergen invoice.", halvorsen) is None
+    handoffs = "Reefer handoffs at Lyon: both drivers read the logger."
+    assert labelled_sibling("What's the hand off routine for reefers at Lyon?", handoffs) is None
