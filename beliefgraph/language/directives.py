@@ -243,7 +243,7 @@ def read_directive(text: str) -> Directive:
         return Directive(ActionClass.warn, m.group(0))
     if (m := _VERIFY.search(line)) and not _lets_it_be_done(line, m):
         return Directive(ActionClass.verify_first, m.group(0))
-    if m := _PERMISSION.search(line):
+    if m := _permission(line):
         return Directive(ActionClass.answer, m.group(0))
     if m := _BLOCK.search(line):
         route = _ROUTE.search(line, m.end()) or _ROUTE_SAID.search(line, m.end())
@@ -251,6 +251,15 @@ def read_directive(text: str) -> Directive:
             return Directive(ActionClass.verify_first, f"{m.group(0)} ... {route.group(0)}")
         return Directive(ActionClass.block, m.group(0))
     return Directive(None)
+
+
+def _permission(line: str) -> re.Match[str] | None:
+    """The words by which ``line`` lets an act be done without a check, if it does; "don't
+    change it without asking the lead" waits for the asking, and permits nothing."""
+    m = _PERMISSION.search(line)
+    if m is None or (m.group(0).startswith("without") and _BLOCK.search(line)):
+        return None
+    return m
 
 
 def _lets_it_be_done(line: str, requirement: re.Match[str]) -> bool:
@@ -367,7 +376,7 @@ def governed_action_types(text: str) -> frozenset[ActionType]:
     """
     line = normalise(text)
     m = _VERIFY.search(line) or _BLOCK.search(line)
-    if m is None or (_PERMISSION.search(line) and not _VERIFY.search(line)):
+    if m is None or (_permission(line) and not _VERIFY.search(line)):
         return frozenset()
     if m.re is not _VERIFY:
         return infer_action_types(line, describing=True)

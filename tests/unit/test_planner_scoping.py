@@ -395,6 +395,7 @@ def test_a_rule_that_gives_the_act_to_someone_else(text: str, elsewhere: bool) -
         ("Coordinators can cancel any visit under £500 without asking anyone.", ActionClass.answer),
         # a check after "without" that a prohibition waits for stays a requirement
         ("Never share the file without approval.", ActionClass.verify_first),
+        ("Don't change the lobby keypad settings without asking the ops lead.", ActionClass.block),
         # ... and so does one named beside the permission
         (
             "Refunds can be issued without approval; above £50 they must be approved first.",
