@@ -132,8 +132,8 @@ _THE_PAST = cues(
     r"of (?:19|20)\d\d",
     r"(?:when|while|before|after) the old",
     r"(?:around|about|at) the time (?:it|they|we|he|she)",
-    r"(?:in|during|for|from) (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* "
-    r"(?:19|20)\d\d",
+    r"(?:in|during|for|from) (?:(?:early|mid|late) )?"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* (?:19|20)\d\d",
     r"(?:we|they|you|people|staff) used to",
     r"before [^.?!]{0,40}(?:existed|came in|was introduced|changed|went live|went over|"
     r"switched|moved (?:over|to))",
@@ -142,7 +142,17 @@ _THE_PAST = cues(
     r"at the time",
     r"in those days",
 )
-_PAST_TENSE = cues(r"did", r"was", r"were", r"had", r"used to", r"could")
+_PAST_TENSE = cues(
+    r"did",
+    r"was",
+    r"were",
+    r"had",
+    r"used to",
+    r"could",
+    r"would have",
+    r"got \w+ed",
+    r"still \w+ed",
+)
 
 
 @lru_cache(maxsize=CACHE)

@@ -445,3 +445,15 @@ def test_hyphenated_words_match_their_parts_but_codes_do_not() -> None:
     for term in ("delgado", "delgado ruiz", "ruiz", "email", "on call", "oncall"):
         assert asked.has(term)
     assert not asked.has("ledger")
+
+
+def test_what_happened_in_a_month_gone_by_or_while_a_crew_still_did_it_is_the_past() -> None:
+    assert asks_about_the_past("In late August 2022, what would have happened to the empties?")
+    assert asks_about_the_past("Who got called first back when Dana's crew still looked after it?")
+    assert not asks_about_the_past("What happens to the empties in late August 2027?")
+
+
+def test_putting_someone_down_for_an_appointment_writes_it() -> None:
+    assert W in infer_action_types("Put Mr Okafor down for a scaling with Ines on Thursday.")
+    assert W in infer_action_types("Pencil Mrs Ade in for a clean on Friday.")
+    assert infer_action_types("What did we put down for the deposit?") == {R}
