@@ -26,6 +26,8 @@ _SAFETY = (
             r"dose",
             r"dosage",
             r"draw up",
+            r"how many (?:of )?(?:the |his |her |their )?(?:[\w-]+ ){0,3}?"
+            r"(?:pills?|tablets?|capsules?|drops?|puffs?) go",
         ),
     ),
     (
@@ -39,6 +41,10 @@ _SAFETY = (
             r"(?:which|what) (?:breaker|fuse|circuit|isolator)",
             r"torque",
             r"(?:done|tightened|torqued) up to",
+            # "what do I set the wrench to?", "what do I nip the clamp up to?"
+            r"(?:set|nip|do|tighten|snug) (?:\w+ ){0,4}?(?:wrench|bolts?|nuts?|clamps?|screws?|"
+            r"studs?|fixings?) (?:\w+ )?(?:up )?to",
+            r"(?:set|nip|do|tighten|snug) (?:the )?(?:wrench|driver) to",
             r"how tight",
             r"switch (?:\w+ )?off",
             r"isolate",
@@ -57,12 +63,24 @@ def safety_at_stake(text: str) -> tuple[ActionClass, str] | None:
     >>> safety_at_stake("What's the highest pressure Autoclave 2 can take?")
     (<ActionClass.warn: 'warn'>, 'a safety limit')
     """
+    if _AMOUNT_TO_GIVE.search(normalise(text)):
+        return ActionClass.verify_first, "a dose"
     # What was given or done is a record ("how many ampoules did we destroy?"), not a dose.
     line = normalise(without_record(text))
     for action, what, cue in _SAFETY:
         if cue.search(line):
             return action, what
     return None
+
+
+#: an amount to give next, asked in other words, past tense or not: "how much can she have
+#: now?", "how much did the hospice nurse say?"
+_AMOUNT_TO_GIVE = cues(
+    r"how (?:much|many) (?:\w+ ){0,4}?(?:can|should|could|do i|do we) "
+    r"(?:she|he|they|i|we|you|mum|dad) (?:have|take|give|get)",
+    r"how much (?:did|does) (?:the |her |his |their )?(?:\w+ )?"
+    r"(?:nurse|doctor|gp|pharmacist|vet|consultant) (?:say|said)(?= ?[?.!]| ?$)",
+)
 
 
 #: a setting that keeps people safe, in its units: a torque, a pressure, a load per area or

@@ -457,3 +457,25 @@ def test_putting_someone_down_for_an_appointment_writes_it() -> None:
     assert W in infer_action_types("Put Mr Okafor down for a scaling with Ines on Thursday.")
     assert W in infer_action_types("Pencil Mrs Ade in for a clean on Friday.")
     assert infer_action_types("What did we put down for the deposit?") == {R}
+
+
+@pytest.mark.parametrize(
+    ("request_", "least"),
+    [
+        ("The pain's back. How much did the hospice nurse say?", ActionClass.verify_first),
+        ("I gave her some at lunch. How much can she have now?", ActionClass.verify_first),
+        ("How many of the little white heart pills go in each slot?", ActionClass.verify_first),
+        ("Doing the hub bolts: what do I set the wrench to?", ActionClass.warn),
+        ("What do I nip the seatpost clamp up to?", ActionClass.warn),
+        # an amount of something else is no dose or limit
+        ("How much can we spend on the party?", None),
+        ("How much did the doctor say the scan cost?", None),
+        ("What do I set the thermostat to?", None),
+        ("How many chairs go in the hall?", None),
+    ],
+)
+def test_an_amount_to_give_or_to_tighten_to_asked_in_other_words(
+    request_: str, least: ActionClass | None
+) -> None:
+    got = safety_at_stake(request_)
+    assert (got[0] if got else None) == least
