@@ -84,6 +84,9 @@ _BLOCK = cues(
     r"shall not",
     r"should not",
     r"(?:is|are) (?:blocked|prohibited|forbidden|not allowed)",
+    # what is not passed on: "the assistant doesn't share any of it", "pay stays confidential"
+    r"(?:doesnt|does not|dont|do not|wont|will not) (?:share|give out|disclose|pass on|release)",
+    r"(?:is|are|stays?|remains?|kept|be kept) (?:strictly )?confidential",
     r"block requests?",
 )
 

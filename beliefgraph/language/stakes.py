@@ -132,12 +132,13 @@ _AT_STAKE = {
         r"(?:sign|log) ?(?:in|on) (?:details|to|with)",
         r"sign-?ins?",
         r"(?:door|gate|alarm|keypad|lock|access|entry|key) ?codes?",
-        r"(?:code|number) (?:for|to|of) the (?:\w+ )?(?:door|gate|alarm|keypad|lock|safe)",
+        r"(?:code|number) (?:for|to|of) the (?:\w+ ){0,3}?(?:door|gate|alarm|keypad|lock|safe)",
         r"(?:need|needs|use|uses) to (?:sign|log) (?:in|on)",
         r"how to get (?:in|into|through|past)",
         r"(?:punch|key|tap) (?:it )?in to (?:get|open)\b",
         r"to get (?:it|the \w+) open",
-        r"let (?:him|her|them|the \w+) (?:in|through)",
+        r"let (?:him|her|them|the \w+|themselves|himself|herself) (?:in|through)",
+        r"what (?:do|does|should|would) (?:i|he|she|they|we) (?:punch|key|tap) in",
     ),
     "money": cues(
         r"pay(?:ing)?",
@@ -272,6 +273,9 @@ _HOLDS = {
         r"|\b(?:keypad|lock|padlock|safe)\s+(?:takes|opens (?:with|on)|is set to)\s+"
         r"\d(?:[\s-]?\d){2,}\b"
         r"|\b(?:keypad|keycode|key code|door code|gate code)\s*:?\s+\d(?:[\s-]?\d){3,}\b"
+        # digits keyed in before the hash or enter key ("4719 then hash")
+        r"|\b\d(?:[\s-]?\d){3,}\s+(?:then|followed by|and then)\s+(?:the )?"
+        r"(?:hash|#|star|enter|key)"
         # a keypad changed to a new number, said in the next breath ("... was changed.
         # It's now 7391")
         r"|\b(?:keypad|keycode|key code|door code|gate code)\b[^;]{0,80}?\b(?:now|is)\s+"
@@ -283,7 +287,7 @@ _HOLDS = {
     ),
     "private data": re.compile(
         r"\b(?:dob|date of birth|born (?:on )?\d|ni number|national insurance|social security|"
-        r"ssn|diagnos(?:is|ed|es)|hiv|home address)\b"
+        r"ssn|diagnos(?:is|ed|es)|hiv|home address|pregnan\w*|miscarri\w*|chemo\w*)\b"
         # a phone number of a person's own ("personal mobile 07700 900318")
         r"|\b(?:personal|private|home|mobile|cell)\b(?: \w+)?[\s:,-]{1,3}\+?\d[\d ()-]{7,}\d"
         # a family member's or an emergency contact's number ("mum Sarah 07700 900312")

@@ -479,3 +479,31 @@ def test_an_amount_to_give_or_to_tighten_to_asked_in_other_words(
 ) -> None:
     got = safety_at_stake(request_)
     assert (got[0] if got else None) == least
+
+
+@pytest.mark.parametrize(
+    ("text", "held"),
+    [
+        ("Dock-side back stairs: 4719 then hash. Only facilities have it.", "a secret"),
+        ("She has been off since October after losing the pregnancy.", "private data"),
+        ("Call 0113 496 0000 then press 2 for sales.", None),
+    ],
+)
+def test_digits_keyed_before_the_hash_or_a_pregnancy_are_held_at_stake(
+    text: str, held: str | None
+) -> None:
+    assert holds_at_stake(text) == held
+
+
+def test_asking_for_the_number_of_a_keypad_or_what_to_punch_in_asks_for_a_secret() -> None:
+    assert at_stake("Pop the number for the post room keypad in the residents' chat.") == (
+        "a secret"
+    )
+    assert at_stake("What do I punch in at the back so I can shout it down to him?") == ("a secret")
+    assert at_stake("Post the number for the parts courier in the chat.") is None
+
+
+def test_a_rule_that_keeps_something_confidential_forbids_sharing_it() -> None:
+    rule = "Leaving terms stay confidential. The assistant doesn't share any of it."
+    assert read_directive(rule).action == ActionClass.block
+    assert read_directive("The printer doesn't work on Fridays.").action is None
