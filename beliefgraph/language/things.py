@@ -501,8 +501,8 @@ _ORDINALS = {
 }
 _NUMBERED = re.compile(r"\d+(?:st|nd|rd|th)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
-#: "first signed", "3 ordered": a verb's form, no kind of thing
-_VERB_FORM = re.compile(r"(?:ed|ing)$")
+#: "first signed", "3 ordered": a verb's form, no kind of thing ("bed 12", "shed 3" are kinds)
+_VERB_FORM = re.compile(r"^\w{3,}(?:ed|ing)$")
 
 #: function words that are also kinds of numbered thing ("Lot 7")
 _NUMBERED_KINDS = frozenset({"lot", "block", "part", "unit"})
@@ -558,9 +558,16 @@ def other_instance(request: str, belief: str) -> str | None:
     words the two share."""
     held = instances(belief)
     for kind, numbers in instances(request).items():
-        if kind in held and not held[kind] & numbers:
+        if kind in held and not any(_one_number(a, h) for a in numbers for h in held[kind]):
             return kind
     return None
+
+
+def _one_number(a: str, b: str) -> bool:
+    """Whether two instance numbers may be one: equal, or one the other with a letter
+    after it ("CHEM 101-B" beside "Chem 101 section B")."""
+    short, long_ = sorted((a, b), key=len)
+    return a == b or (long_.startswith(short) and long_[len(short) :].isalpha())
 
 
 def same_instance(request: str, belief: str) -> bool:

@@ -32,6 +32,7 @@ from beliefgraph.language.things import (
     Aboutness,
     about,
     labelled_sibling,
+    other_instance,
     same_instance,
 )
 from beliefgraph.language.words import Terms
@@ -260,6 +261,10 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         else:
             why = "out of scope: the request matches none of its terms"
         return result("none", why, "excluded")
+    if scope.source == "governs" and (kind := other_instance(request.text, c.text)):
+        # its writer's terms reach the request, but its own words name another numbered
+        # one: "bed 21" for bed 12
+        return result("none", f"out of scope: it names another {kind}", "excluded")
     if (pair := labelled_sibling(request.text, c.text)) is not None:
         # "Dock 3 edge router: no software changes ..." is about the router, not the
         # handhelds at the same dock that a software update is asked for

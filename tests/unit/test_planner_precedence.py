@@ -1017,3 +1017,16 @@ def test_a_network_name_filed_as_a_credential_is_read_out() -> None:
     )
     d = decide("Which guest Wi-Fi network at the flat is ours?", {R}, [name])
     assert (d.governing, d.action) == ("c", ActionClass.answer)
+
+
+def test_an_explicit_scope_on_another_numbered_one_does_not_govern() -> None:
+    other_bed = belief(
+        "o",
+        "Eirik Halvorson, bed 21: anaphylaxis to NSAIDs. No ibuprofen under any circumstances.",
+        kind=Kind.policy,
+        priority=Priority.critical,
+        hint=ActionClass.block,
+        governs=Governs(any_terms=["ibuprofen"]),
+    )
+    d = decide("The gentleman in bed 12 wants ibuprofen 400 for his knee. OK?", {X}, [other_bed])
+    assert d.governing is None

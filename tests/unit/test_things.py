@@ -6,7 +6,14 @@ import pytest
 
 from beliefgraph.language.names import another_of_that_name
 from beliefgraph.language.properties import other_property
-from beliefgraph.language.things import about, align, instances, labelled_sibling, things
+from beliefgraph.language.things import (
+    about,
+    align,
+    instances,
+    labelled_sibling,
+    other_instance,
+    things,
+)
 
 
 def test_a_compound_is_about_its_last_word_that_is_no_attribute() -> None:
@@ -208,3 +215,10 @@ def test_a_label_names_a_sibling_thing_not_a_name_or_the_thing_written_apart() -
     assert labelled_sibling("Release the payment on Halvorsen's Bergen invoice.", halvorsen) is None
     handoffs = "Reefer handoffs at Lyon: both drivers read the logger."
     assert labelled_sibling("What's the hand off routine for reefers at Lyon?", handoffs) is None
+
+
+def test_a_bed_or_a_shed_is_a_numbered_kind_and_101_b_is_section_b_of_101() -> None:
+    assert instances("The gentleman in bed 12 wants ibuprofen.") == {"bed": frozenset({"12"})}
+    assert other_instance("Give bed 12 some ibuprofen.", "Bed 21: allergic to NSAIDs.") == "bed"
+    assert other_instance("Push Chem 101 section B's grades.", "CHEM 101-B: under review.") is None
+    assert other_instance("Push Chem 101's grades.", "CHEM 102: frozen.") == "chem"
