@@ -146,7 +146,8 @@ _PLACING_IN_RECORD = re.compile(_PLACE + r"(?:[\w-]+\s+){0,4}?" + _RECORD + r"\b
 _RECORD_CHANGES = re.compile(
     r"\btake (?:\w+ ){1,3}off (?:\w+ ){0,3}?" + _RECORD + r"\b"
     # "put Mr Okafor down for a scaling", "pencil her in for Friday": a booking is written
-    r"|\b(?:put|pop|pencil|jot|write) (?:[\w.']+ ){1,3}?(?:down|in) for\b"
+    r"|\b(?:put|pop|pencil|jot|write) (?:(?:mr|mrs|ms|miss|dr)\.? \w+|him|her|them|me|us) "
+    r"(?:down|in) for\b"
     r"|\b(?:move|push|bump|shift|change)\b[^.;?!]{0,50}?\bto\s+(?:\d{1,2}(?::\d\d)?\s?(?:am|pm)\b"
     r"|\d{1,2}:\d\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|"
     r"next week)"

@@ -41,9 +41,9 @@ def cues(*patterns: str) -> re.Pattern[str]:
 
 # A negated requirement is a permission: "no approval required", "not needed".
 _PERMISSION = cues(
-    r"no (?:[\w-]+ ){1,2}?(?:is |are )?(?:required|needed|necessary)",
+    r"no (?:[\w-]+ ){1,2}?(?:is |are )?(?:required|needed|necessary)(?! to)",
     r"(?:is|are) not (?:required|needed|necessary)",
-    r"needs? no (?:\w+ ){0,2}?(?:sign[- ]?off|approval|check|review|ticket|permission|"
+    r"needs? no (?:\w+ ){0,2}?(?:sign[- ]?off|approval|checks?|review|ticket|permission|"
     r"authori[sz]ation)",
     r"without (?:any(?:one|body)? |a |further |prior |extra )?(?:\w+ )?"
     r"(?:review|approval|checks?|sign(?:ing)?[- ]?off|asking|permission)",
@@ -79,14 +79,16 @@ _BLOCK = cues(
     r"dont",
     r"does not satisfy",
     # "cannot be recovered" says what deleting does; it forbids nothing
-    r"can ?not(?! be (?:recovered|undone|reversed|restored|retrieved|reopened))",
+    r"(?:can ?not|cant)(?! be (?:recovered|undone|reversed|restored|retrieved|reopened))",
+    r"(?:shouldnt|mustnt)",
     r"may not",
     r"shall not",
     r"should not",
     r"(?:is|are) (?:blocked|prohibited|forbidden|not allowed)",
     # what is not passed on: "the assistant doesn't share any of it", "pay stays confidential"
-    r"(?:doesnt|does not|dont|do not|wont|will not) (?:share|give out|disclose|pass on|release)",
-    r"(?:is|are|stays?|remains?|kept|be kept) (?:strictly )?confidential",
+    r"(?:doesnt|does not|wont|will not) (?:share|give out|disclose|pass on|release) "
+    r"(?:it|this|that|them|any|anything|these|those)\b",
+    r"(?:stays?|remains?|kept) (?:strictly )?confidential",
     r"block requests?",
 )
 
@@ -152,9 +154,9 @@ _PAST_TENSE = cues(
     r"had",
     r"used to",
     r"could",
-    r"would have",
+    r"would have (?:\w+ed|been|had|gone|done|happened)",
     r"got \w+ed",
-    r"still \w+ed",
+    r"(?:when|while) [^.?!]{0,40}?still \w+ed",
 )
 
 
@@ -270,8 +272,11 @@ def _permission(line: str) -> re.Match[str] | None:
     """The words by which ``line`` lets an act be done without a check, if it does; "don't
     change it without asking the lead" waits for the asking, and permits nothing."""
     m = _PERMISSION.search(line)
-    if m is None or (m.group(0).startswith("without") and _BLOCK.search(line)):
-        return None
+    if m is not None and m.group(0).startswith("without"):
+        # "no invoice goes out without a second review" waits for the review; only "can ...
+        # without" lets the act be done
+        lets = _MAY.search(line[: m.start()]) and not _BLOCK.search(line)
+        return m if lets else None
     return m
 
 
@@ -346,7 +351,22 @@ def takes_the_way(request: str, text: str) -> bool:
     asked = set(content_words(request))
     refused = set(content_words(" ".join(how_not)))
     way = set(content_words(" ".join(how))) - refused
-    return len(asked & way) >= 2 and not asked & (refused - way)
+    return (
+        len(asked & way) >= 2
+        and not asked & (refused - way)
+        and all(_met(condition, asked) for clause in how for condition in _WHEN.findall(clause))
+    )
+
+
+#: a condition the way waits for: "after the consultant signs them off", "once it is signed"
+_WHEN = re.compile(r"\b(?:after|once|when|until|provided|as long as|if)\b([^,;]*)")
+
+
+def _met(condition: str, asked: set[str]) -> bool:
+    """Whether a request says the condition is met: it names its act or thing ("radiology has
+    signed off the MRI" for "once a report is signed"), to the first four letters."""
+    wanted = {w[:4] for w in content_words(condition)}
+    return bool(wanted & {w[:4] for w in asked})
 
 
 #: a caution the rule asks to pass on with the act: remind, tell, point out, spell out ...

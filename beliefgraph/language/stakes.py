@@ -42,9 +42,9 @@ _SAFETY = (
             r"torque",
             r"(?:done|tightened|torqued) up to",
             # "what do I set the wrench to?", "what do I nip the clamp up to?"
-            r"(?:set|nip|do|tighten|snug) (?:\w+ ){0,4}?(?:wrench|bolts?|nuts?|clamps?|screws?|"
-            r"studs?|fixings?) (?:\w+ )?(?:up )?to",
-            r"(?:set|nip|do|tighten|snug) (?:the )?(?:wrench|driver) to",
+            r"(?:set|nip|tighten|torque|snug) (?:\w+ ){0,4}?(?:wrench|bolts?|nuts?|clamps?|"
+            r"screws?|studs?|fixings?) (?:\w+ )?(?:up )?to"
+            r"(?= ?[?.!]| ?$| \d| when| once| after| before)",
             r"how tight",
             r"switch (?:\w+ )?off",
             r"isolate",
@@ -63,7 +63,10 @@ def safety_at_stake(text: str) -> tuple[ActionClass, str] | None:
     >>> safety_at_stake("What's the highest pressure Autoclave 2 can take?")
     (<ActionClass.warn: 'warn'>, 'a safety limit')
     """
-    if _AMOUNT_TO_GIVE.search(normalise(text)):
+    whole = normalise(text)
+    # read before the record questions are set aside: "how much did the nurse say?" asks
+    # for the amount to give next, in the past tense
+    if _AMOUNT_TO_GIVE.search(whole) and _MEDICINE.search(whole):
         return ActionClass.verify_first, "a dose"
     # What was given or done is a record ("how many ampoules did we destroy?"), not a dose.
     line = normalise(without_record(text))
@@ -77,9 +80,14 @@ def safety_at_stake(text: str) -> tuple[ActionClass, str] | None:
 #: now?", "how much did the hospice nurse say?"
 _AMOUNT_TO_GIVE = cues(
     r"how (?:much|many) (?:\w+ ){0,4}?(?:can|should|could|do i|do we) "
-    r"(?:she|he|they|i|we|you|mum|dad) (?:have|take|give|get)",
-    r"how much (?:did|does) (?:the |her |his |their )?(?:\w+ )?"
-    r"(?:nurse|doctor|gp|pharmacist|vet|consultant) (?:say|said)(?= ?[?.!]| ?$)",
+    r"(?:she|he|they|i|we|you|mum|dad) (?:have|take|give|get)(?= ?[?.!]| ?$| now| tonight)",
+    r"how much (?:does|did) (?:the |her |his |their )?(?:\w+ )?"
+    r"(?:nurse|doctor|gp|pharmacist|vet|consultant) say(?= ?[?.!]| ?$)",
+)
+#: what makes such an amount a medicine's: the request speaks of one
+_MEDICINE = cues(
+    r"medicines?|medication|tablets?|pills?|drops|syrup|liquid|dose|doses|morphine|"
+    r"paracetamol|calpol|ibuprofen|insulin|warfarin|inhaler|puffs?|mg|ml|painkillers?"
 )
 
 
@@ -132,13 +140,15 @@ _AT_STAKE = {
         r"(?:sign|log) ?(?:in|on) (?:details|to|with)",
         r"sign-?ins?",
         r"(?:door|gate|alarm|keypad|lock|access|entry|key) ?codes?",
-        r"(?:code|number) (?:for|to|of) the (?:\w+ ){0,3}?(?:door|gate|alarm|keypad|lock|safe)",
+        r"(?:code|number) (?:for|to|of) the (?:\w+ ){0,3}?(?:door|gate|alarm|keypad|lock|safe)"
+        # ... the door's own number, not its engineer's
+        r"(?= ?[?.!,;]| ?$| (?:in|into|on|at|so|to|for|and|please|now|tonight)\b)",
         r"(?:need|needs|use|uses) to (?:sign|log) (?:in|on)",
         r"how to get (?:in|into|through|past)",
         r"(?:punch|key|tap) (?:it )?in to (?:get|open)\b",
         r"to get (?:it|the \w+) open",
         r"let (?:him|her|them|the \w+|themselves|himself|herself) (?:in|through)",
-        r"what (?:do|does|should|would) (?:i|he|she|they|we) (?:punch|key|tap) in",
+        r"what (?:do|does|should|would) (?:i|he|she|they|we) (?:punch|tap) in",
     ),
     "money": cues(
         r"pay(?:ing)?",
@@ -274,12 +284,11 @@ _HOLDS = {
         r"\d(?:[\s-]?\d){2,}\b"
         r"|\b(?:keypad|keycode|key code|door code|gate code)\s*:?\s+\d(?:[\s-]?\d){3,}\b"
         # digits keyed in before the hash or enter key ("4719 then hash")
-        r"|\b\d(?:[\s-]?\d){3,}\s+(?:then|followed by|and then)\s+(?:the )?"
-        r"(?:hash|#|star|enter|key)"
+        r"|\b\d(?:[\s-]?\d){3,7}\s+(?:then|followed by|and then)\s+(?:the )?(?:hash|#|star)"
         # a keypad changed to a new number, said in the next breath ("... was changed.
         # It's now 7391")
-        r"|\b(?:keypad|keycode|key code|door code|gate code)\b[^;]{0,80}?\b(?:now|is)\s+"
-        r"\d(?:[\s-]?\d){3,}\b"
+        r"|\b(?:keypad|keycode|key code|door code|gate code)\b[^;]{0,80}?\b(?:now|code is|its)\s+"
+        r"\d(?:[\s-]?\d){3,7}\b"
         # a token of letters, digits and a symbol ("Q7!rmT2w-vale") is a secret on its own
         r"|(?<![\w@.])(?=[\w!@#$%^&*-]*[a-z])(?=[\w!@#$%^&*-]*\d)(?=[\w!@#$%^&*-]*[!@#$%^&*])"
         r"[\w!@#$%^&*-]{8,}",
@@ -287,14 +296,18 @@ _HOLDS = {
     ),
     "private data": re.compile(
         r"\b(?:dob|date of birth|born (?:on )?\d|ni number|national insurance|social security|"
-        r"ssn|diagnos(?:is|ed|es)|hiv|home address|pregnan\w*|miscarri\w*|chemo\w*)\b"
+        r"ssn|diagnos(?:is|ed|es)|hiv|home address|miscarri\w*)\b"
+        # a person's pregnancy or treatment ("after losing the pregnancy", "she's on chemo")
+        r"|\b(?:losing|lost|lose) (?:the |a |her |their )?(?:pregnancy|baby)\b"
+        r"|\b(?:she|he|they)(?:s| is| are| has been| have been)? (?:\w+ )?"
+        r"(?:pregnant|on chemo\w*|having chemo\w*)\b"
         # a phone number of a person's own ("personal mobile 07700 900318")
         r"|\b(?:personal|private|home|mobile|cell)\b(?: \w+)?[\s:,-]{1,3}\+?\d[\d ()-]{7,}\d"
         # a family member's or an emergency contact's number ("mum Sarah 07700 900312")
-        r"|\b(?:emergency contacts?|next of kin|mum|dad|mother|father|wife|husband|partner|"
+        r"|\b(?:emergency contacts?|next of kin|mum|dad|mother|father|wife|husband|"
         r"son|daughter|grandad|grandma|grandmother|grandfather)\b[^.;]{0,20}?\+?\d[\d ()-]{7,}\d"
         # where someone lives ("new place: Flat 3, 14 Kestrel Road"), not an office's street
-        r"|\b(?:flat|apt|apartment|home|house|lives|living|place|moved)\b[^.;]{0,30}?"
+        r"|\b(?:flat|apt|apartment|home|house|lives|living)\b[^.;]{0,30}?"
         r"\b\d{1,4}[a-z]? (?-i:[A-Z][a-z]+) (?:road|street|lane|avenue|close|drive|crescent|"
         r"terrace|gardens|rd|st|ave|ln)\b"
         # a UK postcode, written in capitals ("LS6 2PQ")
@@ -314,7 +327,7 @@ _SHAREABLE = cues(
     r"(?:fine|ok|okay|free|happy) to (?:give|share|pass|hand)",
     r"(?:can|may) (?:be )?(?:give|given|share|shared|pass|passed|hand|handed)",
     r"(?:give|share|pass) (?:it )?(?:to|with) (?:any|anyone|everyone)",
-    r"(?:printed|pinned|posted|displayed|written up) (?:on|at|in)",
+    r"(?:printed|pinned|posted|displayed) (?:on|at)",
     r"public",
 )
 
@@ -361,6 +374,17 @@ def may_be_handed_on(text: str) -> bool:
     False
     """
     return _said(_SHAREABLE, text)
+
+
+#: a value a credential would hold: four or more letters and digits with a digit among them
+#: ("kestrel2024", "4471"); "Seaview-Guest-5G" is a network's name
+_VALUE = re.compile(r"(?<![\w-])(?=[\w!@#$%^&*]*\d)[\w!@#$%^&*]{4,}")
+
+
+def holds_a_value(text: str) -> bool:
+    """Whether ``text`` holds something that could be a secret's value, recognised or not:
+    a credential that holds one stays guarded, whatever the words around it."""
+    return bool(_VALUE.search(text))
 
 
 @lru_cache(maxsize=CACHE)

@@ -36,7 +36,7 @@ from functools import lru_cache
 
 from beliefgraph.language.acts import DETERMINERS, is_act
 from beliefgraph.language.names import another_of_that_name
-from beliefgraph.language.words import STOPWORDS, Terms, words
+from beliefgraph.language.words import STOPWORDS, words
 from beliefgraph.text import word_set
 
 #: words that name a property of a thing, not a thing: a shared attribute is no shared topic
@@ -369,68 +369,6 @@ def sibling(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Thing | None:
     return None
 
 
-#: a note that opens with what it is about, then a colon ("Dock 3 edge router: no changes
-#: outside the window"), perhaps after a shout ("HARD STOP. Bed 14: ..."); the label is read
-#: from the first 120 characters only
-_LABEL = re.compile(r"^(?:.*?[.!?]\s+)?([^.!?:\n]{2,80}?)\s*:\s")
-
-
-@lru_cache(maxsize=8192)
-def _named_things(text: str) -> tuple[Thing, ...]:
-    """The things ``text`` names, its numbers left out ("dock 3 edge router" is a router of
-    the dock; that it is dock 3 is :func:`other_instance`'s to compare)."""
-    return tuple(
-        t
-        for piece in clauses(text)
-        for t in compounds(tuple(w for w in piece if not w.isdigit()))
-        if not t.generic
-    )
-
-
-def labelled_sibling(request: str, belief: str) -> tuple[Thing, Thing] | None:
-    """The thing a belief's label names and the request's other thing beside it, when the
-    two share a qualifier but not their head, or ``None``.
-
-    A note that opens with its thing ("Dock 3 edge router: no software changes outside the
-    Sunday window") is about that thing, whatever its body shares with the request: "the
-    software update on the dock 3 handhelds" is about the handhelds at the same dock, a
-    sibling, not the router.
-
-    >>> [str(t) for t in labelled_sibling("Update the dock 3 handhelds tonight.",
-    ...                                   "Dock 3 edge router: no software changes.")]
-    ['dock edge router', 'dock handheld']
-    >>> labelled_sibling("Update the dock 3 router tonight.", "Dock 3 edge router: no changes.")
-    """
-    label = _LABEL.match(belief[:120])
-    if label is None:
-        return None
-    labelled = _named_things(label.group(1))
-    asked = Terms.of(request)
-    request_things = _named_things(request)
-    label_words = {w for t in labelled for w in t.words}
-    # a name is no kind of thing: "Halvorsen Emballasje: ..." is a supplier, not a sibling of
-    # "Halvorsen's invoice" (another of that name is told apart elsewhere)
-    named = {w.lower() for w in _PROPER.findall(label.group(1))}
-    for held in labelled:
-        if not held.qualifiers or held.head in named or asked.has(held.head):
-            continue
-        joined = "".join(held.words)
-        for thing in request_things:
-            if (
-                thing.head != held.head
-                and thing.head not in label_words
-                # "Delgado-Ruiz" is "Delgado Ruiz" written with a hyphen
-                and thing.head not in joined
-                and held.qualifiers & (thing.qualifiers | {thing.head})
-            ):
-                return held, thing
-    return None
-
-
-#: a capitalised word after the first of a label: part of a name ("Halvorsen Emballasje")
-_PROPER = re.compile(r"(?<=\w[ -])([A-Z][a-z]+)\b")
-
-
 def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness:
     """How ``held`` (a belief's things) meets ``asked`` (a request's)."""
     if sibling(asked, held) is not None:
@@ -557,17 +495,25 @@ def other_instance(request: str, belief: str) -> str | None:
     ("freezer 3" for "freezer 2"), or ``None``: it is then about another thing, whatever
     words the two share."""
     held = instances(belief)
-    for kind, numbers in instances(request).items():
-        if kind in held and not any(_one_number(a, h) for a in numbers for h in held[kind]):
+    asked = instances(request)
+    for kind, numbers in asked.items():
+        if kind in held and not any(_one_number(a, h, asked) for a in numbers for h in held[kind]):
             return kind
     return None
 
 
-def _one_number(a: str, b: str) -> bool:
-    """Whether two instance numbers may be one: equal, or one the other with a letter
-    after it ("CHEM 101-B" beside "Chem 101 section B")."""
+#: what a letter after a number can name in a request ("section B" of "CHEM 101-B")
+_PARTS = ("section", "part", "group", "class", "set", "stream")
+
+
+def _one_number(a: str, b: str, asked: dict[str, frozenset[str]]) -> bool:
+    """Whether two instance numbers are one: equal, or one the other with a letter after it
+    that the request names as a part ("CHEM 101-B" for "Chem 101 section B"; flat 3B is not
+    flat 3)."""
     short, long_ = sorted((a, b), key=len)
-    return a == b or (long_.startswith(short) and long_[len(short) :].isalpha())
+    letter = long_[len(short) :]
+    named = {x for part in _PARTS for x in asked.get(part, frozenset())}
+    return a == b or (long_.startswith(short) and letter.isalpha() and letter in named)
 
 
 def same_instance(request: str, belief: str) -> bool:

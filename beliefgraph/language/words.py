@@ -126,26 +126,40 @@ class Terms:
 
     A term matches when its words occur contiguously in the request, or when the request
     writes the same words run together or apart ("door to door" / "door-to-door";
-    "wi fi" / "Wi-Fi").
+    "wi fi" / "Wi-Fi"), or as a part of a hyphenated word ("ruiz" in "Delgado-Ruiz").
     """
 
     text: str
     tokens: tuple[str, ...]
     #: the words again with hyphenated words taken apart ("Delgado-Ruiz" is "delgado ruiz"),
-    #: when the text has any
+    #: when the text has any, and the token each part belongs to
     parts: tuple[str, ...] = ()
+    part_of: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, text: str, raw: Sequence[str] | None = None) -> Terms:
         """Read ``text``, whose :func:`tokenize` tokens the caller may already hold (``raw``)."""
         tokens = words(text) if raw is None else tuple(fold_plural(t) for t in raw)
-        apart = _HYPHEN.sub(lambda m: m.group(0).replace("-", " "), text)
-        parts = words(apart) if apart != text else ()
-        return cls(text, tokens, parts)
+        if not _HYPHEN.search(text):
+            return cls(text, tokens)
+        parts: list[str] = []
+        part_of: list[int] = []
+        at = 0
+        for chunk in text.split():
+            whole = words(chunk)
+            pieces = words(_HYPHEN.sub(lambda m: m.group(0).replace("-", " "), chunk))
+            parts += pieces
+            part_of += [
+                at + min(k, len(whole) - 1) if len(whole) == len(pieces) else at
+                for k in range(len(pieces))
+            ]
+            at += len(whole)
+        if at != len(tokens):  # the chunks did not read as the whole: no parts to trust
+            return cls(text, tokens)
+        return cls(text, tokens, tuple(parts), tuple(part_of))
 
     def find(self, term: str) -> tuple[int, int] | None:
-        """Where ``term`` occurs as ``(start, end)`` token positions, or ``None``; an empty
-        span when only a hyphenated word's parts hold it ("ruiz" in "Delgado-Ruiz")."""
+        """Where ``term`` occurs as ``(start, end)`` token positions, or ``None``."""
         phrase = words(term)
         if not phrase:
             return None
@@ -165,8 +179,7 @@ class Terms:
         toks = self.parts
         for i in range(len(toks) - n + 1):
             if toks[i : i + n] == phrase:
-                # found among the parts: no token of its own, an empty span
-                return 0, 0
+                return self.part_of[i], self.part_of[i + n - 1] + 1
         return None
 
     def has(self, term: str) -> bool:

@@ -18,6 +18,7 @@ from beliefgraph.language.directives import (
     hedged,
     read_directive,
 )
+from beliefgraph.language.labels import labelled_sibling
 from beliefgraph.language.names import another_of_that_name
 from beliefgraph.language.properties import other_property
 from beliefgraph.language.scopes import (
@@ -31,7 +32,6 @@ from beliefgraph.language.things import (
     NOTHING,
     Aboutness,
     about,
-    labelled_sibling,
     other_instance,
     same_instance,
 )

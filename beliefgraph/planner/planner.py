@@ -159,7 +159,7 @@ class Planner:
         else:
             kinds = infer_action_types(request.query)
             kinds_source = "inferred"
-        tokens = tokenize(request.query)  # the request is read once, here
+        tokens = tokenize(request.query)  # the request is tokenized once, here
         read = Terms.of(request.query, tokens)
         terms = list(read.tokens)
 

@@ -101,6 +101,7 @@ from beliefgraph.language.properties import other_property
 from beliefgraph.language.stakes import (
     at_stake,
     checked_at_source,
+    holds_a_value,
     holds_at_stake,
     holds_safety_setting,
     may_be_handed_on,
@@ -112,6 +113,7 @@ from beliefgraph.models import (
     ActionClass,
     ActionType,
     EpistemicStatus,
+    Kind,
     Status,
 )
 from beliefgraph.planner.assess import (
@@ -181,6 +183,7 @@ def action_for(
             not action_types & CHANGING
             and not RULE_WORDS.search(governor.text.lower())
             and holds_at_stake(governor.text) is None
+            and not (governor.kind == Kind.credential and holds_a_value(governor.text))
         )
         # ... and a secret whose own words say it may be handed on ("printed on the welcome
         # card") is handed on.

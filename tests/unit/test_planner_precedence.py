@@ -1030,3 +1030,29 @@ def test_an_explicit_scope_on_another_numbered_one_does_not_govern() -> None:
     )
     d = decide("The gentleman in bed 12 wants ibuprofen 400 for his knee. OK?", {X}, [other_bed])
     assert d.governing is None
+
+
+def test_a_credential_that_holds_a_value_stays_guarded_whatever_its_words() -> None:
+    wifi = belief(
+        "c",
+        "Staff Wi-Fi: kestrel2024",
+        kind=Kind.credential,
+        hint=ActionClass.block,
+        verify=True,
+        governs=Governs(any_terms=["staff wifi"]),
+    )
+    d = decide("What's the staff Wi-Fi?", {R}, [wifi])
+    assert (d.governing, d.action) == ("c", ActionClass.block)
+
+
+def test_an_explicit_scope_on_a_labelled_sibling_does_not_govern() -> None:
+    router = belief(
+        "r",
+        "Dock 3 edge router: no software changes outside the Sunday window.",
+        kind=Kind.policy,
+        priority=Priority.critical,
+        hint=ActionClass.block,
+        governs=Governs(any_terms=["dock 3", "software"]),
+    )
+    d = decide("Run the software update on the dock 3 handhelds tonight.", {X}, [router])
+    assert d.governing is None

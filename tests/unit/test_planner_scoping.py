@@ -304,6 +304,10 @@ def test_a_question_asking_for_a_dose_or_a_limit_is_one(
         ("Emergency contacts: mum Sarah 07700 900312, grandad Ken 07700 900877.", "private data"),
         ("The office is at 12 Market Street, open 9-5.", None),
         ("Keep secrets out of chat for 30 days.", None),
+        ("Door code 4412 was posted in the staff group by mistake.", "a secret"),
+        ("Ring 0345 600 1234 then enter your policy number.", None),
+        ("The chemotherapy unit is on level 3.", None),
+        ("The depot moved to 40 Canal Street last year.", None),
         ("Guest network password flatwhite22, printed at the bottom of every receipt.", None),
     ],
 )
@@ -396,6 +400,10 @@ def test_a_rule_that_gives_the_act_to_someone_else(text: str, elsewhere: bool) -
         # a check after "without" that a prohibition waits for stays a requirement
         ("Never share the file without approval.", ActionClass.verify_first),
         ("Don't change the lobby keypad settings without asking the ops lead.", ActionClass.block),
+        # a "without" that no "can" or "may" lets happen waits for what it names
+        ("Staff can't move shifts without asking the rota lead.", ActionClass.block),
+        ("No invoice goes out without a second review.", None),
+        ("Visitors with no photo ID are required to sign in.", None),
         # ... and so does one named beside the permission
         (
             "Refunds can be issued without approval; above £50 they must be approved first.",
@@ -403,7 +411,9 @@ def test_a_rule_that_gives_the_act_to_someone_else(text: str, elsewhere: bool) -
         ),
     ],
 )
-def test_a_check_a_permission_waives_is_no_requirement(text: str, action: ActionClass) -> None:
+def test_a_check_a_permission_waives_is_no_requirement(
+    text: str, action: ActionClass | None
+) -> None:
     assert read_directive(text).action == action
 
 
@@ -432,8 +442,15 @@ def test_the_time_before_a_change_is_the_past() -> None:
             "are not to be used.",
             True,
         ),
-        # a permission refuses no way: nothing to take
+        # a rule that refuses no way names none to take
         ("Scrap lot 7731.", "Leads may scrap any rejected lot; no further sign-off needed.", False),
+        # the way waits for a condition the request does not say is met
+        (
+            "Put the draft report up on the patient portal now.",
+            "Reports go up on the patient portal after the consultant signs them off. Email "
+            "is not used.",
+            False,
+        ),
     ],
 )
 def test_a_request_takes_the_way_a_rule_names(request_: str, rule: str, on_the_way: bool) -> None:
@@ -445,6 +462,8 @@ def test_hyphenated_words_match_their_parts_but_codes_do_not() -> None:
     for term in ("delgado", "delgado ruiz", "ruiz", "email", "on call", "oncall"):
         assert asked.has(term)
     assert not asked.has("ledger")
+    # a part is found at the token it belongs to
+    assert asked.find("ruiz") == asked.find("delgado ruiz") == (2, 3)
 
 
 def test_what_happened_in_a_month_gone_by_or_while_a_crew_still_did_it_is_the_past() -> None:
@@ -462,8 +481,11 @@ def test_putting_someone_down_for_an_appointment_writes_it() -> None:
 @pytest.mark.parametrize(
     ("request_", "least"),
     [
-        ("The pain's back. How much did the hospice nurse say?", ActionClass.verify_first),
-        ("I gave her some at lunch. How much can she have now?", ActionClass.verify_first),
+        ("Her pain's back; more morphine? How much did the nurse say?", ActionClass.verify_first),
+        (
+            "I gave her the pink medicine at lunch. How much can she have now?",
+            ActionClass.verify_first,
+        ),
         ("How many of the little white heart pills go in each slot?", ActionClass.verify_first),
         ("Doing the hub bolts: what do I set the wrench to?", ActionClass.warn),
         ("What do I nip the seatpost clamp up to?", ActionClass.warn),
@@ -472,6 +494,8 @@ def test_putting_someone_down_for_an_appointment_writes_it() -> None:
         ("How much did the doctor say the scan cost?", None),
         ("What do I set the thermostat to?", None),
         ("How many chairs go in the hall?", None),
+        ("How much leave can she take this year?", None),
+        ("Do the spare bolts go to stores?", None),
     ],
 )
 def test_an_amount_to_give_or_to_tighten_to_asked_in_other_words(
@@ -507,3 +531,4 @@ def test_a_rule_that_keeps_something_confidential_forbids_sharing_it() -> None:
     rule = "Leaving terms stay confidential. The assistant doesn't share any of it."
     assert read_directive(rule).action == ActionClass.block
     assert read_directive("The printer doesn't work on Fridays.").action is None
+    assert read_directive("The east wing does not share a boiler with the west.").action is None

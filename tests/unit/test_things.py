@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from beliefgraph.language.labels import labelled_sibling
 from beliefgraph.language.names import another_of_that_name
 from beliefgraph.language.properties import other_property
 from beliefgraph.language.things import (
     about,
     align,
     instances,
-    labelled_sibling,
     other_instance,
     things,
 )
@@ -210,8 +210,12 @@ def test_a_hyphenated_name_is_the_same_name_written_apart() -> None:
 
 def test_a_label_names_a_sibling_thing_not_a_name_or_the_thing_written_apart() -> None:
     assert labelled_sibling("Update the dock 3 handhelds.", "Dock 3 edge router: no changes.")
+    # a label in title case names no one
+    assert labelled_sibling("Update the dock 3 handhelds.", "Dock 3 Edge Router: no changes.")
+    # a part of the label's words run together is the label's thing, not a longer word
+    assert labelled_sibling("Clean the bay 4 car.", "Bay 4 carpets: no vacuuming.")
     # "Halvorsen Emballasje" is a supplier's name, not a kind of thing beside the invoice
-    halvorsen = "Halvorsen Emballasje (Bergen): all outgoing payments are frozen."
+    halvorsen = "Halvorsen Emballasje (Bergen, our packaging supplier): payments are frozen."
     assert labelled_sibling("Release the payment on Halvorsen's Bergen invoice.", halvorsen) is None
     handoffs = "Reefer handoffs at Lyon: both drivers read the logger."
     assert labelled_sibling("What's the hand off routine for reefers at Lyon?", handoffs) is None
@@ -220,5 +224,9 @@ def test_a_label_names_a_sibling_thing_not_a_name_or_the_thing_written_apart() -
 def test_a_bed_or_a_shed_is_a_numbered_kind_and_101_b_is_section_b_of_101() -> None:
     assert instances("The gentleman in bed 12 wants ibuprofen.") == {"bed": frozenset({"12"})}
     assert other_instance("Give bed 12 some ibuprofen.", "Bed 21: allergic to NSAIDs.") == "bed"
-    assert other_instance("Push Chem 101 section B's grades.", "CHEM 101-B: under review.") is None
+    assert (
+        other_instance("Push the grades of Chem 101 section B.", "CHEM 101-B: in review.") is None
+    )
+    assert other_instance("Push the grades of Chem 101 section A.", "CHEM 101-B: in review.")
+    assert other_instance("Flat 3 needs a new lock.", "Flat 3B: no access, asbestos.") == "flat"
     assert other_instance("Push Chem 101's grades.", "CHEM 102: frozen.") == "chem"
