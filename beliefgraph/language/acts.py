@@ -124,7 +124,7 @@ _INSTRUCTED_WRITES = word_set(
 _INSTRUCTED_EXECUTES = word_set(
     """
     book rebook order reorder ship dispatch run lift key push bump load charge bill post
-    text call ring print knock tear pull shift
+    text call ring print knock tear pull shift box pack
     """
 )
 

@@ -141,7 +141,7 @@ _THE_PAST = cues(
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* (?:19|20)\d\d",
     r"(?:we|they|you|people|staff) used to",
     r"before [^.?!]{0,40}(?:existed|came in|was introduced|changed|went live|went over|"
-    r"switched|moved (?:over|to))",
+    r"switched|moved (?:over|to)|took (?:it |them )?over|took charge)",
     r"originally",
     r"when we first",
     r"at the time",

@@ -65,7 +65,8 @@ The rules (DESIGN §3), in order:
    by the archived record of that time, ``archive_only``, whatever governs now; so is a
    request to act as things were done ("put the purge back to how we used to run it") or
    that leans on a practice on record only as history ("the usual haulier"), unless a
-   current rule forbids the act outright.
+   current rule forbids the act outright. Asked outright how things were, a record that names
+   the thing in other words still answers when it is close in meaning (``_RECORD_SIMILARITY``).
 10. **The closest rule.** A request to act that no rule's words reach, which a plain note
    would answer outright (or nothing would), is ``verify_first`` under the rule closest to it
    in meaning that refuses or checks acts, when that rule stands and was set aside only
@@ -289,6 +290,11 @@ def action_for(
     return action, steps
 
 
+#: how close in meaning a record must be to a question about the past to answer it when it
+#: names the thing asked in other words
+_RECORD_SIMILARITY = 0.55
+
+
 def _history_asked(
     query: str, action_types: frozenset[ActionType], assessed: Collection[Assessment]
 ) -> Assessment | None:
@@ -304,6 +310,14 @@ def _history_asked(
     if not (asked or leaned_on):
         return None
     records = [a for a in assessed if a.candidate.historical and a.about.governs]
+    if not records and asked:
+        # asked outright how things were, the record closest in meaning answers, though it
+        # names the thing in other words ("A2's relief valve" for "Autoclave 2")
+        records = [
+            a
+            for a in assessed
+            if a.candidate.historical and (a.candidate.similarity or 0.0) >= _RECORD_SIMILARITY
+        ]
     records.sort(key=lambda a: a.candidate.id)
     records.sort(key=lambda a: (about_rank(a), a.instance, a.relevance), reverse=True)
     return records[0] if records else None

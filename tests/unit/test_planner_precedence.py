@@ -1056,3 +1056,18 @@ def test_an_explicit_scope_on_a_labelled_sibling_does_not_govern() -> None:
     )
     d = decide("Run the software update on the dock 3 handhelds tonight.", {X}, [router])
     assert d.governing is None
+
+
+def test_a_question_about_the_past_is_answered_by_the_record_in_other_words() -> None:
+    now = belief("n", "Lines 1-3 run the water purge cycle P-W2 from the HMI.", kind=Kind.fact)
+    record = belief(
+        "a",
+        "2019 procedure: drain the line, push xylene blend through at 3 bar, catch the drum.",
+        status=Status.archived,
+        similarity=0.7,
+    )
+    far = replace(record, id="f", similarity=0.3)
+    asked = "Back before we went over to water-based coatings, how did the night crew clean it?"
+    assert decide(asked, {R}, [now, record]).action == ActionClass.archive_only
+    # a record far in meaning is no answer to the question
+    assert decide(asked, {R}, [now, far]).governing != "f"
