@@ -70,6 +70,7 @@ USED = [
     "dev-16",
     "unread-15",
     "unread-17",
+    "unread-18",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
 UNREAD: list[str] = []
