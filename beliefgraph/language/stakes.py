@@ -39,7 +39,7 @@ _SAFETY = (
             r"how much (?:weight|load|pressure)",
             r"(?:load|weight|pressure) (?:limit|rating|capacity)",
             r"(?:which|what) (?:breaker|fuse|circuit|isolator)",
-            r"torque",
+            r"torqued?",
             r"(?:done|tightened|torqued) up to",
             # "what do I set the wrench to?", "what do I nip the clamp up to?"
             r"(?:set|nip|tighten|torque|snug) (?:\w+ ){0,4}?(?:wrench|bolts?|nuts?|clamps?|"
@@ -83,11 +83,15 @@ _AMOUNT_TO_GIVE = cues(
     r"(?:she|he|they|i|we|you|mum|dad) (?:have|take|give|get)(?= ?[?.!]| ?$| now| tonight)",
     r"how much (?:does|did) (?:the |her |his |their )?(?:\w+ )?"
     r"(?:nurse|doctor|gp|pharmacist|vet|consultant) say(?= ?[?.!]| ?$)",
+    # a pump's rate keyed in: "what numbers do I put back in for her basal?"
+    r"what (?:numbers?|figures?|amounts?|rates?|settings?)? ?(?:do|should) (?:i|we) "
+    r"(?:put|type|key|enter|set)(?: back)? in",
 )
 #: what makes such an amount a medicine's: the request speaks of one
 _MEDICINE = cues(
     r"medicines?|medication|tablets?|pills?|drops|syrup|liquid|dose|doses|morphine|"
-    r"paracetamol|calpol|ibuprofen|insulin|warfarin|inhaler|puffs?|mg|ml|painkillers?"
+    r"paracetamol|calpol|ibuprofen|insulin|warfarin|inhaler|puffs?|mg|ml|painkillers?|"
+    r"basal|bolus|(?:insulin|syringe|feed|infusion) pump"
 )
 
 

@@ -489,6 +489,12 @@ def test_putting_someone_down_for_an_appointment_writes_it() -> None:
         ("How many of the little white heart pills go in each slot?", ActionClass.verify_first),
         ("Doing the hub bolts: what do I set the wrench to?", ActionClass.warn),
         ("What do I nip the seatpost clamp up to?", ActionClass.warn),
+        (
+            "Her insulin pump reset. What numbers do I put back in for her basal?",
+            ActionClass.verify_first,
+        ),
+        ("What do the die clamp bolts get torqued to?", ActionClass.warn),
+        ("What do I put in for the VAT code?", None),
         # an amount of something else is no dose or limit
         ("How much can we spend on the party?", None),
         ("How much did the doctor say the scan cost?", None),
