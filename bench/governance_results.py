@@ -71,6 +71,7 @@ USED = [
     "unread-15",
     "unread-17",
     "unread-18",
+    "unread-19",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
 UNREAD: list[str] = []
