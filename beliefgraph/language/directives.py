@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from beliefgraph.language.acts import infer_action_types
+from beliefgraph.language.values import MONTH_SPELLINGS
 from beliefgraph.language.words import CACHE, content_words, normalise
 from beliefgraph.models import ActionClass, ActionType
 
@@ -137,8 +138,7 @@ _THE_PAST = cues(
     r"of (?:19|20)\d\d",
     r"(?:when|while|before|after) the old",
     r"(?:around|about|at) the time (?:it|they|we|he|she)",
-    r"(?:in|during|for|from) (?:(?:early|mid|late) )?"
-    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]* (?:19|20)\d\d",
+    rf"(?:in|during|for|from) (?:(?:early|mid|late) )?(?:{MONTH_SPELLINGS}) (?:19|20)\d\d",
     r"(?:we|they|you|people|staff) used to",
     r"before [^.?!]{0,40}(?:existed|came in|was introduced|changed|went live|went over|"
     r"switched|moved (?:over|to)|took (?:it |them )?over|took charge)",

@@ -45,6 +45,8 @@ _MONTH_SPELLINGS = (
 MONTH_NAMES = tuple(names[0] for names in _MONTH_SPELLINGS)
 _MONTHS = {m: i + 1 for i, names in enumerate(_MONTH_SPELLINGS) for m in names}
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+#: a regex alternation of every month's spellings, longest first
+MONTH_SPELLINGS = _MONTH
 _NUMBER_WORDS = {
     w: str(i)
     for i, w in enumerate(
