@@ -270,26 +270,29 @@ def read_directive(text: str) -> Directive:
 
 def _permission(line: str) -> re.Match[str] | None:
     """The words by which ``line`` lets an act be done without a check, if it does; "don't
-    change it without asking the lead" waits for the asking, and permits nothing."""
+    change it without asking the lead" and "no invoice goes out without a second review"
+    wait for what they name, and permit nothing."""
     m = _PERMISSION.search(line)
-    if m is not None and m.group(0).startswith("without"):
-        # "no invoice goes out without a second review" waits for the review; only "can ...
-        # without" lets the act be done
-        lets = _MAY.search(line[: m.start()]) and not _BLOCK.search(line)
-        return m if lets else None
+    if m is not None and m.group(0).startswith("without") and not _waives(line, m):
+        return None
     return m
 
 
 def _lets_it_be_done(line: str, requirement: re.Match[str]) -> bool:
     """Whether a check named after "without" is what a permission waives ("notes can be
-    added without approval"), not what a prohibition waits for ("never ... without
-    approval"): the text lets the act happen and forbids nothing."""
+    added without approval"), with no other check after it."""
     return (
         requirement.group(0).startswith("without")
-        and bool(_MAY.search(line[: requirement.start()]))
-        and not _BLOCK.search(line)
+        and _waives(line, requirement)
         and _VERIFY.search(line, requirement.end()) is None
     )
+
+
+def _waives(line: str, without: re.Match[str]) -> bool:
+    """Whether the "without ..." at ``without`` is waived by a "can" or "may" before it in a
+    text that forbids nothing ("can add notes without anyone signing off"), not awaited
+    ("never ... without approval")."""
+    return bool(_MAY.search(line[: without.start()])) and not _BLOCK.search(line)
 
 
 @lru_cache(maxsize=CACHE)
@@ -323,7 +326,7 @@ _REFUSED_WAY = cues(
     r"no longer",
     r"nothing (?:gets|is|goes)",
 )
-_CLAUSE = re.compile(r"[.;:!?]\s+|;\s*")
+_CLAUSE = re.compile(r"[.:!?]\s+|;\s*")
 
 
 @lru_cache(maxsize=CACHE)

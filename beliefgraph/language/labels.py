@@ -27,6 +27,7 @@ def _named_things(text: str) -> tuple[Thing, ...]:
     )
 
 
+@lru_cache(maxsize=8192)
 def labelled_sibling(request: str, belief: str) -> tuple[Thing, Thing] | None:
     """The thing a belief's label names and the request's other thing beside it, when the
     two share a qualifier but not their head, or ``None``.

@@ -496,8 +496,9 @@ def other_instance(request: str, belief: str) -> str | None:
     words the two share."""
     held = instances(belief)
     asked = instances(request)
+    parts = {x for part in _PARTS for x in asked.get(part, frozenset())}
     for kind, numbers in asked.items():
-        if kind in held and not any(_one_number(a, h, asked) for a in numbers for h in held[kind]):
+        if kind in held and not any(_one_number(a, h, parts) for a in numbers for h in held[kind]):
             return kind
     return None
 
@@ -506,14 +507,13 @@ def other_instance(request: str, belief: str) -> str | None:
 _PARTS = ("section", "part", "group", "class", "set", "stream")
 
 
-def _one_number(a: str, b: str, asked: dict[str, frozenset[str]]) -> bool:
+def _one_number(a: str, b: str, parts: set[str]) -> bool:
     """Whether two instance numbers are one: equal, or one the other with a letter after it
-    that the request names as a part ("CHEM 101-B" for "Chem 101 section B"; flat 3B is not
-    flat 3)."""
+    that the request names as a part (``parts``: "CHEM 101-B" for "Chem 101 section B"; flat
+    3B is not flat 3)."""
     short, long_ = sorted((a, b), key=len)
     letter = long_[len(short) :]
-    named = {x for part in _PARTS for x in asked.get(part, frozenset())}
-    return a == b or (long_.startswith(short) and letter.isalpha() and letter in named)
+    return a == b or (long_.startswith(short) and letter.isalpha() and letter in parts)
 
 
 def same_instance(request: str, belief: str) -> bool:

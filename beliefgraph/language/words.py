@@ -149,10 +149,8 @@ class Terms:
             whole = words(chunk)
             pieces = words(_HYPHEN.sub(lambda m: m.group(0).replace("-", " "), chunk))
             parts += pieces
-            part_of += [
-                at + min(k, len(whole) - 1) if len(whole) == len(pieces) else at
-                for k in range(len(pieces))
-            ]
+            # a hyphenated word is one token of several parts; anything else, a part a token
+            part_of += [at + k if len(whole) == len(pieces) else at for k in range(len(pieces))]
             at += len(whole)
         if at != len(tokens):  # the chunks did not read as the whole: no parts to trust
             return cls(text, tokens)
