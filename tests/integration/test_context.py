@@ -31,8 +31,9 @@ from beliefgraph.search.context import assemble
 from beliefgraph.search.context_models import ContextRequest, ContextResponse
 from beliefgraph.search.find import TIES
 from beliefgraph.store import Store
+from tests.conftest import BENCHMARKS
 
-SEED = Path(__file__).resolve().parents[3] / "shared/benchmarks/precision/beliefs.seed.json"
+SEED = BENCHMARKS / "precision" / "beliefs.seed.json"
 
 
 @pytest.fixture(scope="module")

@@ -21,8 +21,9 @@ from beliefgraph.evaluation.governance import (
 )
 from beliefgraph.evaluation.packets import read_packet
 from beliefgraph.store import Store
+from tests.conftest import BENCHMARKS
 
-GOVERNANCE = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "governance"
+GOVERNANCE = BENCHMARKS / "governance"
 
 
 @pytest.mark.parametrize("config", configurations(), ids=lambda c: c.label)

@@ -7,8 +7,9 @@ from pathlib import Path
 
 from beliefgraph.cli.parser import main
 from beliefgraph.store import Store
+from tests.conftest import BENCHMARKS
 
-PRECISION = Path(__file__).resolve().parents[3] / "shared/benchmarks/precision"
+PRECISION = BENCHMARKS / "precision"
 
 
 def test_the_whole_suite_passes_with_no_drift(store: Store, tmp_path: Path) -> None:

@@ -12,8 +12,9 @@ import pytest
 from beliefgraph.errors import MalformedDocument
 from beliefgraph.importer.documents import Isolation, load_documents, parse_documents, to_belief
 from beliefgraph.models import EpistemicStatus, Kind, Status
+from tests.conftest import BENCHMARKS
 
-SEED = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "precision"
+SEED = BENCHMARKS / "precision"
 SEED_FILE = SEED / "beliefs.seed.json"
 
 ENTRY: dict[str, Any] = {

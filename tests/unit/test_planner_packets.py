@@ -20,8 +20,9 @@ from beliefgraph.evaluation.packets import (
     to_beliefs,
 )
 from beliefgraph.models import ActionClass, EpistemicStatus, Kind, Priority, Status
+from tests.conftest import BENCHMARKS
 
-GOVERNANCE = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "governance"
+GOVERNANCE = BENCHMARKS / "governance"
 V22 = GOVERNANCE / "fresh_claude_v0_4_v2_2_external_stores.json"
 TOP5 = GOVERNANCE / "fresh_claude_v0_4_v2_top5.json"
 
