@@ -64,6 +64,7 @@ sys.path.insert(0, str(ROOT))
 
 import own_neo4j  # noqa: E402  (bench/, beside this)
 from rest_api import Api, api_server, bench_key, post_json  # noqa: E402
+from run_info import BENCHMARKS  # noqa: E402
 
 from beliefgraph.access import DEVELOPMENT_CALLER  # noqa: E402
 from beliefgraph.config import Settings  # noqa: E402
@@ -76,7 +77,7 @@ from beliefgraph.search.context import assemble  # noqa: E402
 from beliefgraph.search.context_models import ContextRequest  # noqa: E402
 from beliefgraph.store import Store  # noqa: E402
 
-PRECISION = ROOT.parent / "shared" / "benchmarks" / "precision"
+PRECISION = BENCHMARKS / "precision"
 HOME = Path.home() / ".cache" / "beliefgraph" / "neo4j-bench-context"
 BOLT, HTTP, API_PORT = 7689, 7476, 8791
 USER = "test-user"

@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from neo4j import GraphDatabase  # noqa: E402  (after the path set-up above)
+from run_info import BENCHMARKS  # noqa: E402
 
 from beliefgraph.config import Settings  # noqa: E402
 from beliefgraph.embeddings import load_embedder  # noqa: E402
@@ -102,7 +103,7 @@ def cell(s: dict[str, Any]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data", default=str(ROOT.parent / "shared" / "benchmarks" / "governance"))
+    parser.add_argument("--data", default=str(BENCHMARKS / "governance"))
     parser.add_argument("--unread", action="store_true", help="also score the unread packets")
     parser.add_argument("--namespaces", type=int, default=300, help="realistic stores to make")
     args = parser.parse_args()

@@ -36,12 +36,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import uvicorn  # noqa: E402  (after the path set-up above)
-from run_info import commit, machine, now  # noqa: E402
+from run_info import BENCHMARKS, commit, machine, now  # noqa: E402
 
 from api.app import create_app  # noqa: E402
 from beliefgraph.config import get_settings  # noqa: E402
 
-HARNESS = ROOT.parent / "shared" / "benchmarks" / "precisionmembench-harness" / "run.sh"
+HARNESS = BENCHMARKS / "precisionmembench-harness" / "run.sh"
 BASE = "/compat/precisionmembench"
 #: the static cases no answer of a provider can pass under the harness's contract, and why
 CONTRACT = {

@@ -12,6 +12,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+#: the shared benchmarks folder (not in this repository): beside the checkout as ../shared,
+#: or where BELIEFGRAPH_SHARED says, as the tests find it
+BENCHMARKS = Path(os.environ.get("BELIEFGRAPH_SHARED") or ROOT.parent / "shared") / "benchmarks"
 
 
 def commit() -> str:

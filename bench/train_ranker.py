@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 from governance_results import PACKETS, USED, beyond_targets  # noqa: E402
 from neo4j import GraphDatabase  # noqa: E402  (after the path set-up above)
 from realistic_stores import generate  # noqa: E402
+from run_info import BENCHMARKS  # noqa: E402
 
 from beliefgraph.config import Settings  # noqa: E402
 from beliefgraph.embeddings import load_embedder  # noqa: E402
@@ -61,7 +62,7 @@ from beliefgraph.planner.ranking import WEIGHTS_FILE, Ranker, eligible, features
 from beliefgraph.schema import init_schema  # noqa: E402
 from beliefgraph.store import Store  # noqa: E402
 
-SHARED = ROOT.parent / "shared" / "benchmarks" / "governance"
+SHARED = BENCHMARKS / "governance"
 #: the realistic stores fitted on: another seed than the evaluation's
 STORE_SEED = 11
 #: (namespaces, beliefs each): big stores of many similar things, and small plain ones
