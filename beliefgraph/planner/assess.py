@@ -20,7 +20,11 @@ from beliefgraph.language.directives import (
 )
 from beliefgraph.language.labels import labelled_sibling
 from beliefgraph.language.names import another_of_that_name
-from beliefgraph.language.properties import other_property
+from beliefgraph.language.properties import (
+    denies_what_is_asked,
+    other_property,
+    same_property,
+)
 from beliefgraph.language.scopes import (
     STRONG,
     ScopeMatch,
@@ -154,6 +158,13 @@ class Assessment:
     about: Aboutness = NOTHING
     #: it names a numbered instance the request names ("Plot 14"): about exactly that one
     instance: bool = False
+    #: it speaks only of other properties of the thing than the request asks for (its cost,
+    #: asked where it is), or of one the request asks for
+    other_property_only: bool = False
+    asked_property: bool = False
+    #: it says the opposite of a word the request describes its thing by ("unpaid", asked
+    #: about the invoice that got paid)
+    denies_asked: bool = False
 
     @property
     def strong(self) -> bool:
@@ -227,6 +238,7 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         or asks_for_the_rule(request.text)
     )
     aboutness = about(request.text, c.text, c.names)
+    other = other_property(request.text, c.text)
 
     def result(lane: str, why: str, outcome: str = "lost") -> Assessment:
         return Assessment(
@@ -242,6 +254,9 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
             why,
             aboutness,
             same_instance(request.text, " ".join([c.text, *c.names])),
+            other,
+            same_property(request.text, c.text),
+            denies_what_is_asked(request.text, c.text),
         )
 
     if c.status in (Status.superseded, Status.retracted) and c.head is None:
@@ -275,11 +290,7 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         # with a rule ("south", "code") does not put a request under it.
         shared = ", ".join(scope.matched)
         return result("none", f"out of scope: shares {shared}, not what it is about", "excluded")
-    if (
-        scope.source == "derived"
-        and not action_types & CHANGING
-        and other_property(request.text, c.text)
-    ):
+    if scope.source == "derived" and not action_types & CHANGING and other:
         # A question about the thing's place is not governed by the rule on its settings.
         return result(
             "none", "out of scope: it speaks of another property than the one asked", "excluded"

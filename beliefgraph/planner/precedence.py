@@ -98,7 +98,6 @@ from beliefgraph.language.directives import (
     takes_the_route,
     takes_the_way,
 )
-from beliefgraph.language.properties import other_property
 from beliefgraph.language.stakes import (
     at_stake,
     checked_at_source,
@@ -440,7 +439,7 @@ def decide(
                 not a.authority,
                 about_rank(a),
                 a.instance,
-                not other_property(request.text, a.candidate.text),
+                not a.other_property_only,
                 # what is confirmed answers before what was heard
                 a.candidate.epistemic_status == EpistemicStatus.confirmed,
                 a.relevance,

@@ -63,16 +63,28 @@ def _one_hot(prefix: str, value: str | None, values: Sequence[str | None]) -> di
 
 
 def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
-    """Whether a candidate may be ranked: everything but a belief whose explicit scope the
-    request falls outside, a belief about another one of the request's thing (the east
-    boiler's price is no answer for the west boiler's, however alike the two read) and a
-    superseded or retracted belief, unless it has a current head to hand its place to and is
-    about the request's thing."""
+    """Whether a candidate may be ranked: everything but a belief about another one of the
+    request's thing (the east boiler's price is no answer for the west boiler's, however
+    alike the two read), a belief whose explicit scope excludes the request or names terms
+    that must all be there and are not, and a superseded or retracted belief, unless it has
+    a current head to hand its place to and is about the request's thing.
+
+    An explicit scope that the request misses only by naming none of its terms is its
+    writer's word for a class, and the request may name a member of it in other words (a
+    rule on "controlled drugs", asked to move the tramadol): a current, active belief is
+    ranked then, and the fit weighs its missed scope against what else it reads."""
     c = a.candidate
     if a.about.other:
         return False
-    if a.scope is not None and a.scope.explicit and not a.scope.in_scope:
-        return False  # an explicit scope is its writer's word on where the belief reaches
+    scope = a.scope
+    if scope is not None and scope.explicit and not scope.in_scope:
+        # what the writer fenced off (an excluded term, an all-terms condition) stays out
+        return (
+            scope.excluded_by is None
+            and not scope.missing_all
+            and c.current
+            and c.status == Status.active
+        )
     if c.status in (Status.superseded, Status.retracted):
         # an old version stands for its chain's head only when it is about what is asked,
         # and only for a head that is current
@@ -125,6 +137,9 @@ def features(
             "about_exact": float(a.about.exact),
             "instance": float(a.instance),
             "names_qualified_thing": float(a.about.names_qualified_thing),
+            "other_property": float(a.other_property_only),
+            "asked_property": float(a.asked_property),
+            "denies_asked": float(a.denies_asked),
             **_one_hot("says", said, _ACTIONS),
             "authority": float(a.authority),
             "rules_pick": float(winner is not None and winner.candidate.id == c.id),

@@ -90,6 +90,25 @@ def test_relative_features_are_measured_among_the_candidates() -> None:
     assert rows["rule"]["lane:authority"] == 1.0
 
 
+def test_what_a_belief_says_of_the_property_asked_is_a_feature() -> None:
+    code = belief("code", "The visitor badge cupboard code is 4412.", names=("visitor badge",))
+    unkept = belief(
+        "unkept", "Visitor badges are unkept and lost at reception.", names=("visitor badge",)
+    )
+    d = decide(QUERY, {R}, [NOTE, code, unkept])
+    rows = dict(
+        zip(
+            [a.candidate.id for a in d.assessments],
+            features(list(d.assessments), {}, None),
+            strict=True,
+        )
+    )
+    assert rows["note"]["asked_property"] == 1.0  # kept where: the place asked for
+    assert rows["code"]["other_property"] == 1.0  # a code, asked where they are kept
+    assert rows["unkept"]["denies_asked"] == 1.0  # "unkept", asked where they are kept
+    assert rows["note"]["denies_asked"] == rows["note"]["other_property"] == 0.0
+
+
 def test_the_fitted_weights_name_only_features_the_planner_computes() -> None:
     d = decide(QUERY, {R}, [RULE, NOTE])
     computed = set(features(list(d.assessments), {}, None)[0])
@@ -121,7 +140,7 @@ def test_a_winner_whose_explicit_scope_holds_the_request_is_kept() -> None:
     assert d.governing == "ruled"
 
 
-def test_a_belief_outside_its_explicit_scope_is_not_ranked() -> None:
+def test_a_belief_whose_explicit_scope_excludes_the_request_is_not_ranked() -> None:
     fenced = belief(
         "fenced",
         "Never hand out visitor badges without a booking.",
@@ -131,6 +150,49 @@ def test_a_belief_outside_its_explicit_scope_is_not_ranked() -> None:
     )
     d = decide(QUERY, {R}, [RULE, NOTE, fenced], ranker=Ranker({"similarity": 9.0}))
     assert d.governing == "note"
+
+
+def test_a_rule_whose_explicit_scope_names_only_a_class_is_ranked() -> None:
+    # "Controlled drugs" is the writer's word for a class; the tramadol is a member of it,
+    # named in other words: the rule's missed scope is weighed, not fenced off
+    query = "pop the spare tramadol boxes back on shelf C"
+    shelf = belief("shelf", "Shelf C holds the cough syrups and the tramadol boxes.")
+    drugs = belief(
+        "drugs",
+        "Controlled drugs that come back are never restocked; they go to quarantine.",
+        kind=Kind.policy,
+        governs=Governs(any_terms=["controlled drugs"]),
+        similarity=0.9,
+    )
+    d = decide(query, {R}, [shelf, drugs], ranker=Ranker({"similarity": 9.0}))
+    assert d.governing == "drugs"
+    assessed = {a.candidate.id: a for a in d.assessments}
+    assert eligible(assessed["drugs"], {})
+
+
+def test_a_rule_missing_its_required_terms_or_standing_is_not_ranked() -> None:
+    query = "pop the spare tramadol boxes back on shelf C"
+    shelf = belief("shelf", "Shelf C holds the cough syrups and the tramadol boxes.")
+    required = belief(
+        "required",
+        "Controlled drugs that come back from wards are never restocked.",
+        kind=Kind.policy,
+        governs=Governs(any_terms=["shelf"], all_terms=["wards"]),
+        similarity=0.9,
+    )
+    archived = belief(
+        "archived",
+        "Controlled drugs that come back are restocked after a count.",
+        kind=Kind.policy,
+        governs=Governs(any_terms=["controlled drugs"]),
+        status=Status.archived,
+        similarity=0.95,
+    )
+    d = decide(query, {R}, [shelf, required, archived], ranker=Ranker({"similarity": 9.0}))
+    assert d.governing == "shelf"
+    assessed = {a.candidate.id: a for a in d.assessments}
+    assert not eligible(assessed["required"], {})
+    assert not eligible(assessed["archived"], {})
 
 
 def test_an_old_version_about_something_else_does_not_bring_its_head_in() -> None:

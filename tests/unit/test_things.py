@@ -6,7 +6,7 @@ import pytest
 
 from beliefgraph.language.labels import labelled_sibling
 from beliefgraph.language.names import another_of_that_name
-from beliefgraph.language.properties import other_property
+from beliefgraph.language.properties import denies_what_is_asked, other_property, same_property
 from beliefgraph.language.things import (
     about,
     align,
@@ -141,6 +141,30 @@ def test_a_question_asks_for_a_property_and_a_belief_states_one() -> None:
         "The caller passed the PIN check. He wants to know when the engineer is coming.",
         "The installation was moved to tomorrow, 08:00-12:00.",
     )
+
+
+def test_a_belief_states_the_property_asked_for() -> None:
+    assert same_property("Where can I find the dock phone?", "The dock phone moved to bay 2.")
+    assert not same_property("Where can I find the dock phone?", "The dock phone: PIN 603027.")
+    # a belief that names no property states none of those asked
+    assert not same_property("Where is the dock phone?", "We are keeping the dock phone.")
+
+
+@pytest.mark.parametrize(
+    ("request_", "belief", "denies"),
+    [
+        ("the invoice we got paid", "INV-0304 is outstanding, unpaid.", True),
+        ("close the active account", "The inactive account was closed in May.", True),
+        ("the unpaid invoice", "INV-0304 is outstanding, unpaid.", False),
+        ("the paid invoice", "INV-0291 was marked paid.", False),
+        # a prefix before too short a rest is no denial ("index" is no "not dex")
+        ("the dex file", "The index is rebuilt nightly.", False),
+    ],
+)
+def test_a_belief_denies_a_word_the_request_describes_its_thing_by(
+    request_: str, belief: str, denies: bool
+) -> None:
+    assert denies_what_is_asked(request_, belief) is denies
 
 
 def test_ordinals_and_numbers_name_the_same_instance() -> None:
