@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from beliefgraph.language.words import content_words
-
 # -- which property of a thing ---------------------------------------------------------------
 
 #: cues by which a text speaks of one property of a thing, and a question asks for it
@@ -69,28 +67,3 @@ def same_property(request: str, belief: str) -> bool:
     """Whether ``belief`` speaks of a property ``request`` asks for ("the dock phone is
     kept in the loading bay" for "where is the dock phone?")."""
     return bool(asked_properties(request) & properties(belief))
-
-
-#: prefixes by which a word says the opposite of another ("unpaid", "inactive", "nonstop")
-_DENYING = ("un", "non", "in", "dis")
-
-
-def denies_what_is_asked(request: str, belief: str) -> bool:
-    """Whether ``belief`` says the opposite of a word the request describes its thing by:
-    "the Riverside invoice we got paid" and "INV-0304 is outstanding, unpaid"; "the active
-    account" and "the inactive one".
-
-    >>> denies_what_is_asked("the invoice we got paid", "INV-0304 is still unpaid")
-    True
-    >>> denies_what_is_asked("the unpaid invoice", "INV-0304 is still unpaid")
-    False
-    """
-    asked = set(content_words(request))
-    for word in content_words(belief):
-        if word in asked:
-            continue
-        for prefix in _DENYING:
-            rest = word[len(prefix) :]
-            if word.startswith(prefix) and len(rest) >= 4 and rest in asked:
-                return True
-    return False

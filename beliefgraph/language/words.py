@@ -193,3 +193,35 @@ _HYPHEN = re.compile(r"(?<![\w-])[a-zA-Z]+(?:-[a-zA-Z]+)+(?![\w-])")
 def normalise(text: str) -> str:
     # One space-separated, lower-case, accent-free line; apostrophes dropped ("don't" -> "dont").
     return " ".join(re.sub(r"['\u2019]", "", fold(text)).split())
+
+
+#: prefixes that make a word the opposite of another ("unpaid", "nonrefundable")
+_DENYING_PREFIXES = ("un", "non")
+#: words whose in- or dis- does the same (most do not: "invoice", "discount", "dispatch")
+_DENYING_WORDS = word_set(
+    """inactive inaccurate inaccessible incomplete incorrect ineligible invalid disabled
+    disallowed disapproved disconnected"""
+)
+
+
+def denies_a_word(request: str, belief: str) -> bool:
+    """Whether ``belief`` holds the opposite of one of ``request``'s content words: "the
+    invoice we got paid" and "INV-0304 is still unpaid"; "the active account" and "the
+    inactive one".
+
+    >>> denies_a_word("the invoice we got paid", "INV-0304 is still unpaid")
+    True
+    >>> denies_a_word("the unpaid invoice", "INV-0304 is still unpaid")
+    False
+    """
+    asked = set(content_words(request))
+    for word in content_words(belief):
+        if word in asked:
+            continue
+        for prefix in (*_DENYING_PREFIXES, "in", "dis"):
+            rest = word.removeprefix(prefix)
+            if rest == word or len(rest) < 4 or rest not in asked:
+                continue
+            if prefix in _DENYING_PREFIXES or word in _DENYING_WORDS:
+                return True
+    return False

@@ -20,11 +20,7 @@ from beliefgraph.language.directives import (
 )
 from beliefgraph.language.labels import labelled_sibling
 from beliefgraph.language.names import another_of_that_name
-from beliefgraph.language.properties import (
-    denies_what_is_asked,
-    other_property,
-    same_property,
-)
+from beliefgraph.language.properties import other_property, same_property
 from beliefgraph.language.scopes import (
     STRONG,
     ScopeMatch,
@@ -39,7 +35,7 @@ from beliefgraph.language.things import (
     other_instance,
     same_instance,
 )
-from beliefgraph.language.words import Terms
+from beliefgraph.language.words import Terms, denies_a_word
 from beliefgraph.models import (
     ActionClass,
     ActionType,
@@ -159,11 +155,12 @@ class Assessment:
     #: it names a numbered instance the request names ("Plot 14"): about exactly that one
     instance: bool = False
     #: it speaks only of other properties of the thing than the request asks for (its cost,
-    #: asked where it is), or of one the request asks for
-    other_property_only: bool = False
+    #: asked where it is)
+    other_property: bool = False
+    #: it speaks of a property the request asks for
     asked_property: bool = False
-    #: it says the opposite of a word the request describes its thing by ("unpaid", asked
-    #: about the invoice that got paid)
+    #: it holds the opposite of one of the request's words ("unpaid", asked about the
+    #: invoice that got paid)
     denies_asked: bool = False
 
     @property
@@ -238,7 +235,7 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         or asks_for_the_rule(request.text)
     )
     aboutness = about(request.text, c.text, c.names)
-    other = other_property(request.text, c.text)
+    speaks_of_another = other_property(request.text, c.text)
 
     def result(lane: str, why: str, outcome: str = "lost") -> Assessment:
         return Assessment(
@@ -254,9 +251,9 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
             why,
             aboutness,
             same_instance(request.text, " ".join([c.text, *c.names])),
-            other,
-            same_property(request.text, c.text),
-            denies_what_is_asked(request.text, c.text),
+            other_property=speaks_of_another,
+            asked_property=same_property(request.text, c.text),
+            denies_asked=denies_a_word(request.text, c.text),
         )
 
     if c.status in (Status.superseded, Status.retracted) and c.head is None:
@@ -290,7 +287,7 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         # with a rule ("south", "code") does not put a request under it.
         shared = ", ".join(scope.matched)
         return result("none", f"out of scope: shares {shared}, not what it is about", "excluded")
-    if scope.source == "derived" and not action_types & CHANGING and other:
+    if scope.source == "derived" and not action_types & CHANGING and speaks_of_another:
         # A question about the thing's place is not governed by the rule on its settings.
         return result(
             "none", "out of scope: it speaks of another property than the one asked", "excluded"

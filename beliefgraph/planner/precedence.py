@@ -13,9 +13,11 @@ The rules (DESIGN §3), in order:
    (status active; not floated, contested or unverified), enter the **authority lane**; an
    archived holder, or one whose ``valid_to`` has passed, enters the **history lane**.
    Everything else current is **evidence**.
-   A holder whose scope the request misses, or that excludes it, never governs - an
-   out-of-scope authority never blocks; nor does one whose label names another thing beside
-   the one asked ("Dock 3 edge router: ..." for the dock 3 handhelds).
+   By the rules, a holder whose scope the request misses, or that excludes it, never
+   governs - an out-of-scope authority never blocks; nor does one whose label names another
+   thing beside the one asked ("Dock 3 edge router: ..." for the dock 3 handhelds). The
+   ranker (rule 11) may still pick a standing one whose explicit scope the request misses
+   only by naming none of its terms.
 2. **Action types.** A scope that names acts (read/write/execute) and misses the request's
    acts still applies when the match is strong - a read of a credential is governed by the
    rule on sharing it - but it ranks below scopes whose acts match; a weak match with the
@@ -439,7 +441,7 @@ def decide(
                 not a.authority,
                 about_rank(a),
                 a.instance,
-                not a.other_property_only,
+                not a.other_property,
                 # what is confirmed answers before what was heard
                 a.candidate.epistemic_status == EpistemicStatus.confirmed,
                 a.relevance,
@@ -563,6 +565,8 @@ def _win_reason(a: Assessment, winner: Assessment | None) -> str:
         return f"governs: in scope ({', '.join(a.scope.matched)}), first by precedence"
     if winner is not None and winner.candidate.id != a.candidate.id:
         return f"governs as the head of {winner.candidate.id}'s chain"
+    if a.outcome == "excluded":
+        return f"governs: the ranker's pick, though by the rules {a.why}"
     return "governs: the most relevant evidence, with no authority in scope"
 
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Protocol
 
 from beliefgraph.models import ActionClass, EpistemicStatus, Kind, Priority, Status
-from beliefgraph.planner.assess import Assessment, Candidate
+from beliefgraph.planner.assess import Assessment, Candidate, without_standing
 
 #: where the fitted weights live (written by bench/train_ranker.py)
 WEIGHTS_FILE = Path(__file__).with_name("ranker.json")
@@ -69,10 +69,10 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     that must all be there and are not, and a superseded or retracted belief, unless it has
     a current head to hand its place to and is about the request's thing.
 
-    An explicit scope that the request misses only by naming none of its terms is its
-    writer's word for a class, and the request may name a member of it in other words (a
-    rule on "controlled drugs", asked to move the tramadol): a current, active belief is
-    ranked then, and the fit weighs its missed scope against what else it reads."""
+    An explicit scope that the request misses only by naming none of its terms may be its
+    writer's word for a class that the request names a member of in other words (a rule on
+    "controlled drugs", asked to move the tramadol): a current, active belief with standing
+    is ranked then, and the fit weighs its missed scope against what else it reads."""
     c = a.candidate
     if a.about.other:
         return False
@@ -84,6 +84,7 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
             and not scope.missing_all
             and c.current
             and c.status == Status.active
+            and not without_standing(c)
         )
     if c.status in (Status.superseded, Status.retracted):
         # an old version stands for its chain's head only when it is about what is asked,
@@ -137,7 +138,7 @@ def features(
             "about_exact": float(a.about.exact),
             "instance": float(a.instance),
             "names_qualified_thing": float(a.about.names_qualified_thing),
-            "other_property": float(a.other_property_only),
+            "other_property": float(a.other_property),
             "asked_property": float(a.asked_property),
             "denies_asked": float(a.denies_asked),
             **_one_hot("says", said, _ACTIONS),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
-from beliefgraph.models import ActionClass, Governs, Kind, Status
+from beliefgraph.models import ActionClass, EpistemicStatus, Governs, Kind, Status
 from beliefgraph.planner.assess import Assessment, Candidate
 from beliefgraph.planner.precedence import decide
 from beliefgraph.planner.ranking import (
@@ -92,10 +92,11 @@ def test_relative_features_are_measured_among_the_candidates() -> None:
 
 def test_what_a_belief_says_of_the_property_asked_is_a_feature() -> None:
     code = belief("code", "The visitor badge cupboard code is 4412.", names=("visitor badge",))
-    unkept = belief(
-        "unkept", "Visitor badges are unkept and lost at reception.", names=("visitor badge",)
+    lost = belief(
+        "lost", "Visitor badges are unrecoverable once lost at reception.", names=("visitor badge",)
     )
-    d = decide(QUERY, {R}, [NOTE, code, unkept])
+    query = "where are the recoverable visitor badges kept at reception?"
+    d = decide(query, {R}, [NOTE, code, lost])
     rows = dict(
         zip(
             [a.candidate.id for a in d.assessments],
@@ -105,7 +106,7 @@ def test_what_a_belief_says_of_the_property_asked_is_a_feature() -> None:
     )
     assert rows["note"]["asked_property"] == 1.0  # kept where: the place asked for
     assert rows["code"]["other_property"] == 1.0  # a code, asked where they are kept
-    assert rows["unkept"]["denies_asked"] == 1.0  # "unkept", asked where they are kept
+    assert rows["lost"]["denies_asked"] == 1.0  # "unrecoverable", asked for recoverable ones
     assert rows["note"]["denies_asked"] == rows["note"]["other_property"] == 0.0
 
 
@@ -152,7 +153,7 @@ def test_a_belief_whose_explicit_scope_excludes_the_request_is_not_ranked() -> N
     assert d.governing == "note"
 
 
-def test_a_rule_whose_explicit_scope_names_only_a_class_is_ranked() -> None:
+def test_a_current_rule_whose_explicit_scope_the_request_misses_is_ranked() -> None:
     # "Controlled drugs" is the writer's word for a class; the tramadol is a member of it,
     # named in other words: the rule's missed scope is weighed, not fenced off
     query = "pop the spare tramadol boxes back on shelf C"
@@ -166,11 +167,13 @@ def test_a_rule_whose_explicit_scope_names_only_a_class_is_ranked() -> None:
     )
     d = decide(query, {R}, [shelf, drugs], ranker=Ranker({"similarity": 9.0}))
     assert d.governing == "drugs"
+    assert d.action == ActionClass.block  # what it says of the act decides
     assessed = {a.candidate.id: a for a in d.assessments}
     assert eligible(assessed["drugs"], {})
 
 
 def test_a_rule_missing_its_required_terms_or_standing_is_not_ranked() -> None:
+    # all_terms are the writer's fence; an archived or unverified rule is no rule to act by
     query = "pop the spare tramadol boxes back on shelf C"
     shelf = belief("shelf", "Shelf C holds the cough syrups and the tramadol boxes.")
     required = belief(
@@ -188,11 +191,19 @@ def test_a_rule_missing_its_required_terms_or_standing_is_not_ranked() -> None:
         status=Status.archived,
         similarity=0.95,
     )
-    d = decide(query, {R}, [shelf, required, archived], ranker=Ranker({"similarity": 9.0}))
+    unverified = belief(
+        "unverified",
+        "Controlled drugs that come back may be restocked the same day.",
+        kind=Kind.policy,
+        governs=Governs(any_terms=["controlled drugs"]),
+        epistemic=EpistemicStatus.unverified,
+        similarity=0.95,
+    )
+    rules = [shelf, required, archived, unverified]
+    d = decide(query, {R}, rules, ranker=Ranker({"similarity": 9.0}))
     assert d.governing == "shelf"
     assessed = {a.candidate.id: a for a in d.assessments}
-    assert not eligible(assessed["required"], {})
-    assert not eligible(assessed["archived"], {})
+    assert not any(eligible(assessed[i], {}) for i in ("required", "archived", "unverified"))
 
 
 def test_an_old_version_about_something_else_does_not_bring_its_head_in() -> None:
