@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Protocol
 
 from beliefgraph.models import ActionClass, EpistemicStatus, Kind, Priority, Status
-from beliefgraph.planner.assess import Assessment, Candidate, without_standing
+from beliefgraph.planner.assess import Assessment, Candidate
 
 #: where the fitted weights live (written by bench/train_ranker.py)
 WEIGHTS_FILE = Path(__file__).with_name("ranker.json")
@@ -63,29 +63,19 @@ def _one_hot(prefix: str, value: str | None, values: Sequence[str | None]) -> di
 
 
 def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
-    """Whether a candidate may be ranked: everything but a belief about another one of the
-    request's thing (the east boiler's price is no answer for the west boiler's, however
-    alike the two read), a belief whose explicit scope excludes the request or names terms
-    that must all be there and are not, and a superseded or retracted belief, unless it has
-    a current head to hand its place to and is about the request's thing.
-
-    An explicit scope that the request misses only by naming none of its terms may be its
-    writer's word for a class that the request names a member of in other words (a rule on
-    "controlled drugs", asked to move the tramadol): a current, active belief with standing
-    is ranked then, and the fit weighs its missed scope against what else it reads."""
+    """Whether a candidate may be ranked: everything but a belief whose explicit scope the
+    request falls outside, a belief about another one of the request's thing (the east
+    boiler's price is no answer for the west boiler's, however alike the two read) and a
+    superseded or retracted belief, unless it has a current head to hand its place to and is
+    about the request's thing."""
     c = a.candidate
     if a.about.other:
         return False
-    scope = a.scope
-    if scope is not None and scope.explicit and not scope.in_scope:
-        # what the writer fenced off (an excluded term, an all-terms condition) stays out
-        return (
-            scope.excluded_by is None
-            and not scope.missing_all
-            and c.current
-            and c.status == Status.active
-            and not without_standing(c)
-        )
+    if a.scope is not None and a.scope.explicit and not a.scope.in_scope:
+        # an explicit scope is its writer's word on where the belief reaches: ranking one the
+        # request missed as a class's member in other words cost blind rounds 20 and 21 five
+        # scenarios (instances outside the class, then refused)
+        return False
     if c.status in (Status.superseded, Status.retracted):
         # an old version stands for its chain's head only when it is about what is asked,
         # and only for a head that is current
