@@ -204,6 +204,7 @@ _DENYING_WORDS = word_set(
 )
 
 
+@lru_cache(maxsize=CACHE)
 def denies_a_word(request: str, belief: str) -> bool:
     """Whether ``belief`` holds the opposite of one of ``request``'s content words: "the
     invoice we got paid" and "INV-0304 is still unpaid"; "the active account" and "the
@@ -218,10 +219,9 @@ def denies_a_word(request: str, belief: str) -> bool:
     for word in content_words(belief):
         if word in asked:
             continue
-        for prefix in (*_DENYING_PREFIXES, "in", "dis"):
+        for prefix in ("un", "non", "in", "dis"):
             rest = word.removeprefix(prefix)
-            if rest == word or len(rest) < 4 or rest not in asked:
-                continue
-            if prefix in _DENYING_PREFIXES or word in _DENYING_WORDS:
+            denies = prefix in _DENYING_PREFIXES or word in _DENYING_WORDS
+            if denies and rest != word and len(rest) >= 4 and rest in asked:
                 return True
     return False

@@ -72,9 +72,8 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     if a.about.other:
         return False
     if a.scope is not None and a.scope.explicit and not a.scope.in_scope:
-        # an explicit scope is its writer's word on where the belief reaches: ranking one the
-        # request missed as a class's member in other words cost blind rounds 20 and 21 five
-        # scenarios (instances outside the class, then refused)
+        # an explicit scope is its writer's word on where the belief reaches, even where the
+        # request may name a member of a class it names: the instance may be outside it
         return False
     if c.status in (Status.superseded, Status.retracted):
         # an old version stands for its chain's head only when it is about what is asked,
