@@ -77,8 +77,9 @@ The rules (DESIGN §3), in order:
 11. **The ranker.** Given one (the planner passes the fitted one), it has the last word on
    which candidate governs once the rules have found a winner, unless the request asks
    about the past (rule 9): it weighs what the rules read of every candidate beside its
-   standing, similarity and recency (:mod:`beliefgraph.planner.ranking`). Rules 6 to 10
-   then set the action from the belief it chose.
+   standing, similarity and recency (:mod:`beliefgraph.planner.ranking`); a rule whose
+   explicit scope holds the request gives way only to another belief with authority. Rules
+   6 to 10 then set the action from the belief it chose.
 """
 
 from __future__ import annotations

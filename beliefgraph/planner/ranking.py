@@ -159,13 +159,11 @@ class Ranker:
         heads: Mapping[str, Candidate],
     ) -> Assessment | None:
         """The candidate that governs: the best scored of those eligible, when the rules
-        found a winner at all and it is not a belief whose explicit scope holds the request
-        and its acts; ties go to the rules' winner, then the smallest id."""
+        found a winner at all; ties go to the rules' winner, then the smallest id. A winner
+        whose explicit scope holds the request and its acts gives way only to a belief with
+        authority (:func:`held_by_its_writer`)."""
         if winner is None:
             return None
-        scope = winner.scope
-        if scope is not None and scope.explicit and scope.in_scope and winner.type_match:
-            return winner  # its writer named the request's terms and acts: the curator's word
         scored = [
             (self.score(row), a.candidate.id == winner.candidate.id, a)
             for a, row in zip(assessed, features(assessed, heads, winner), strict=True)
@@ -175,7 +173,23 @@ class Ranker:
             return winner
         scored.sort(key=lambda t: t[2].candidate.id)
         scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
-        return scored[0][2]
+        best = scored[0][2]
+        if held_by_its_writer(winner) and not best.authority:
+            return winner
+        return best
+
+
+def held_by_its_writer(a: Assessment) -> bool:
+    """Whether ``a``'s explicit scope holds the request, its terms and its acts.
+
+    Its writer said where it reaches, and the request is there: only another rule - an
+    exception, a correction, a narrower or a later rule - may take its place, never a plain
+    note that reads closer to the request ("the shop Wi-Fi password is on the sign" may
+    displace the rule on back-office passwords, a stock note may not displace the rule on
+    quarantined parts).
+    """
+    scope = a.scope
+    return scope is not None and scope.explicit and scope.in_scope and a.type_match
 
 
 def load_ranker(path: Path = WEIGHTS_FILE) -> Ranker:

@@ -14,6 +14,7 @@ from beliefgraph.planner.ranking import (
     default_ranker,
     eligible,
     features,
+    held_by_its_writer,
     load_ranker,
 )
 from tests.unit.test_planner_precedence import R, belief
@@ -139,6 +140,28 @@ def test_a_winner_whose_explicit_scope_holds_the_request_is_kept() -> None:
     )
     d = decide(QUERY, {R}, [ruled, NOTE], ranker=Ranker({"similarity": 9.0}))
     assert d.governing == "ruled"
+
+
+def test_a_winner_whose_explicit_scope_holds_the_request_gives_way_to_another_rule() -> None:
+    ruled = belief(
+        "ruled",
+        "Visitor badges must be returned at reception before leaving.",
+        kind=Kind.policy,
+        governs=Governs(any_terms=["visitor badges"]),
+        similarity=0.2,
+    )
+    exception = belief(
+        "exception",
+        "Contractors on the works calendar may keep their visitor badges at reception all week.",
+        kind=Kind.decision,
+        similarity=0.7,
+    )
+    ranker = Ranker({"similarity": 9.0})
+    assert decide(QUERY, {R}, [ruled, NOTE], ranker=ranker).governing == "ruled"
+    assert decide(QUERY, {R}, [ruled, NOTE, exception], ranker=ranker).governing == "exception"
+    assert held_by_its_writer(
+        {a.candidate.id: a for a in decide(QUERY, {R}, [ruled]).assessments}["ruled"]
+    )
 
 
 def test_a_belief_whose_explicit_scope_excludes_the_request_is_not_ranked() -> None:
