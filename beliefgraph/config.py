@@ -128,9 +128,12 @@ class Settings(BaseSettings):
     gate_polarity_similarity: float = Field(default=0.85, ge=0.0, le=1.0)
     #: same subject and attribute, different value -> ``contradicts`` from this cosine up
     gate_structure_similarity: float = Field(default=0.30, ge=0.0, le=1.0)
-    #: plain text naming no subject: a correction of the same thing, or the same values said
-    #: in other words (beliefgraph/language/frames.py), from this cosine up
-    gate_correction_similarity: float = Field(default=0.45, ge=0.0, le=1.0)
+    #: plain text naming no subject: a statement that says the same thing changed
+    #: (beliefgraph/language/frames.py) contradicts it from this cosine up
+    gate_correction_similarity: float = Field(default=0.30, ge=0.0, le=1.0)
+    #: plain text naming no subject: the same values said of the same thing in other words
+    #: are the same statement from this cosine up
+    gate_same_values_similarity: float = Field(default=0.45, ge=0.0, le=1.0)
     #: plain text close in meaning from this cosine up: the same values sharing one word, or
     #: the same names with no value, are the same statement in other words
     gate_restate_similarity: float = Field(default=0.80, ge=0.0, le=1.0)

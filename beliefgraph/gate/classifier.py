@@ -358,7 +358,13 @@ class DefaultClassifier:
                 return judged
         if unnamed and sim >= s.gate_correction_similarity:
             judged = self._by_frame(new, old, cos, close=sim >= s.gate_restate_similarity)
-            if judged is not None:
+            # a change announced is read from a lower cosine than the same values in other
+            # words: "moved the nightly backup to 04:30" sits at 0.40 with "nightly backups run
+            # at 02:00", while "R01" is all "Dana joined the R01" shares with "Kenji and Ruth
+            # are on the R01 grant"
+            if judged is not None and (
+                judged.verdict is Verdict.contradicts or sim >= s.gate_same_values_similarity
+            ):
                 return judged
 
         if same_kind and sim >= s.gate_subsume_similarity:

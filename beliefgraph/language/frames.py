@@ -72,6 +72,16 @@ _FUNCTION = word_set(
 )
 #: words that announce a value rather than name a topic ("New 5K PR: 21:58"): never a topic
 _ANNOUNCING = word_set("new")
+#: words of the calendar: many things happen on the 1st of each month or on Monday mornings,
+#: so sharing only these is sharing no topic
+_CALENDAR = word_set(
+    """
+    day days daily week weeks weekly weekday weekdays weekend weekends month months monthly
+    year years yearly annual morning mornings afternoon afternoons evening evenings night
+    nights tonight today tomorrow yesterday monday tuesday wednesday thursday friday saturday
+    sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays
+    """
+)
 #: words that are never the topic, the subject or the value of a statement
 _NOT_CONTENT = _FUNCTION | _ANNOUNCING
 #: verbs that say a value changed, moved or stopped (past tense and -ing mostly: "an oil
@@ -284,8 +294,9 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
         same = True
     if new.change:
         # the copula's verbs say nothing of what changed: "The library closes at 10pm" and
-        # "We close at 5 now" share no thing
-        return "corrects" if same is not False and shared - _PIVOT_VERBS else None
+        # "We close at 5 now" share no thing; nor does a date: "the fish tank filter gets
+        # changed on the 1st of each month" is not about the pill given then
+        return "corrects" if same is not False and shared - _PIVOT_VERBS - _CALENDAR else None
     one_value = (
         bool(new.subject)
         and new.subject == old.subject

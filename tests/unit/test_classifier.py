@@ -144,7 +144,8 @@ def test_free_text_reads_a_new_value_of_a_one_value_attribute() -> None:
     new = view("the office wifi password is maple-77")
     assert judge(new, old, 0.85)[0] is Verdict.contradicts
     assert judge(new, old, 0.6)[0] is Verdict.contradicts
-    assert judge(new, old, 0.4)[0] is Verdict.add  # below gate_correction_similarity
+    assert judge(new, old, 0.4)[0] is Verdict.contradicts
+    assert judge(new, old, 0.25)[0] is Verdict.add  # below gate_correction_similarity
     # another thing of the same sort, or a property that holds many values: no replacement
     router = view("The dock router code is 5080.")
     assert judge(view("The dock drone code is 1234."), router, 0.7)[0] is Verdict.add
@@ -631,3 +632,22 @@ def test_a_corrections_opening_is_not_part_of_its_attribute(opening: str) -> Non
     new = view(f"{opening} my Wi-Fi password is tulip-42.", kind="correction")
     old = view("My Wi-Fi password is hunter2.", id="old")
     assert judge(new, old, 0.7)[0] is Verdict.contradicts
+
+
+def test_a_change_announced_far_in_meaning_still_replaces_what_it_changes() -> None:
+    old = view("Nightly backups run at 02:00 UTC.")
+    new = view("Moved the nightly backup to 04:30 UTC so it stops colliding with the ETL.")
+    assert judge(new, old, 0.40)[0] is Verdict.contradicts
+
+
+def test_a_change_that_shares_only_a_date_replaces_nothing() -> None:
+    old = view("Pepper's heartworm pill is given on the 1st of each month.")
+    new = view("The fish tank filter gets changed on the 1st of each month.")
+    assert judge(new, old, 0.40)[0] is Verdict.add
+
+
+def test_the_same_values_in_other_words_need_a_closer_meaning_than_a_change() -> None:
+    old = view("Kenji and Ruth are on the R01 grant.")
+    new = view("Dana joined the R01 as a co-investigator.")
+    assert judge(new, old, 0.40)[0] is Verdict.add
+    assert judge(new, old, 0.50)[0] is Verdict.noop
