@@ -187,6 +187,23 @@ class Settings(BaseSettings):
         return self
 
     @model_validator(mode="after")
+    def _plain_text_thresholds_in_order(self) -> Settings:
+        # a change announced is read from the lowest cosine, the same values in other words
+        # from a higher one, and one shared word from the highest: out of order, one setting
+        # would silently undo another
+        order = (
+            self.gate_correction_similarity,
+            self.gate_same_values_similarity,
+            self.gate_restate_similarity,
+        )
+        if list(order) != sorted(order):
+            raise ValueError(
+                "BELIEFGRAPH_GATE_CORRECTION_SIMILARITY <= BELIEFGRAPH_GATE_SAME_VALUES_SIMILARITY"
+                " <= BELIEFGRAPH_GATE_RESTATE_SIMILARITY is required"
+            )
+        return self
+
+    @model_validator(mode="after")
     def _auth_off_only_in_development(self) -> Settings:
         if self.auth == "off" and self.environment != "development":
             raise ValueError(

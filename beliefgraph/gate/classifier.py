@@ -28,12 +28,16 @@ the candidates, applies the hard rules and guards, and acts on the verdicts.
 5. **Redundancy** — cosine at least ``gate_compatible_similarity``: ``compatible``.
 6. Otherwise ``add``.
 
-Without an entity or canonical name the default infers a contradiction from free text only
-for a **correction** (or a credential against a credential): its writer said it replaces
-something, so it is split as in 3, and its attribute words must equal the old belief's —
-"Actually, my Wi-Fi password changed to ..." replaces "my Wi-Fi password is hunter2". Other
-free text never (two memories about different things can share a sentence shape); give
-beliefs an ``about`` or use the LLM classifier for that.
+Without an entity or canonical name, a **correction** (or a credential against a
+credential) is split as in 3: its writer said it replaces something, and its attribute words
+must equal the old belief's - "Actually, my Wi-Fi password changed to ..." replaces "my Wi-Fi
+password is hunter2". Other plain text is read by :mod:`beliefgraph.language.frames`: a
+statement that says the same thing changed ("The standup moved to 10am.") ``contradicts`` it
+from ``gate_correction_similarity``; the same values of the same thing in other words ("FY
+ends 30 June." / "Our fiscal year ends on June 30.") are ``noop`` from
+``gate_same_values_similarity``, and from ``gate_restate_similarity`` even when the two share
+a single word. Two memories about different things can share a sentence shape, so nothing
+else is inferred from free text; give beliefs an ``about`` or use the LLM classifier for that.
 
 :class:`LLMClassifier` asks any OpenAI-compatible chat endpoint (``POST {url}/chat/
 completions``), all pairs of a write in one request, and keeps each reason verbatim. On a
@@ -284,6 +288,7 @@ class DefaultClassifier:
             s.gate_noop_similarity,
             s.gate_polarity_similarity,
             s.gate_structure_similarity,
+            s.gate_correction_similarity,
             s.gate_subsume_similarity,
             s.gate_compatible_similarity,
         )
@@ -360,8 +365,8 @@ class DefaultClassifier:
             judged = self._by_frame(new, old, cos, close=sim >= s.gate_restate_similarity)
             # a change announced is read from a lower cosine than the same values in other
             # words: "moved the nightly backup to 04:30" sits at 0.40 with "nightly backups run
-            # at 02:00", while "R01" is all "Dana joined the R01" shares with "Kenji and Ruth
-            # are on the R01 grant"
+            # at 02:00", while one shared value ("R01") is too little to call "Dana joined the
+            # R01" a restatement of "Kenji and Ruth are on the R01 grant" at such a distance
             if judged is not None and (
                 judged.verdict is Verdict.contradicts or sim >= s.gate_same_values_similarity
             ):

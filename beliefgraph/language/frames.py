@@ -19,18 +19,19 @@ the old. :func:`read` gives, for one text:
   spelling (:mod:`beliefgraph.language.values`).
 
 :func:`relation` reads two texts together: the new one *corrects* the old when it announces a
-change and they share a subject; it *restates* the old when it announces none, they share a
-subject and they name the same values - unless they name two things of one kind ("pizza
-dough" / "focaccia dough" both need 48 hours), or the only values are days or months and
-the subjects differ ("Recycling goes out every other Thursday." / "Yard waste ..."). Two
-texts close in meaning (``close``: the embeddings say so) restate each other with the same
-values and one shared word, or with no values and the same names. A one-value attribute ("password",
-"deadline", "rent") of the same subject given a second value (unless it says "also"), and a
-preference for the same purpose turned to another choice, are corrections too. The new
-subject is the old one when its words are the old one's or fewer (a qualifier may be
-dropped: "Noah's school pickup" / "Noah's pickup"), never when the new one adds a word
-("dock router code" / "dock drone code", "my Wi-Fi password" / "the office Wi-Fi
-password").
+change and they share a subject (a day, a month or a time of day alone is no shared
+subject: many things happen on the 1st of each month); it *restates* the old when it
+announces none, they share a subject and they name the same values - unless they name two
+things of one kind ("pizza dough" / "focaccia dough" both need 48 hours), or the only values
+are days or months and the subjects differ ("Recycling goes out every other Thursday." /
+"Yard waste ..."). Two texts close in meaning (``close``: the embeddings say so) restate each
+other with the same values and one shared word, or with no values and the same names. A
+one-value attribute ("password", "deadline", "rent") of the same subject given a second
+value (unless it says "also"), and a preference for the same purpose turned to another
+choice, are corrections too. The new subject is the old one when its words are the old
+one's or fewer (a qualifier may be dropped: "Noah's school pickup" / "Noah's pickup"), never
+when the new one adds a word ("dock router code" / "dock drone code", "my Wi-Fi password" /
+"the office Wi-Fi password").
 
 >>> relation("The standup is at 9am.", "The standup moved to 10am.")
 'corrects'
@@ -72,16 +73,19 @@ _FUNCTION = word_set(
 )
 #: words that announce a value rather than name a topic ("New 5K PR: 21:58"): never a topic
 _ANNOUNCING = word_set("new")
-#: words of the calendar: many things happen on the 1st of each month or on Monday mornings,
-#: so sharing only these is sharing no topic
-_CALENDAR = word_set(
-    """
-    day days daily week weeks weekly weekday weekdays weekend weekends month months monthly
-    year years yearly annual morning mornings afternoon afternoons evening evenings night
-    nights tonight today tomorrow yesterday monday tuesday wednesday thursday friday saturday
-    sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays
-    """
-)
+#: words of the calendar, spelled as :func:`_content` spells them: many things happen on the
+#: 1st of each month or on Monday mornings, so sharing only these is sharing no topic
+_CALENDAR = frozenset(
+    normalize(SPELLED.get(w, w))
+    for w in word_set(
+        """
+        day days daily week weeks weekly weekday weekdays weekend weekends month months monthly
+        year years yearly annual morning mornings afternoon afternoons evening evenings night
+        nights tonight today tomorrow yesterday mondays tuesdays wednesdays thursdays fridays
+        saturdays sundays
+        """
+    )
+) | frozenset(normalize(day) for day in SPELLED.values())
 #: words that are never the topic, the subject or the value of a statement
 _NOT_CONTENT = _FUNCTION | _ANNOUNCING
 #: verbs that say a value changed, moved or stopped (past tense and -ing mostly: "an oil

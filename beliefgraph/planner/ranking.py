@@ -159,9 +159,15 @@ class Ranker:
         heads: Mapping[str, Candidate],
     ) -> Assessment | None:
         """The candidate that governs: the best scored of those eligible, when the rules
-        found a winner at all; ties go to the rules' winner, then the smallest id. A winner
-        whose explicit scope holds the request and its acts gives way only to a belief with
-        authority (:func:`held_by_its_writer`)."""
+        found a winner at all; ties go to the rules' winner, then the smallest id.
+
+        A winner whose explicit scope holds the request and its acts (its writer said it
+        reaches there) gives way only to a belief with authority, by its kind or by what its
+        text says: an exception, a correction, a later decision, the archived arrangement a
+        request leans on. Never to a plain note that reads closer to the request: a stock
+        note does not displace the rule on quarantined parts. Standing is left to the
+        weights (a floated or archived belief scores what its state earns).
+        """
         if winner is None:
             return None
         scored = [
@@ -174,20 +180,13 @@ class Ranker:
         scored.sort(key=lambda t: t[2].candidate.id)
         scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
         best = scored[0][2]
-        if held_by_its_writer(winner) and not best.authority:
+        if explicit_scope_holds(winner) and not best.authority:
             return winner
         return best
 
 
-def held_by_its_writer(a: Assessment) -> bool:
-    """Whether ``a``'s explicit scope holds the request, its terms and its acts.
-
-    Its writer said where it reaches, and the request is there: only another rule - an
-    exception, a correction, a narrower or a later rule - may take its place, never a plain
-    note that reads closer to the request ("the shop Wi-Fi password is on the sign" may
-    displace the rule on back-office passwords, a stock note may not displace the rule on
-    quarantined parts).
-    """
+def explicit_scope_holds(a: Assessment) -> bool:
+    """Whether ``a`` has an explicit scope that holds the request's terms and its acts."""
     scope = a.scope
     return scope is not None and scope.explicit and scope.in_scope and a.type_match
 

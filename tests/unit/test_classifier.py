@@ -640,10 +640,19 @@ def test_a_change_announced_far_in_meaning_still_replaces_what_it_changes() -> N
     assert judge(new, old, 0.40)[0] is Verdict.contradicts
 
 
-def test_a_change_that_shares_only_a_date_replaces_nothing() -> None:
-    old = view("Pepper's heartworm pill is given on the 1st of each month.")
-    new = view("The fish tank filter gets changed on the 1st of each month.")
-    assert judge(new, old, 0.40)[0] is Verdict.add
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Pepper's heartworm pill is given on the 1st of each month.",
+            "The fish tank filter gets changed on the 1st of each month.",
+        ),
+        ("The pill is given every Monday morning.", "Swapped the filter on Mondays instead."),
+        ("Rent goes up in January.", "The gym membership changed in January."),
+    ],
+)
+def test_a_change_that_shares_only_the_calendar_replaces_nothing(old: str, new: str) -> None:
+    assert judge(view(new), view(old), 0.40)[0] is Verdict.add
 
 
 def test_the_same_values_in_other_words_need_a_closer_meaning_than_a_change() -> None:
@@ -651,3 +660,11 @@ def test_the_same_values_in_other_words_need_a_closer_meaning_than_a_change() ->
     new = view("Dana joined the R01 as a co-investigator.")
     assert judge(new, old, 0.40)[0] is Verdict.add
     assert judge(new, old, 0.50)[0] is Verdict.noop
+
+
+def test_the_plain_text_thresholds_must_stay_in_order() -> None:
+    with pytest.raises(ValueError, match="SAME_VALUES"):
+        Settings(gate_correction_similarity=0.5, gate_same_values_similarity=0.45)
+    with pytest.raises(ValueError, match="RESTATE"):
+        Settings(gate_same_values_similarity=0.9, gate_restate_similarity=0.8)
+    assert Settings(gate_correction_similarity=0.45).gate_same_values_similarity == 0.45

@@ -13,8 +13,8 @@ from beliefgraph.planner.ranking import (
     Ranker,
     default_ranker,
     eligible,
+    explicit_scope_holds,
     features,
-    held_by_its_writer,
     load_ranker,
 )
 from tests.unit.test_planner_precedence import R, belief
@@ -142,7 +142,7 @@ def test_a_winner_whose_explicit_scope_holds_the_request_is_kept() -> None:
     assert d.governing == "ruled"
 
 
-def test_a_winner_whose_explicit_scope_holds_the_request_gives_way_to_another_rule() -> None:
+def test_a_winner_whose_explicit_scope_holds_the_request_gives_way_only_to_a_rule() -> None:
     ruled = belief(
         "ruled",
         "Visitor badges must be returned at reception before leaving.",
@@ -152,16 +152,20 @@ def test_a_winner_whose_explicit_scope_holds_the_request_gives_way_to_another_ru
     )
     exception = belief(
         "exception",
-        "Contractors on the works calendar may keep their visitor badges at reception all week.",
+        "Contractors may keep their badges all week.",
         kind=Kind.decision,
         similarity=0.7,
     )
     ranker = Ranker({"similarity": 9.0})
-    assert decide(QUERY, {R}, [ruled, NOTE], ranker=ranker).governing == "ruled"
+    # the rules keep the rule whose scope holds the request; the ranker prefers the exception
+    assert decide(QUERY, {R}, [ruled, NOTE, exception]).governing == "ruled"
     assert decide(QUERY, {R}, [ruled, NOTE, exception], ranker=ranker).governing == "exception"
-    assert held_by_its_writer(
-        {a.candidate.id: a for a in decide(QUERY, {R}, [ruled]).assessments}["ruled"]
-    )
+    # a plain note that reads closer than both still does not displace the rule
+    closer = belief("closer", "Visitor badges: top drawer at reception.", similarity=0.9)
+    assert decide(QUERY, {R}, [ruled, closer], ranker=ranker).governing == "ruled"
+    assessed = {a.candidate.id: a for a in decide(QUERY, {R}, [ruled, NOTE]).assessments}
+    assert explicit_scope_holds(assessed["ruled"])
+    assert not explicit_scope_holds(assessed["note"])
 
 
 def test_a_belief_whose_explicit_scope_excludes_the_request_is_not_ranked() -> None:
