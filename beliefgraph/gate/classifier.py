@@ -362,14 +362,14 @@ class DefaultClassifier:
             if judged is not None:
                 return judged
         if unnamed and sim >= s.gate_correction_similarity:
-            judged = self._by_frame(new, old, cos, close=sim >= s.gate_restate_similarity)
-            # a change announced is read from a lower cosine than the same values in other
-            # words: "moved the nightly backup to 04:30" sits at 0.40 with "nightly backups run
-            # at 02:00", while one shared value ("R01") is too little to call "Dana joined the
-            # R01" a restatement of "Kenji and Ruth are on the R01 grant" at such a distance
-            if judged is not None and (
-                judged.verdict is Verdict.contradicts or sim >= s.gate_same_values_similarity
-            ):
+            judged = self._by_frame(
+                new,
+                old,
+                cos,
+                restates=sim >= s.gate_same_values_similarity,
+                close=sim >= s.gate_restate_similarity,
+            )
+            if judged is not None:
                 return judged
 
         if same_kind and sim >= s.gate_subsume_similarity:
@@ -382,12 +382,21 @@ class DefaultClassifier:
         return Judgement(Verdict.add, f"nothing close enough to merge or replace ({cos})")
 
     @staticmethod
-    def _by_frame(new: BeliefView, old: BeliefView, cos: str, *, close: bool) -> Judgement | None:
+    def _by_frame(
+        new: BeliefView, old: BeliefView, cos: str, *, restates: bool, close: bool
+    ) -> Judgement | None:
         """Judge plain text that names no subject by what it says
         (:mod:`beliefgraph.language.frames`): a correction of the same thing replaces it, the
         same values in other words are the same statement; ``None`` when the texts alone
-        cannot tell. ``close``: the cosine is at least ``gate_restate_similarity``, so one
-        shared word or the same names may do for a restatement."""
+        cannot tell.
+
+        A change announced is read from a lower cosine than a restatement: "moved the
+        nightly backup to 04:30" sits at 0.40 with "nightly backups run at 02:00", while one
+        shared value ("R01") is too little to call "Dana joined the R01" a restatement of
+        "Kenji and Ruth are on the R01 grant" at such a distance. ``restates``: the cosine
+        is at least ``gate_same_values_similarity``, so the same values may be the same
+        statement; ``close``: at least ``gate_restate_similarity``, so one shared word or the
+        same names may do."""
         if new.kind != old.kind and new.kind not in CORRECTION_KINDS:
             return None
         found = frames.relation(old.text, new.text, close=close)
@@ -397,7 +406,7 @@ class DefaultClassifier:
                 f"says what {old.id} said has changed: the same subject, a change announced "
                 f"({cos})",
             )
-        if found == "restates":
+        if found == "restates" and restates:
             shown = ", ".join(sorted(frames.read(new.text).values))
             return Judgement(
                 Verdict.noop,

@@ -73,19 +73,18 @@ _FUNCTION = word_set(
 )
 #: words that announce a value rather than name a topic ("New 5K PR: 21:58"): never a topic
 _ANNOUNCING = word_set("new")
-#: words of the calendar, spelled as :func:`_content` spells them: many things happen on the
-#: 1st of each month or on Monday mornings, so sharing only these is sharing no topic
+#: words of the calendar, spelled as :func:`_content` spells them (plurals folded, days and
+#: months spelled one way): many things happen on the 1st of each month or on Monday
+#: mornings, so sharing only these is sharing no topic
 _CALENDAR = frozenset(
-    normalize(SPELLED.get(w, w))
+    normalize(w)
     for w in word_set(
         """
-        day days daily week weeks weekly weekday weekdays weekend weekends month months monthly
-        year years yearly annual morning mornings afternoon afternoons evening evenings night
-        nights tonight today tomorrow yesterday mondays tuesdays wednesdays thursdays fridays
-        saturdays sundays
+        day daily week weekly weekday weekend month monthly year yearly annual morning
+        afternoon evening night tonight today tomorrow yesterday
         """
     )
-) | frozenset(normalize(day) for day in SPELLED.values())
+) | frozenset(normalize(name) for name in SPELLED.values())
 #: words that are never the topic, the subject or the value of a statement
 _NOT_CONTENT = _FUNCTION | _ANNOUNCING
 #: verbs that say a value changed, moved or stopped (past tense and -ing mostly: "an oil

@@ -197,6 +197,8 @@ def normalise(text: str) -> str:
 
 #: prefixes that make a word the opposite of another ("unpaid", "nonrefundable")
 _DENYING_PREFIXES = ("un", "non")
+#: prefixes that do so only in some words (:data:`_DENYING_WORDS`)
+_SOMETIMES_DENYING = ("in", "dis")
 #: words whose in- or dis- does the same (most do not: "invoice", "discount", "dispatch")
 _DENYING_WORDS = word_set(
     """inactive inaccurate inaccessible incomplete incorrect ineligible invalid disabled
@@ -219,7 +221,7 @@ def denies_a_word(request: str, belief: str) -> bool:
     for word in content_words(belief):
         if word in asked:
             continue
-        for prefix in ("un", "non", "in", "dis"):
+        for prefix in (*_DENYING_PREFIXES, *_SOMETIMES_DENYING):
             rest = word.removeprefix(prefix)
             denies = prefix in _DENYING_PREFIXES or word in _DENYING_WORDS
             if denies and rest != word and len(rest) >= 4 and rest in asked:

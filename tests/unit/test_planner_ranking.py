@@ -33,6 +33,14 @@ NOTE = belief(
     similarity=0.60,
 )
 QUERY = "where are the visitor badges kept at reception?"
+#: a rule whose explicit scope holds QUERY (its writer named its terms)
+RULED = belief(
+    "ruled",
+    "Visitor badges must be returned at reception before leaving.",
+    kind=Kind.policy,
+    governs=Governs(any_terms=["visitor badges"]),
+    similarity=0.2,
+)
 
 
 def test_the_rules_alone_decide_when_no_ranker_is_given() -> None:
@@ -131,25 +139,11 @@ def test_a_curators_override_is_not_undone_by_the_ranker() -> None:
 
 
 def test_a_winner_whose_explicit_scope_holds_the_request_is_kept() -> None:
-    ruled = belief(
-        "ruled",
-        "Visitor badges must be returned at reception before leaving.",
-        kind=Kind.policy,
-        governs=Governs(any_terms=["visitor badges"]),
-        similarity=0.2,
-    )
-    d = decide(QUERY, {R}, [ruled, NOTE], ranker=Ranker({"similarity": 9.0}))
+    d = decide(QUERY, {R}, [RULED, NOTE], ranker=Ranker({"similarity": 9.0}))
     assert d.governing == "ruled"
 
 
 def test_a_winner_whose_explicit_scope_holds_the_request_gives_way_only_to_a_rule() -> None:
-    ruled = belief(
-        "ruled",
-        "Visitor badges must be returned at reception before leaving.",
-        kind=Kind.policy,
-        governs=Governs(any_terms=["visitor badges"]),
-        similarity=0.2,
-    )
     exception = belief(
         "exception",
         "Contractors may keep their badges all week.",
@@ -158,12 +152,12 @@ def test_a_winner_whose_explicit_scope_holds_the_request_gives_way_only_to_a_rul
     )
     ranker = Ranker({"similarity": 9.0})
     # the rules keep the rule whose scope holds the request; the ranker prefers the exception
-    assert decide(QUERY, {R}, [ruled, NOTE, exception]).governing == "ruled"
-    assert decide(QUERY, {R}, [ruled, NOTE, exception], ranker=ranker).governing == "exception"
+    assert decide(QUERY, {R}, [RULED, NOTE, exception]).governing == "ruled"
+    assert decide(QUERY, {R}, [RULED, NOTE, exception], ranker=ranker).governing == "exception"
     # a plain note that reads closer than both still does not displace the rule
     closer = belief("closer", "Visitor badges: top drawer at reception.", similarity=0.9)
-    assert decide(QUERY, {R}, [ruled, closer], ranker=ranker).governing == "ruled"
-    assessed = {a.candidate.id: a for a in decide(QUERY, {R}, [ruled, NOTE]).assessments}
+    assert decide(QUERY, {R}, [RULED, closer], ranker=ranker).governing == "ruled"
+    assessed = {a.candidate.id: a for a in decide(QUERY, {R}, [RULED, NOTE]).assessments}
     assert explicit_scope_holds(assessed["ruled"])
     assert not explicit_scope_holds(assessed["note"])
 
