@@ -27,10 +27,11 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Protocol
 
+from beliefgraph.language.words import CACHE, STOPWORDS, words
 from beliefgraph.models import ActionClass, EpistemicStatus, Kind, Priority, Status
 from beliefgraph.planner.assess import Assessment, Candidate
 
@@ -55,6 +56,7 @@ class Chooser(Protocol):
         winner: Assessment | None,
         assessed: Sequence[Assessment],
         heads: Mapping[str, Candidate],
+        request: str,
     ) -> Assessment | None: ...
 
 
@@ -83,11 +85,49 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     return True
 
 
+@lru_cache(maxsize=CACHE)
+def _topic_words(text: str) -> frozenset[str]:
+    """The words of ``text`` that can say what it is about: no stop words, numbers or
+    two-letter words."""
+    return frozenset(
+        w for w in words(text) if w not in STOPWORDS and len(w) > 2 and not w.isdigit()
+    )
+
+
+def _asked_words(request: str, assessed: Sequence[Assessment]) -> list[tuple[float, float, float]]:
+    """For each candidate, how much of what the request asks its text says: the share of the
+    request's topic words it holds; those words weighed by how few of the other candidates
+    hold them (a word every candidate holds tells none apart), against the candidate that
+    holds the most; and whether it is that candidate. All three count less in a crowd,
+    where many beliefs share the request's words: ``2 / n`` of ``n`` candidates."""
+    asked = _topic_words(request)
+    said = [
+        asked & _topic_words(" ".join([a.candidate.text, *a.candidate.names])) for a in assessed
+    ]
+    n = len(assessed)
+    holders = {w: sum(w in s for s in said) for w in asked}
+    rarity = [sum(math.log((n + 1) / (holders[w] + 0.5)) for w in s) for s in said]
+    top = max(rarity, default=0.0)
+    crowd = 2.0 / n
+    return [
+        (
+            crowd * len(s) / max(1, len(asked)),
+            crowd * (r / top if top > 0 else 0.0),
+            crowd * float(top > 0 and r == top),
+        )
+        for s, r in zip(said, rarity, strict=True)
+    ]
+
+
 def features(
-    assessed: Sequence[Assessment], heads: Mapping[str, Candidate], winner: Assessment | None
+    assessed: Sequence[Assessment],
+    heads: Mapping[str, Candidate],
+    winner: Assessment | None,
+    request: str,
 ) -> list[dict[str, float]]:
-    """Each candidate's features, in the order given; relative ones (similarity, recency)
-    are measured against the other candidates of the same request."""
+    """Each candidate's features, in the order given; relative ones (similarity, recency,
+    the request's words it holds) are measured against the other candidates of the same
+    request."""
     top_similarity = max(a.candidate.similarity or 0.0 for a in assessed)
     top_relevance = max(a.relevance for a in assessed)
     newest_first = sorted(assessed, key=lambda a: a.candidate.recency, reverse=True)
@@ -98,7 +138,7 @@ def features(
     exact = winner is not None and winner.about.level == "same" and winner.about.exact
     crowd = math.log(len(assessed))
     rows = []
-    for a in assessed:
+    for a, (share, rare, rarest) in zip(assessed, _asked_words(request, assessed), strict=True):
         c, scope = a.candidate, a.scope
         sim = c.similarity or 0.0
         hint = c.allowed_action.value if c.allowed_action else None
@@ -138,6 +178,9 @@ def features(
             "displaces_exact": float(exact and winner is not a),
             "displaces_exact_in_crowd": float(exact and winner is not a) * crowd,
             "about_none_in_crowd": float(a.about.level == "none") * crowd,
+            "asked_words": share,
+            "rare_asked_words": rare,
+            "most_rare_asked_words": rarest,
         }
         rows.append(row)
     return rows
@@ -157,6 +200,7 @@ class Ranker:
         winner: Assessment | None,
         assessed: Sequence[Assessment],
         heads: Mapping[str, Candidate],
+        request: str,
     ) -> Assessment | None:
         """The candidate that governs: the best scored of those eligible, when the rules
         found a winner at all; ties go to the rules' winner, then the smallest id.
@@ -172,7 +216,7 @@ class Ranker:
             return None
         scored = [
             (self.score(row), a.candidate.id == winner.candidate.id, a)
-            for a, row in zip(assessed, features(assessed, heads, winner), strict=True)
+            for a, row in zip(assessed, features(assessed, heads, winner, request), strict=True)
             if eligible(a, heads)
         ]
         if not scored:

@@ -65,6 +65,7 @@ class Untouchable:
         winner: Assessment | None,
         assessed: Sequence[Assessment],
         heads: Mapping[str, Candidate],
+        request: str,
     ) -> Assessment | None:
         raise AssertionError("the ranker was asked")
 
@@ -89,7 +90,7 @@ def test_relative_features_are_measured_among_the_candidates() -> None:
     rows = dict(
         zip(
             [a.candidate.id for a in d.assessments],
-            features(list(d.assessments), {}, None),
+            features(list(d.assessments), {}, None, QUERY),
             strict=True,
         )
     )
@@ -97,6 +98,11 @@ def test_relative_features_are_measured_among_the_candidates() -> None:
     assert rows["rule"]["most_similar"] == 0.0
     assert abs(rows["rule"]["similarity_gap"] - -0.2) < 1e-9
     assert rows["rule"]["lane:authority"] == 1.0
+    # "kept" is the note's alone among the request's words: it holds the most, and the rarest
+    assert rows["note"]["asked_words"] > rows["rule"]["asked_words"]
+    assert rows["note"]["most_rare_asked_words"] > 0.0
+    assert rows["rule"]["most_rare_asked_words"] == 0.0
+    assert rows["rule"]["rare_asked_words"] < rows["note"]["rare_asked_words"]
 
 
 def test_what_a_belief_says_of_the_property_asked_is_a_feature() -> None:
@@ -109,7 +115,7 @@ def test_what_a_belief_says_of_the_property_asked_is_a_feature() -> None:
     rows = dict(
         zip(
             [a.candidate.id for a in d.assessments],
-            features(list(d.assessments), {}, None),
+            features(list(d.assessments), {}, None, query),
             strict=True,
         )
     )
@@ -121,7 +127,7 @@ def test_what_a_belief_says_of_the_property_asked_is_a_feature() -> None:
 
 def test_the_fitted_weights_name_only_features_the_planner_computes() -> None:
     d = decide(QUERY, {R}, [RULE, NOTE])
-    computed = set(features(list(d.assessments), {}, None)[0])
+    computed = set(features(list(d.assessments), {}, None, QUERY)[0])
     weights = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))["weights"]
     assert set(weights) == computed
     assert load_ranker().weights == default_ranker().weights
