@@ -77,9 +77,10 @@ USED = [
     "unread-21",
     "unread-22",
     "unread-23",
+    "unread-24",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-24"]
+UNREAD: list[str] = ["unread-25"]
 
 
 def beyond_targets() -> list[Configuration]:
