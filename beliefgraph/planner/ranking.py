@@ -31,7 +31,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Protocol
 
-from beliefgraph.language.words import CACHE, STOPWORDS, words
+from beliefgraph.language.words import CACHE, content_words
 from beliefgraph.models import ActionClass, EpistemicStatus, Kind, Priority, Status
 from beliefgraph.planner.assess import Assessment, Candidate
 
@@ -49,7 +49,8 @@ _EPISTEMIC = tuple(e.value for e in EpistemicStatus)
 
 class Chooser(Protocol):
     """What :func:`beliefgraph.planner.precedence.decide` asks for the last word on who
-    governs: :class:`Ranker`, or anything that watches the same choice."""
+    governs: :class:`Ranker`, or anything that watches the same choice. ``request`` is the
+    request's text, whose words the candidates are weighed by."""
 
     def choose(
         self,
@@ -86,34 +87,39 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
 
 
 @lru_cache(maxsize=CACHE)
-def _topic_words(text: str) -> frozenset[str]:
-    """The words of ``text`` that can say what it is about: no stop words, numbers or
-    two-letter words."""
-    return frozenset(
-        w for w in words(text) if w not in STOPWORDS and len(w) > 2 and not w.isdigit()
-    )
+def _content_set(text: str) -> frozenset[str]:
+    """The content words of ``text`` of three letters or more: "it", "hr" and "qa" read
+    alike in too many beliefs to tell them apart."""
+    return frozenset(w for w in content_words(text) if len(w) > 2)
 
 
 def _asked_words(request: str, assessed: Sequence[Assessment]) -> list[tuple[float, float, float]]:
-    """For each candidate, how much of what the request asks its text says: the share of the
-    request's topic words it holds; those words weighed by how few of the other candidates
-    hold them (a word every candidate holds tells none apart), against the candidate that
-    holds the most; and whether it is that candidate. All three count less in a crowd,
-    where many beliefs share the request's words: ``2 / n`` of ``n`` candidates."""
-    asked = _topic_words(request)
+    """For each candidate, what it says (its text and names) of the request's content words:
+    the share of them it holds; the sum of their rarity (``log((n + 1) / (holders + 0.5))``:
+    a word every candidate holds tells none apart), as a fraction of the highest sum among
+    the candidates; and whether its sum is that highest one.
+
+    All three are scaled by ``2 / n`` of ``n`` candidates (1 for a pair): in a crowd of
+    beliefs about the same few things (the realistic stores' 50), the one that answers holds
+    no more of the question's words than its neighbours, and unscaled features fitted the
+    rounds at the stores' expense (``bench/results/governance-history.md``, round 24).
+    """
+    if not assessed:
+        return []
+    asked = _content_set(request)
     said = [
-        asked & _topic_words(" ".join([a.candidate.text, *a.candidate.names])) for a in assessed
+        asked & _content_set(" ".join([a.candidate.text, *a.candidate.names])) for a in assessed
     ]
     n = len(assessed)
     holders = {w: sum(w in s for s in said) for w in asked}
-    rarity = [sum(math.log((n + 1) / (holders[w] + 0.5)) for w in s) for s in said]
-    top = max(rarity, default=0.0)
-    crowd = 2.0 / n
+    rarity = [math.fsum(math.log((n + 1) / (holders[w] + 0.5)) for w in s) for s in said]
+    top = max(rarity)
+    damping = 2.0 / n
     return [
         (
-            crowd * len(s) / max(1, len(asked)),
-            crowd * (r / top if top > 0 else 0.0),
-            crowd * float(top > 0 and r == top),
+            damping * len(s) / max(1, len(asked)),
+            damping * (r / top if top > 0 else 0.0),
+            damping * float(top > 0 and math.isclose(r, top)),
         )
         for s, r in zip(said, rarity, strict=True)
     ]
@@ -204,6 +210,7 @@ class Ranker:
     ) -> Assessment | None:
         """The candidate that governs: the best scored of those eligible, when the rules
         found a winner at all; ties go to the rules' winner, then the smallest id.
+        ``request`` is the request's text, whose words the candidates are weighed by.
 
         A winner whose explicit scope holds the request and its acts (its writer said it
         reaches there) gives way only to a belief with authority, by its kind or by what its
