@@ -96,18 +96,16 @@ class Recorder:
     """A chooser that leaves the rules' winner in place and keeps what it was shown."""
 
     def __init__(self) -> None:
-        self.seen: (
-            tuple[list[Assessment], Mapping[str, Candidate], Assessment | None, str] | None
-        ) = None
+        self.seen: tuple[list[Assessment], Mapping[str, Candidate], Assessment | None] | None
+        self.seen = None
 
     def choose(
         self,
         winner: Assessment | None,
         assessed: Sequence[Assessment],
         heads: Mapping[str, Candidate],
-        request: str,
     ) -> Assessment | None:
-        self.seen = (list(assessed), dict(heads), winner, request)
+        self.seen = (list(assessed), dict(heads), winner)
         return winner
 
 
@@ -146,10 +144,10 @@ def record(store: Store) -> list[Case]:
         planner.query(QueryRequest(query=query, namespaces=[namespace]))
         if recorder.seen is None:
             return  # nothing governs by the rules: the ranker is never asked
-        assessed, heads, winner, request = recorder.seen
+        assessed, heads, winner = recorder.seen
         rows, labels = [], []
         # the eligible candidates' features, measured among all of them (as the planner does)
-        for a, row in zip(assessed, features(assessed, heads, winner, request), strict=True):
+        for a, row in zip(assessed, features(assessed, heads, winner), strict=True):
             if not eligible(a, heads):
                 continue
             head = heads.get(a.candidate.id)

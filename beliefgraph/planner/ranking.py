@@ -27,11 +27,10 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Protocol
 
-from beliefgraph.language.words import CACHE, content_words
 from beliefgraph.models import ActionClass, EpistemicStatus, Kind, Priority, Status
 from beliefgraph.planner.assess import Assessment, Candidate
 
@@ -49,15 +48,13 @@ _EPISTEMIC = tuple(e.value for e in EpistemicStatus)
 
 class Chooser(Protocol):
     """What :func:`beliefgraph.planner.precedence.decide` asks for the last word on who
-    governs: :class:`Ranker`, or anything that watches the same choice. ``request`` is the
-    request's text, whose words the candidates are weighed by."""
+    governs: :class:`Ranker`, or anything that watches the same choice."""
 
     def choose(
         self,
         winner: Assessment | None,
         assessed: Sequence[Assessment],
         heads: Mapping[str, Candidate],
-        request: str,
     ) -> Assessment | None: ...
 
 
@@ -86,54 +83,11 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     return True
 
 
-@lru_cache(maxsize=CACHE)
-def _content_set(text: str) -> frozenset[str]:
-    """The content words of ``text`` of three letters or more: "it", "hr" and "qa" read
-    alike in too many beliefs to tell them apart."""
-    return frozenset(w for w in content_words(text) if len(w) > 2)
-
-
-def _asked_words(request: str, assessed: Sequence[Assessment]) -> list[tuple[float, float, float]]:
-    """For each candidate, what it says (its text and names) of the request's content words:
-    the share of them it holds; the sum of their rarity (``log((n + 1) / (holders + 0.5))``:
-    a word every candidate holds tells none apart), as a fraction of the highest sum among
-    the candidates; and whether its sum is that highest one.
-
-    All three are scaled by ``2 / n`` of ``n`` candidates (1 for a pair): in a crowd of
-    beliefs about the same few things (the realistic stores' 50), the one that answers holds
-    no more of the question's words than its neighbours, and unscaled features fitted the
-    rounds at the stores' expense (``bench/results/governance-history.md``, round 24).
-    """
-    if not assessed:
-        return []
-    asked = _content_set(request)
-    said = [
-        asked & _content_set(" ".join([a.candidate.text, *a.candidate.names])) for a in assessed
-    ]
-    n = len(assessed)
-    holders = {w: sum(w in s for s in said) for w in asked}
-    rarity = [math.fsum(math.log((n + 1) / (holders[w] + 0.5)) for w in s) for s in said]
-    top = max(rarity)
-    damping = 2.0 / n
-    return [
-        (
-            damping * len(s) / max(1, len(asked)),
-            damping * (r / top if top > 0 else 0.0),
-            damping * float(top > 0 and math.isclose(r, top)),
-        )
-        for s, r in zip(said, rarity, strict=True)
-    ]
-
-
 def features(
-    assessed: Sequence[Assessment],
-    heads: Mapping[str, Candidate],
-    winner: Assessment | None,
-    request: str,
+    assessed: Sequence[Assessment], heads: Mapping[str, Candidate], winner: Assessment | None
 ) -> list[dict[str, float]]:
-    """Each candidate's features, in the order given; relative ones (similarity, recency,
-    the request's words it holds) are measured against the other candidates of the same
-    request."""
+    """Each candidate's features, in the order given; relative ones (similarity, recency)
+    are measured against the other candidates of the same request."""
     top_similarity = max(a.candidate.similarity or 0.0 for a in assessed)
     top_relevance = max(a.relevance for a in assessed)
     newest_first = sorted(assessed, key=lambda a: a.candidate.recency, reverse=True)
@@ -144,7 +98,7 @@ def features(
     exact = winner is not None and winner.about.level == "same" and winner.about.exact
     crowd = math.log(len(assessed))
     rows = []
-    for a, (share, rare, rarest) in zip(assessed, _asked_words(request, assessed), strict=True):
+    for a in assessed:
         c, scope = a.candidate, a.scope
         sim = c.similarity or 0.0
         hint = c.allowed_action.value if c.allowed_action else None
@@ -184,9 +138,6 @@ def features(
             "displaces_exact": float(exact and winner is not a),
             "displaces_exact_in_crowd": float(exact and winner is not a) * crowd,
             "about_none_in_crowd": float(a.about.level == "none") * crowd,
-            "asked_words": share,
-            "rare_asked_words": rare,
-            "most_rare_asked_words": rarest,
         }
         rows.append(row)
     return rows
@@ -206,11 +157,9 @@ class Ranker:
         winner: Assessment | None,
         assessed: Sequence[Assessment],
         heads: Mapping[str, Candidate],
-        request: str,
     ) -> Assessment | None:
         """The candidate that governs: the best scored of those eligible, when the rules
         found a winner at all; ties go to the rules' winner, then the smallest id.
-        ``request`` is the request's text, whose words the candidates are weighed by.
 
         A winner whose explicit scope holds the request and its acts (its writer said it
         reaches there) gives way only to a belief with authority, by its kind or by what its
@@ -223,7 +172,7 @@ class Ranker:
             return None
         scored = [
             (self.score(row), a.candidate.id == winner.candidate.id, a)
-            for a, row in zip(assessed, features(assessed, heads, winner, request), strict=True)
+            for a, row in zip(assessed, features(assessed, heads, winner), strict=True)
             if eligible(a, heads)
         ]
         if not scored:

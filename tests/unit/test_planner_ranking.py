@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping, Sequence
-
-import pytest
 
 from beliefgraph.models import ActionClass, Governs, Kind, Status
 from beliefgraph.planner.assess import Assessment, Candidate
@@ -68,7 +65,6 @@ class Untouchable:
         winner: Assessment | None,
         assessed: Sequence[Assessment],
         heads: Mapping[str, Candidate],
-        request: str,
     ) -> Assessment | None:
         raise AssertionError("the ranker was asked")
 
@@ -93,7 +89,7 @@ def test_relative_features_are_measured_among_the_candidates() -> None:
     rows = dict(
         zip(
             [a.candidate.id for a in d.assessments],
-            features(list(d.assessments), {}, None, QUERY),
+            features(list(d.assessments), {}, None),
             strict=True,
         )
     )
@@ -101,42 +97,6 @@ def test_relative_features_are_measured_among_the_candidates() -> None:
     assert rows["rule"]["most_similar"] == 0.0
     assert abs(rows["rule"]["similarity_gap"] - -0.2) < 1e-9
     assert rows["rule"]["lane:authority"] == 1.0
-
-
-def test_the_request_words_a_belief_holds_are_weighed_by_how_few_others_hold_them() -> None:
-    # the request's content words: visitor (read "guest"), badge, kept, reception
-    kept = belief("kept", "Badges are kept in the drawer.")
-    shared = belief("shared", "Visitor badges at reception: returned before leaving.")
-    passes = belief("passes", "Visitor passes at reception are printed.")
-    assessed = list(decide(QUERY, {R}, [kept, shared, passes]).assessments)
-    rows = dict(
-        zip(
-            [a.candidate.id for a in assessed],
-            features(assessed, {}, None, QUERY),
-            strict=True,
-        )
-    )
-    damping = 2.0 / 3  # three candidates
-    common, rare = math.log(4 / 2.5), math.log(4 / 1.5)  # held by two of them, by one
-    assert rows["shared"]["asked_words"] == pytest.approx(damping * 3 / 4)
-    assert rows["kept"]["asked_words"] == pytest.approx(damping * 2 / 4)
-    # fewer of the words, but "kept" is its alone: the rarest sum is "kept"'s
-    top = common + rare
-    assert rows["kept"]["rare_asked_words"] == pytest.approx(damping)
-    assert rows["shared"]["rare_asked_words"] == pytest.approx(damping * 3 * common / top)
-    assert rows["passes"]["rare_asked_words"] == pytest.approx(damping * 2 * common / top)
-    assert [rows[i]["most_rare_asked_words"] for i in ("kept", "shared", "passes")] == [
-        damping,
-        0.0,
-        0.0,
-    ]
-
-
-def test_a_request_of_no_content_words_weighs_no_candidate_by_them() -> None:
-    assessed = list(decide(QUERY, {R}, [RULE, NOTE]).assessments)
-    for row in features(assessed, {}, None, "what is it?"):
-        assert row["asked_words"] == row["rare_asked_words"] == 0.0
-        assert row["most_rare_asked_words"] == 0.0
 
 
 def test_what_a_belief_says_of_the_property_asked_is_a_feature() -> None:
@@ -149,7 +109,7 @@ def test_what_a_belief_says_of_the_property_asked_is_a_feature() -> None:
     rows = dict(
         zip(
             [a.candidate.id for a in d.assessments],
-            features(list(d.assessments), {}, None, query),
+            features(list(d.assessments), {}, None),
             strict=True,
         )
     )
@@ -161,7 +121,7 @@ def test_what_a_belief_says_of_the_property_asked_is_a_feature() -> None:
 
 def test_the_fitted_weights_name_only_features_the_planner_computes() -> None:
     d = decide(QUERY, {R}, [RULE, NOTE])
-    computed = set(features(list(d.assessments), {}, None, QUERY)[0])
+    computed = set(features(list(d.assessments), {}, None)[0])
     weights = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))["weights"]
     assert set(weights) == computed
     assert load_ranker().weights == default_ranker().weights
