@@ -25,13 +25,20 @@ announces none, they share a subject and they name the same values - unless they
 things of one kind ("pizza dough" / "focaccia dough" both need 48 hours), or the only values
 are days or months and the subjects differ ("Recycling goes out every other Thursday." /
 "Yard waste ..."). Two texts close in meaning (``close``: the embeddings say so) restate each
-other with the same values and one shared word, or with no values and the same names. A
-one-value attribute ("password", "deadline", "rent") of the same subject given a second
-value (unless it says "also"), and a preference for the same purpose turned to another
+other with the same values and one shared word, or with no values and the same names; days
+alone are still no shared thing ("The gardener comes ..." / "The window cleaner comes ...").
+Words in two forms are one shared word ("donate" / "donation"), and a telling value (seven
+digits or more, an address, a code of five letters and digits) is a shared thing by itself
+("library card # 22019934"). A one-value attribute ("password", "deadline", "rent") of the
+same subject given a second value (unless it says "also"), another value of only the kinds
+the old one gives for the same subject (a time for a time, a day for a day: "standup is at
+10" after "Standup is at 9am."), and a preference for the same purpose turned to another
 choice, are corrections too. The new subject is the old one when its words are the old
-one's or fewer (a qualifier may be dropped: "Noah's school pickup" / "Noah's pickup"), never
-when the new one adds a word ("dock router code" / "dock drone code", "my Wi-Fi password" /
-"the office Wi-Fi password").
+one's or fewer (a qualifier may be dropped: "Noah's school pickup" / "Noah's pickup", not
+whose it is: "our gate code" is not "Grandpa's gate code"), never when the new one adds a
+word ("dock router code" / "dock drone code", "my Wi-Fi password" / "the office Wi-Fi
+password"); values before the verb name the thing and must agree ("Locker 12 combination" /
+"Locker 14 combination").
 
 >>> relation("The standup is at 9am.", "The standup moved to 10am.")
 'corrects'
@@ -96,7 +103,9 @@ _CHANGE_VERBS = word_set(
     decreased reduced bumped tightened loosened extended shortened upgraded downgraded
     amended renamed relocated rescheduled rebooked reassigned postponed cancelled canceled
     retired rotated transferred sold pushed scrapped traded upped reset terminated
-    decommissioned discontinued reopened
+    decommissioned discontinued reopened raising lowering increasing decreasing reducing
+    upgrading downgrading extending shortening renaming relocating rescheduling postponing
+    cancelling canceling swapping bumping upping
     """
 )
 _CHANGE_VERB = re.compile(
@@ -116,6 +125,8 @@ _CHANGE_PHRASES = re.compile(
     rf"change of plans?|(?:gone|went|goes|going) (?:up|down)|"
     rf"these days|starting (?:on |in |from )?\w+|effective \w+|off the|ended up|"
     rf"(?:^|[.;,:!]\s*|\b(?:is|are|was|were|went|gone|going|go|be|been|now)\s+)back to|"
+    rf"(?:^|[.;,:!]\s*|\b(?:is|are|am|was|were|went|gone|got|be|been|now)\s+|'[srm]\s+)down to|"
+    rf"(?:has|have|got|gets|get) (?:a |an )?new|"
     rf"(?:is|are|'s|'re) gone|cut (?:\w+ ){{0,4}}(?:down )?to|"
     rf"{CORRECTION_OPENING})\b",
     re.IGNORECASE,
@@ -147,7 +158,20 @@ _LEFT = re.compile(
 #: where a clause starts: its subject is the words between it and the clause's verb
 _CLAUSE = re.compile(r"[.;!?]\s+|\s[\u2014\u2013-]\s|,\s+(?:so|and|but)\s+")
 #: the verbs of :data:`_COPULA`, as :func:`_content` spells them
-_VERBS = ("cost", "run", "open", "close", "start", "end", "meet", "live", "hold", "take")
+_VERBS = (
+    "cost",
+    "run",
+    "open",
+    "close",
+    "start",
+    "end",
+    "meet",
+    "live",
+    "hold",
+    "take",
+    "come",
+    "weigh",
+)
 _PIVOT_VERBS = frozenset(normalize(w) for v in _VERBS for w in (v, v + "s")) | {"go", "goe"}
 #: a copula or the like: the words before it are the statement's subject
 _COPULA = re.compile(
@@ -189,6 +213,8 @@ class Frame:
     #: "I prefer X for Y": X's words and Y's
     preferred: frozenset[str] = frozenset()
     purpose: frozenset[str] = frozenset()
+    #: the values named before the copula: they say which thing ("primer set 3", "SKU 10442")
+    naming: frozenset[str] = frozenset()
 
     @property
     def comparable(self) -> bool:
@@ -226,15 +252,24 @@ def read(text: str) -> Frame:
     body = _OPENING.sub("", text)
     pivot = _COPULA.search(body)
     change_verb = _CHANGE_VERB.search(body)
-    if change_verb is not None and (pivot is None or change_verb.start() < pivot.start()):
+    if (
+        change_verb is not None
+        and (
+            pivot is None
+            or change_verb.start() < pivot.start()
+            # "is raising our rent": the copula is the change verb's, not the statement's
+            or not body[pivot.end() : change_verb.start()].strip()
+        )
+    ):
         pivot = change_verb
         if not _INTRANSITIVE.match(body[change_verb.end() :]):
             pivot = None  # who changed it, not what changed
-    head, said = None, frozenset[str]()
+    head, said, naming = None, frozenset[str](), frozenset[str]()
     if pivot is not None:
         # the subject is in the clause of the verb: "Greta left; **Owen** is ..."
         start = max((m.end() for m in _CLAUSE.finditer(body, 0, pivot.start())), default=0)
         subject = _content(body[start : pivot.start()]) or None
+        naming = values(body[: pivot.start()])
         words = [
             normalize(t) for t in tokenize(body[start : pivot.start()]) if t not in _NOT_CONTENT
         ]
@@ -256,6 +291,7 @@ def read(text: str) -> Frame:
         said=said,
         preferred=preferred,
         purpose=purpose,
+        naming=naming,
     )
 
 
@@ -289,8 +325,8 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
     through Gusto.").
     """
     old, new = read(old_text), read(new_text)
-    shared = new.topic & old.topic
-    if not shared:
+    shared = frozenset(w for w in new.topic if any(_akin(w, o) for o in old.topic))
+    if not shared and not _telling(new.values & old.values):
         return None
     same = _same_subject(new, old)
     if same is False and _takes_the_role(new, old, new_text):
@@ -306,9 +342,20 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
         and new.head in SINGLE_VALUED
         # "room A is also booked 2-3pm": a second booking, not a new value
         and not _ADDITIVE.search(new_text)
+        # "Locker 14 combination ..." is not "Locker 12 combination ..."
+        and new.naming == old.naming
     )
     if one_value and _unlike(new.said, old.said) and _unlike(old.said, new.said):
         return "corrects"  # a second value of a one-value attribute of the same thing
+    if (
+        same
+        and not _ADDITIVE.search(new_text)
+        # a qualifier dropped, not whose it is: "our wifi password" is not "mom's"
+        and not (old.subject or frozenset()) - (new.subject or frozenset()) & _owners(old_text)
+        and new.naming == old.naming
+        and _another_value(new.values - new.naming, old.values - old.naming)
+    ):
+        return "corrects"  # "Standup is at 9am." / "standup is at 10"
     turned = bool(new.preferred and old.preferred) and not new.preferred & old.preferred
     if new.purpose and new.purpose == old.purpose and turned:
         return "corrects"  # "I prefer tabs for indentation" / "... spaces for ..."
@@ -318,8 +365,12 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
         return None
     if _siblings(old_text, new_text):
         return None  # "pizza dough" / "focaccia dough": the same values of two things
-    if weak(new.values) and not same and not close:
-        return None  # many things happen on Thursdays: "Recycling ..." / "Yard waste ..."
+    if weak(new.values) and (
+        same is False or (not same and not (close and shared - _PIVOT_VERBS - _CALENDAR))
+    ):
+        # many things happen on Thursdays: "Recycling ..." / "Yard waste ...", "The gardener
+        # comes ..." / "The window cleaner comes ...": days alone are no shared thing
+        return None
     # the same values, said of the same thing in other words ("dental" / "dentist"): unless
     # the words that differ are names ("Ana's locker code" / "Ben's locker code")
     if same is False:
@@ -407,3 +458,57 @@ def _names(*texts: str) -> frozenset[str]:
             # a code ("A-14", "M8") is a value, not a name
             found.update(normalize(t) for t in tokenize(m.group(1)) if not has_digit(t))
     return frozenset(found)
+
+
+def _kind_of_value(value: str) -> str:
+    """What a value of :func:`~beliefgraph.language.values.values` is: a time, a date, a
+    weekday, a month, a share, a long number, an amount or a name."""
+    if re.fullmatch(r"~?\d\d:\d\d", value):
+        return "time"
+    if re.fullmatch(r"\d\d-\d\d", value):
+        return "date"
+    if value.startswith("month-"):
+        return "month"
+    if value.endswith("%"):
+        return "share"
+    if re.fullmatch(r"(?:\w+-)?(?:mon|tue|wed|thu|fri|sat|sun)", value):
+        return "weekday"
+    if re.fullmatch(r"\d{7,}", value):
+        return "number"
+    if re.fullmatch(r"\d+(?:\.\d+)?", value):
+        return "amount"
+    return "name"
+
+
+def _another_value(new: frozenset[str], old: frozenset[str]) -> bool:
+    """Whether ``new`` gives another value of a kind ``old`` gives, and only kinds ``old``
+    gives: "9am" for "10am", "Thursday 4:30" for "Wednesday 4:30"; not "8am on 1 May" for
+    "6am" (a date added: an exception, perhaps)."""
+    if not new or not old or same_values(new, old):
+        return False
+    ours: dict[str, set[str]] = {}
+    theirs: dict[str, set[str]] = {}
+    for value in new:
+        ours.setdefault(_kind_of_value(value), set()).add(value)
+    for value in old:
+        theirs.setdefault(_kind_of_value(value), set()).add(value)
+    if not ours.keys() <= theirs.keys():
+        return False
+    return any(not same_values(frozenset(ours[k]), frozenset(theirs[k])) for k in ours)
+
+
+def _owners(text: str) -> frozenset[str]:
+    """The words of ``text`` that say whose something is ("mom's", "Dana's")."""
+    return frozenset(normalize(m.group(1).lower()) for m in re.finditer(r"\b(\w+)'s\b", text))
+
+
+def _telling(found: frozenset[str]) -> bool:
+    """Whether values name one thing by themselves, whatever words surround them: a number
+    of seven digits or more (a phone, an account, a traveller number), an address or host
+    ("vpn.northwind.io"), a code of five letters and digits or more ("K7Q229XB")."""
+    return any(
+        (v.isdigit() and len(v) >= 7)
+        or (not v.replace(".", "").isdigit() and ("." in v or "@" in v))
+        or (len(v) >= 5 and has_digit(v) and not v.isdigit() and _kind_of_value(v) == "name")
+        for v in found
+    )

@@ -9,7 +9,7 @@ writes each one way:
 - "Tuesdays" and "Tue" are ``tue``, "the first Tuesday" ``1st-tue``; "in October" and
   "every oct" are ``month-10``;
 - "six percent" and "6%" are ``6%``; "48.5k" and "48,500" are ``48500``, "forty dollars" and
-  "$40" are ``40``, "$1.2M" is ``1200000``;
+  "$40" are ``40``, "$1.2M" is ``1200000``, "1¼" is ``1.25`` and "v3.2" ``3.2``;
 - phone and serial numbers are their digits ("(415) 555-0142");
 - names made of letters and digits, hosts and addresses are themselves ("Bin A-14" and
   "A14" are ``a14``).
@@ -133,8 +133,8 @@ _DIGITS = re.compile(
 _IDENTIFIER = re.compile(
     r"(?<![\w.@-])(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[a-z][\w-]*(?:\.[\w-]+)*\.[a-z]{2,}|"
     r"[a-z][a-z-]*\d[\w-]*|"
-    # a code that opens with digits: "4B-12", "2A5" (not "10am", "5k", "3rd")
-    r"\d+[a-z]+-?\d[\w-]*)(?![\w@-])"
+    # a code that opens with digits: "4B-12", "2A5", "24-CV-1187" (not "10am", "5k", "3rd")
+    r"\d+-?[a-z]+-?\d[\w-]*)(?![\w@-])"
 )
 _DATE_MD = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}))?")
 _DATE_DM = re.compile(
@@ -181,8 +181,10 @@ def values(text: str) -> frozenset[str]:
     ``~08:00``, which :func:`same_values` lets stand for ``08:00`` or ``20:00``.
     """
     days = _DAY.finditer(text)  # before folding: "Sat" and "Sun" need their capital
+    text = _FRACTION.sub(_decimal_fraction, text)  # "1¼" is 1.25, not "11/4" once folded
     text = fold(text)
     text = re.sub(r"(\d)\(k\)", r"\1k", text)  # "401(k)" is "401k"
+    text = _VERSION.sub(r"\1", text)  # "v3.2" is the 3.2 of "release 3.2"
     text = _NUMERALS.sub(_numeral, text)
     text = _ORDINAL_WORD.sub(lambda m: _ORDINALS[m.group(1)], text)
     found: set[str] = set()
@@ -271,6 +273,17 @@ def values(text: str) -> frozenset[str]:
     # "the first Tuesday" is 1st-tue: its "1" is no amount of its own
     nths = {nth.group(1) for v in found if (nth := re.fullmatch(r"(\d+)(?:st|nd|rd|th)-\w+", v))}
     return frozenset(found - nths)
+
+
+#: a version number written with a "v" ("v3.2", "v10.4.1")
+_VERSION = re.compile(r"\bv(\d+(?:\.\d+)+)\b")
+#: a number with a fraction written as one character ("1¼", "½")
+_FRACTIONS = {"¼": ".25", "½": ".5", "¾": ".75"}
+_FRACTION = re.compile(r"(?:(\d+)\s?)?([¼½¾])")
+
+
+def _decimal_fraction(m: re.Match[str]) -> str:
+    return f"{m.group(1) or '0'}{_FRACTIONS[m.group(2)]}"
 
 
 def weak(found: frozenset[str]) -> bool:

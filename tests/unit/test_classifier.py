@@ -668,3 +668,63 @@ def test_the_plain_text_thresholds_must_stay_in_order() -> None:
     with pytest.raises(ValueError, match="RESTATE"):
         Settings(gate_same_values_similarity=0.9, gate_restate_similarity=0.8)
     assert Settings(gate_correction_similarity=0.45).gate_same_values_similarity == 0.45
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Choir practice is at 7pm.", "choir practice is at 8"),
+        ("The dentist visit is Tue 3:15.", "dentist visit is Thursday 3:15"),
+        ("Locker 12 combination is 4411.", "Locker 12 combination is 9031."),
+        # more ways of saying so: "down to", "has a new", "is raising", "weighs"
+        ("The cat weighs 5 kg.", "the cat is down to 4.2 kg"),
+        ("Physio is three times a week.", "physio is down to twice a week"),
+        (
+            "The boiler service contact is 555-0101.",
+            "the boiler service has a new number, 555-0144",
+        ),
+        ("Our rent is $1,900 a month.", "landlord is raising our rent to $2,050"),
+    ],
+)
+def test_another_value_of_the_same_kind_for_the_same_subject_corrects_it(
+    old: str, new: str
+) -> None:
+    assert frames.relation(old, new) == "corrects"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # values before the verb name the thing: another locker, another course
+        ("Locker 12 combination is 4411.", "Locker 14 combination is 9031."),
+        ("Essays for Chem 110 are due at noon.", "Essays for Chem 120 are due at 5pm."),
+        ("Hearing for matter 23-FA-0412 is at 10am.", "Hearing for matter 23-FA-0421 is at 2pm."),
+        # whose it is, dropped, is another thing: ours is not grandpa's
+        ("Grandpa's gate code is 7781.", "our gate code is 2290"),
+        # a value of a kind the old one does not give adds to it: an exception, perhaps
+        ("The gym opens at 6am.", "The gym opens at 8am on 1 January."),
+    ],
+)
+def test_another_value_for_another_thing_corrects_nothing(old: str, new: str) -> None:
+    assert frames.relation(old, new, close=True) != "corrects"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a long number or an address names one thing, whatever words surround it
+        ("My library card number is 22019934.", "library card # 22019934"),
+        ("Our support inbox is help@tallow.co.", "write to help@tallow.co for support"),
+        # words in two forms are one word: "donate" / "donation"
+        ("I donate 5% of my income to charity.", "charitable donation: five percent of income"),
+        ("Use 2½ cups of flour.", "flour: 2.5 cups"),
+        ("We stay on v4.1 of the SDK.", "SDK 4.1 is what we stay on"),
+    ],
+)
+def test_the_same_telling_values_in_other_words_restate(old: str, new: str) -> None:
+    assert frames.relation(old, new) == "restates"
+
+
+def test_values_read_fractions_and_codes_that_open_with_digits() -> None:
+    assert values("Add 1¼ cups of water and ½ tsp salt.") == {"1.25", "0.5"}
+    assert values("Matter 23-FA-0412 closes soon.") == {"23fa0412"}
