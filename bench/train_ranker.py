@@ -53,7 +53,7 @@ from beliefgraph.evaluation.packets import Packet, read_packet  # noqa: E402
 from beliefgraph.evaluation.stores import StoreNamespace, load_namespace  # noqa: E402
 from beliefgraph.language.acts import infer_action_types  # noqa: E402
 from beliefgraph.language.words import Terms  # noqa: E402
-from beliefgraph.models import ActionClass, ActionType  # noqa: E402
+from beliefgraph.models import ActionClass  # noqa: E402
 from beliefgraph.planner.assess import Assessment, Candidate  # noqa: E402
 from beliefgraph.planner.models import QueryRequest  # noqa: E402
 from beliefgraph.planner.planner import Planner  # noqa: E402
@@ -96,12 +96,7 @@ class Recorder:
     """A chooser that leaves the rules' winner in place and keeps what it was shown."""
 
     def __init__(self) -> None:
-        self.seen: (
-            tuple[
-                list[Assessment], Mapping[str, Candidate], Assessment | None, frozenset[ActionType]
-            ]
-            | None
-        )
+        self.seen: tuple[list[Assessment], Mapping[str, Candidate], Assessment | None] | None
         self.seen = None
 
     def choose(
@@ -109,9 +104,8 @@ class Recorder:
         winner: Assessment | None,
         assessed: Sequence[Assessment],
         heads: Mapping[str, Candidate],
-        acts: frozenset[ActionType],
     ) -> Assessment | None:
-        self.seen = (list(assessed), dict(heads), winner, acts)
+        self.seen = (list(assessed), dict(heads), winner)
         return winner
 
 
@@ -150,10 +144,10 @@ def record(store: Store) -> list[Case]:
         planner.query(QueryRequest(query=query, namespaces=[namespace]))
         if recorder.seen is None:
             return  # nothing governs by the rules: the ranker is never asked
-        assessed, heads, winner, acts = recorder.seen
+        assessed, heads, winner = recorder.seen
         rows, labels = [], []
         # the eligible candidates' features, measured among all of them (as the planner does)
-        for a, row in zip(assessed, features(assessed, heads, winner, acts), strict=True):
+        for a, row in zip(assessed, features(assessed, heads, winner), strict=True):
             if not eligible(a, heads):
                 continue
             head = heads.get(a.candidate.id)

@@ -460,7 +460,7 @@ def decide(
         # what an OVERRIDES or NARROWS edge put below another is a curator's word: not ranked;
         # nor is the record a question about the past asked for
         ranked = [a for a in assessed.values() if a.candidate.id not in losers]
-        chosen = ranker.choose(winner, ranked, heads, kinds)
+        chosen = ranker.choose(winner, ranked, heads)
         if chosen is not None and chosen is not winner:
             steps.append(
                 f"the ranker puts {chosen.candidate.id} first (the rules had {winner.candidate.id})"

@@ -31,9 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import Protocol
 
-from beliefgraph.language.acts import CHANGING
-from beliefgraph.language.stakes import holds_a_value
-from beliefgraph.models import ActionClass, ActionType, EpistemicStatus, Kind, Priority, Status
+from beliefgraph.models import ActionClass, EpistemicStatus, Kind, Priority, Status
 from beliefgraph.planner.assess import Assessment, Candidate
 
 #: where the fitted weights live (written by bench/train_ranker.py)
@@ -46,10 +44,6 @@ _KINDS = tuple(k.value for k in Kind)
 _PRIORITIES = tuple(p.value for p in Priority)
 _STATUSES = tuple(s.value for s in Status)
 _EPISTEMIC = tuple(e.value for e in EpistemicStatus)
-#: readings that count a second time, with weights of their own, when the request only reads:
-#: what a belief's text and label say it allows weighs differently for a question than for a
-#: request to act ("what is the dose?" wants the note that holds it, "give the dose" the rule)
-_READING = ("hint", "says", "kind", "authority", "type_match")
 
 
 class Chooser(Protocol):
@@ -61,7 +55,6 @@ class Chooser(Protocol):
         winner: Assessment | None,
         assessed: Sequence[Assessment],
         heads: Mapping[str, Candidate],
-        acts: frozenset[ActionType],
     ) -> Assessment | None: ...
 
 
@@ -91,15 +84,10 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
 
 
 def features(
-    assessed: Sequence[Assessment],
-    heads: Mapping[str, Candidate],
-    winner: Assessment | None,
-    acts: frozenset[ActionType],
+    assessed: Sequence[Assessment], heads: Mapping[str, Candidate], winner: Assessment | None
 ) -> list[dict[str, float]]:
     """Each candidate's features, in the order given; relative ones (similarity, recency)
-    are measured against the other candidates of the same request. ``acts`` are what the
-    request would do: when it only reads, the :data:`_READING` features and whether the
-    belief holds a value count again as ``read:`` features (0 for a request to act)."""
+    are measured against the other candidates of the same request."""
     top_similarity = max(a.candidate.similarity or 0.0 for a in assessed)
     top_relevance = max(a.relevance for a in assessed)
     newest_first = sorted(assessed, key=lambda a: a.candidate.recency, reverse=True)
@@ -109,7 +97,6 @@ def features(
     # there are: the fit weighs displacing such a winner by the size of the crowd
     exact = winner is not None and winner.about.level == "same" and winner.about.exact
     crowd = math.log(len(assessed))
-    reads = float(not acts & CHANGING)
     rows = []
     for a in assessed:
         c, scope = a.candidate, a.scope
@@ -152,8 +139,6 @@ def features(
             "displaces_exact_in_crowd": float(exact and winner is not a) * crowd,
             "about_none_in_crowd": float(a.about.level == "none") * crowd,
         }
-        read = {f"read:{n}": v * reads for n, v in row.items() if n.split(":")[0] in _READING}
-        row |= read | {"read:holds_a_value": reads * float(holds_a_value(c.text))}
         rows.append(row)
     return rows
 
@@ -172,7 +157,6 @@ class Ranker:
         winner: Assessment | None,
         assessed: Sequence[Assessment],
         heads: Mapping[str, Candidate],
-        acts: frozenset[ActionType],
     ) -> Assessment | None:
         """The candidate that governs: the best scored of those eligible, when the rules
         found a winner at all; ties go to the rules' winner, then the smallest id.
@@ -188,7 +172,7 @@ class Ranker:
             return None
         scored = [
             (self.score(row), a.candidate.id == winner.candidate.id, a)
-            for a, row in zip(assessed, features(assessed, heads, winner, acts), strict=True)
+            for a, row in zip(assessed, features(assessed, heads, winner), strict=True)
             if eligible(a, heads)
         ]
         if not scored:

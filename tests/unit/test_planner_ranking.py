@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
-from beliefgraph.models import ActionClass, ActionType, Governs, Kind, Status
+from beliefgraph.models import ActionClass, Governs, Kind, Status
 from beliefgraph.planner.assess import Assessment, Candidate
 from beliefgraph.planner.precedence import decide
 from beliefgraph.planner.ranking import (
@@ -17,7 +17,7 @@ from beliefgraph.planner.ranking import (
     features,
     load_ranker,
 )
-from tests.unit.test_planner_precedence import R, W, belief
+from tests.unit.test_planner_precedence import R, belief
 
 RULE = belief(
     "rule",
@@ -65,7 +65,6 @@ class Untouchable:
         winner: Assessment | None,
         assessed: Sequence[Assessment],
         heads: Mapping[str, Candidate],
-        acts: frozenset[ActionType],
     ) -> Assessment | None:
         raise AssertionError("the ranker was asked")
 
@@ -90,7 +89,7 @@ def test_relative_features_are_measured_among_the_candidates() -> None:
     rows = dict(
         zip(
             [a.candidate.id for a in d.assessments],
-            features(list(d.assessments), {}, None, frozenset({R})),
+            features(list(d.assessments), {}, None),
             strict=True,
         )
     )
@@ -98,21 +97,6 @@ def test_relative_features_are_measured_among_the_candidates() -> None:
     assert rows["rule"]["most_similar"] == 0.0
     assert abs(rows["rule"]["similarity_gap"] - -0.2) < 1e-9
     assert rows["rule"]["lane:authority"] == 1.0
-
-
-def test_what_a_belief_is_and_says_counts_again_only_for_a_request_that_reads() -> None:
-    code = belief("code", "The visitor badge cupboard code is 4412.", names=("visitor badge",))
-    d = decide(QUERY, {R}, [RULE, NOTE, code])
-    reading = features(list(d.assessments), {}, None, frozenset({R}))
-    acting = features(list(d.assessments), {}, None, frozenset({R, W}))
-    assert set(reading[0]) == set(acting[0])  # the same features, whatever the request
-    for a, read, act in zip(d.assessments, reading, acting, strict=True):
-        assert read["read:kind:policy"] == read["kind:policy"] == float(a.candidate.id == "rule")
-        assert read["read:authority"] == read["authority"]
-        assert read["read:holds_a_value"] == float(a.candidate.id == "code")
-        assert all(v == 0.0 for name, v in act.items() if name.startswith("read:"))
-    assert {"read:hint:block", "read:says:verify_first", "read:type_match"} <= set(reading[0])
-    assert "read:similarity" not in reading[0]  # only what a belief is and says counts again
 
 
 def test_what_a_belief_says_of_the_property_asked_is_a_feature() -> None:
@@ -125,7 +109,7 @@ def test_what_a_belief_says_of_the_property_asked_is_a_feature() -> None:
     rows = dict(
         zip(
             [a.candidate.id for a in d.assessments],
-            features(list(d.assessments), {}, None, frozenset({R})),
+            features(list(d.assessments), {}, None),
             strict=True,
         )
     )
@@ -137,7 +121,7 @@ def test_what_a_belief_says_of_the_property_asked_is_a_feature() -> None:
 
 def test_the_fitted_weights_name_only_features_the_planner_computes() -> None:
     d = decide(QUERY, {R}, [RULE, NOTE])
-    computed = set(features(list(d.assessments), {}, None, frozenset({R}))[0])
+    computed = set(features(list(d.assessments), {}, None)[0])
     weights = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))["weights"]
     assert set(weights) == computed
     assert load_ranker().weights == default_ranker().weights
