@@ -26,7 +26,7 @@ things of one kind ("pizza dough" / "focaccia dough" both need 48 hours), or the
 are days or months and the subjects differ ("Recycling goes out every other Thursday." /
 "Yard waste ..."). Two texts close in meaning (``close``: the embeddings say so) restate each
 other with the same values and one shared word, or with no values and the same names; days
-alone are still no shared thing ("The gardener comes ..." / "The window cleaner comes ...").
+alone are no shared thing ("The gardener comes ..." / "The window cleaner comes ...").
 Words in two forms are one shared word ("donate" / "donation"), and a telling value (seven
 digits or more, an address, a code of five letters and digits) is a shared thing by itself
 ("library card # 22019934"). A one-value attribute ("password", "deadline", "rent") of the
@@ -61,6 +61,7 @@ from beliefgraph.language.values import (
     SPELLED,
     VALUE_WORDS,
     has_digit,
+    kind,
     same_values,
     values,
     weak,
@@ -103,15 +104,27 @@ _CHANGE_VERBS = word_set(
     decreased reduced bumped tightened loosened extended shortened upgraded downgraded
     amended renamed relocated rescheduled rebooked reassigned postponed cancelled canceled
     retired rotated transferred sold pushed scrapped traded upped reset terminated
-    decommissioned discontinued reopened raising lowering increasing decreasing reducing
-    upgrading downgrading extending shortening renaming relocating rescheduling postponing
-    cancelling canceling swapping bumping upping
+    decommissioned discontinued reopened
     """
+)
+#: the same, as an -ing form after its auxiliary ("the landlord **is raising** the rent"): alone
+#: it opens a subject ("Raising a ticket goes through the portal", "hot-swapping")
+_PROGRESSIVE_VERBS = word_set(
+    """
+    raising lowering increasing decreasing reducing upgrading downgrading extending
+    shortening renaming relocating rescheduling postponing cancelling canceling swapping
+    bumping upping
+    """
+)
+_AUXILIARY = (
+    "|".join(f"(?<=\\b{aux} )" for aux in ("is", "are", "am", "was", "were", "be", "been"))
+    + "|(?<=['\u2019]s )|(?<=['\u2019]re )|(?<=['\u2019]m )"
 )
 _CHANGE_VERB = re.compile(
     # not a participle before its noun: "the car's **extended** warranty", "a reduced fare"
     r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bmy )(?<!\bour )(?<!\byour )(?<!\btheir )(?<!'s )"
-    rf"\b(?:{'|'.join(sorted(_CHANGE_VERBS))})\b",
+    rf"\b(?:{'|'.join(sorted(_CHANGE_VERBS))})\b"
+    rf"|(?:{_AUXILIARY})(?:{'|'.join(sorted(_PROGRESSIVE_VERBS))})\b",
     re.IGNORECASE,
 )
 #: after an intransitive change verb ("the pickup moved to 2:45") the words before it are
@@ -125,8 +138,10 @@ _CHANGE_PHRASES = re.compile(
     rf"change of plans?|(?:gone|went|goes|going) (?:up|down)|"
     rf"these days|starting (?:on |in |from )?\w+|effective \w+|off the|ended up|"
     rf"(?:^|[.;,:!]\s*|\b(?:is|are|was|were|went|gone|going|go|be|been|now)\s+)back to|"
-    rf"(?:^|[.;,:!]\s*|\b(?:is|are|am|was|were|went|gone|got|be|been|now)\s+|'[srm]\s+)down to|"
-    rf"(?:has|have|got|gets|get) (?:a |an )?new|"
+    rf"(?:^|[.;,:!]\s*|\b(?:is|are|am|was|were|went|gone|got|be|been|now)\s+|['\u2019](?:s|re|m)\s+)"
+    rf"down to\s+(?=\$?\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|once|twice|half)\b)|"
+    # "jess has a new number", not "we don't have a new address yet" nor "has she a new one?"
+    rf"(?<!n't )(?<!not )\b(?:has|have|got) (?:a |an )?new\b(?![^.!?]*\?)|"
     rf"(?:is|are|'s|'re) gone|cut (?:\w+ ){{0,4}}(?:down )?to|"
     rf"{CORRECTION_OPENING})\b",
     re.IGNORECASE,
@@ -213,7 +228,8 @@ class Frame:
     #: "I prefer X for Y": X's words and Y's
     preferred: frozenset[str] = frozenset()
     purpose: frozenset[str] = frozenset()
-    #: the values named before the copula: they say which thing ("primer set 3", "SKU 10442")
+    #: the numbers and codes named before the copula, in its clause: they say which thing
+    #: ("primer set 3", "SKU 10442"); a year or a date before it says when ("As of 2024, ...")
     naming: frozenset[str] = frozenset()
 
     @property
@@ -258,7 +274,10 @@ def read(text: str) -> Frame:
             pivot is None
             or change_verb.start() < pivot.start()
             # "is raising our rent": the copula is the change verb's, not the statement's
-            or not body[pivot.end() : change_verb.start()].strip()
+            or (
+                change_verb.group(0).lower() in _PROGRESSIVE_VERBS
+                and not body[pivot.end() : change_verb.start()].strip()
+            )
         )
     ):
         pivot = change_verb
@@ -269,7 +288,11 @@ def read(text: str) -> Frame:
         # the subject is in the clause of the verb: "Greta left; **Owen** is ..."
         start = max((m.end() for m in _CLAUSE.finditer(body, 0, pivot.start())), default=0)
         subject = _content(body[start : pivot.start()]) or None
-        naming = values(body[: pivot.start()])
+        naming = frozenset(
+            v
+            for v in values(body[start : pivot.start()])
+            if kind(v) in _NAMING_KINDS and not _YEAR.fullmatch(v)
+        )
         words = [
             normalize(t) for t in tokenize(body[start : pivot.start()]) if t not in _NOT_CONTENT
         ]
@@ -325,7 +348,10 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
     through Gusto.").
     """
     old, new = read(old_text), read(new_text)
+    # words in two forms are one ("donate" / "donation"); a change needs more of the word to
+    # be the same ("captain" / "captaincy", but "insulin" is not "insurance")
     shared = frozenset(w for w in new.topic if any(_akin(w, o) for o in old.topic))
+    changed = frozenset(w for w in new.topic if any(_akin(w, o, 5) for o in old.topic))
     if not shared and not _telling(new.values & old.values):
         return None
     same = _same_subject(new, old)
@@ -335,7 +361,7 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
         # the copula's verbs say nothing of what changed: "The library closes at 10pm" and
         # "We close at 5 now" share no thing; nor does a date: "the fish tank filter gets
         # changed on the 1st of each month" is not about the pill given then
-        return "corrects" if same is not False and shared - _PIVOT_VERBS - _CALENDAR else None
+        return "corrects" if same is not False and changed - _PIVOT_VERBS - _CALENDAR else None
     one_value = (
         bool(new.subject)
         and new.subject == old.subject
@@ -349,9 +375,11 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
         return "corrects"  # a second value of a one-value attribute of the same thing
     if (
         same
+        and new.subject is not None
+        and old.subject is not None
         and not _ADDITIVE.search(new_text)
         # a qualifier dropped, not whose it is: "our wifi password" is not "mom's"
-        and not (old.subject or frozenset()) - (new.subject or frozenset()) & _owners(old_text)
+        and not (old.subject - new.subject) & _owners(old_text)
         and new.naming == old.naming
         and _another_value(new.values - new.naming, old.values - old.naming)
     ):
@@ -444,10 +472,10 @@ def _unlike(ours: frozenset[str], theirs: frozenset[str]) -> bool:
     )
 
 
-def _akin(a: str, b: str) -> bool:
+def _akin(a: str, b: str, letters: int = 4) -> bool:
     """Whether two words are one word in two forms: they share their first four letters
-    ("dental" / "dentist", "finance" / "financial")."""
-    return a == b or (len(a) >= 4 and len(b) >= 4 and a[:4] == b[:4])
+    ("dental" / "dentist", "finance" / "financial"), or as many as ``letters`` says."""
+    return a == b or (len(a) >= letters and len(b) >= letters and a[:letters] == b[:letters])
 
 
 def _names(*texts: str) -> frozenset[str]:
@@ -460,46 +488,48 @@ def _names(*texts: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _kind_of_value(value: str) -> str:
-    """What a value of :func:`~beliefgraph.language.values.values` is: a time, a date, a
-    weekday, a month, a share, a long number, an amount or a name."""
-    if re.fullmatch(r"~?\d\d:\d\d", value):
-        return "time"
-    if re.fullmatch(r"\d\d-\d\d", value):
-        return "date"
-    if value.startswith("month-"):
-        return "month"
-    if value.endswith("%"):
-        return "share"
-    if re.fullmatch(r"(?:\w+-)?(?:mon|tue|wed|thu|fri|sat|sun)", value):
-        return "weekday"
-    if re.fullmatch(r"\d{7,}", value):
-        return "number"
-    if re.fullmatch(r"\d+(?:\.\d+)?", value):
-        return "amount"
-    return "name"
+#: kinds of value another of which, for the same subject, replaces the old one
+_CALENDAR_KINDS = frozenset({"time", "date", "weekday", "month"})
+#: kinds of value that say which thing a statement is about when named before its verb
+_NAMING_KINDS = frozenset({"amount", "number", "name"})
+#: a year says when, not which thing ("As of 2024 the fee is ...")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def _another_value(new: frozenset[str], old: frozenset[str]) -> bool:
-    """Whether ``new`` gives another value of a kind ``old`` gives, and only kinds ``old``
-    gives: "9am" for "10am", "Thursday 4:30" for "Wednesday 4:30"; not "8am on 1 May" for
-    "6am" (a date added: an exception, perhaps)."""
-    if not new or not old or same_values(new, old):
+    """Whether ``new`` gives another time, date, day or month than ``old`` gives, of only
+    kinds ``old`` gives and none the same: "10am" for "9am", "Thursday 4:30" for "Wednesday
+    4:30", "May 10-17" for "May 3-10"; not "Monday and Tuesday" for "Monday" (more, not
+    another), not "8am on 1 May" for
+    "6am" (a date added: an exception, perhaps), not "3 years old" for "5 kg" (numbers alone
+    do not say what they measure)."""
+    if not new or not old or any(kind(v) not in _CALENDAR_KINDS for v in new):
         return False
-    ours: dict[str, set[str]] = {}
-    theirs: dict[str, set[str]] = {}
-    for value in new:
-        ours.setdefault(_kind_of_value(value), set()).add(value)
-    for value in old:
-        theirs.setdefault(_kind_of_value(value), set()).add(value)
+    ours, theirs = _by_kind(new), _by_kind(old)
     if not ours.keys() <= theirs.keys():
         return False
-    return any(not same_values(frozenset(ours[k]), frozenset(theirs[k])) for k in ours)
+    # some value the old one gave is gone: not only more of the same kind
+    return any(
+        not any(same_values(frozenset({a}), frozenset({b})) for a in ours[k])
+        for k in ours
+        for b in theirs[k]
+    )
+
+
+def _by_kind(found: frozenset[str]) -> dict[str, frozenset[str]]:
+    kinds: dict[str, set[str]] = {}
+    for value in found:
+        kinds.setdefault(kind(value), set()).add(value)
+    return {k: frozenset(v) for k, v in kinds.items()}
 
 
 def _owners(text: str) -> frozenset[str]:
-    """The words of ``text`` that say whose something is ("mom's", "Dana's")."""
-    return frozenset(normalize(m.group(1).lower()) for m in re.finditer(r"\b(\w+)'s\b", text))
+    """The words of ``text`` that say whose something is ("mom's", "the kids'"; a curly
+    apostrophe too)."""
+    return frozenset(normalize((m.group(1) or m.group(2)).lower()) for m in _OWNER.finditer(text))
+
+
+_OWNER = re.compile(r"\b(\w+)['\u2019]s\b|\b(\w+s)['\u2019](?=\s)")
 
 
 def _telling(found: frozenset[str]) -> bool:
@@ -507,8 +537,7 @@ def _telling(found: frozenset[str]) -> bool:
     of seven digits or more (a phone, an account, a traveller number), an address or host
     ("vpn.northwind.io"), a code of five letters and digits or more ("K7Q229XB")."""
     return any(
-        (v.isdigit() and len(v) >= 7)
-        or (not v.replace(".", "").isdigit() and ("." in v or "@" in v))
-        or (len(v) >= 5 and has_digit(v) and not v.isdigit() and _kind_of_value(v) == "name")
+        kind(v) == "number"
+        or (kind(v) == "name" and ("@" in v or len(v) >= 5) and not v.replace(".", "").isdigit())
         for v in found
     )

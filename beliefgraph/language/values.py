@@ -130,11 +130,14 @@ _DIGITS = re.compile(
     r"(?:(?:[ .\-/]|\) ?|,(?=\d{3}\b))\(?\d+\)?)+(?![\w])"
 )
 #: a name made of letters and digits ("A-14", "PG15", "bluefern-88"), a host or an address
+#: letters between digits that make a date, a time range or a phrase, not a code: "12-Jan-2025",
+#: "10am-2pm", "2-for-1", "9-to-5"
+_NOT_CODE = rf"(?!(?:{_MONTH}|am|pm|to|for|on|in|of|by|and|or|x)\b)"
 _IDENTIFIER = re.compile(
     r"(?<![\w.@-])(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[a-z][\w-]*(?:\.[\w-]+)*\.[a-z]{2,}|"
     r"[a-z][a-z-]*\d[\w-]*|"
     # a code that opens with digits: "4B-12", "2A5", "24-CV-1187" (not "10am", "5k", "3rd")
-    r"\d+-?[a-z]+-?\d[\w-]*)(?![\w@-])"
+    rf"\d+-?{_NOT_CODE}[a-z]+-?\d[\w-]*)(?![\w@-])"
 )
 _DATE_MD = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}))?")
 _DATE_DM = re.compile(
@@ -184,7 +187,6 @@ def values(text: str) -> frozenset[str]:
     text = _FRACTION.sub(_decimal_fraction, text)  # "1¼" is 1.25, not "11/4" once folded
     text = fold(text)
     text = re.sub(r"(\d)\(k\)", r"\1k", text)  # "401(k)" is "401k"
-    text = _VERSION.sub(r"\1", text)  # "v3.2" is the 3.2 of "release 3.2"
     text = _NUMERALS.sub(_numeral, text)
     text = _ORDINAL_WORD.sub(lambda m: _ORDINALS[m.group(1)], text)
     found: set[str] = set()
@@ -197,8 +199,11 @@ def values(text: str) -> frozenset[str]:
         found.update(value)
         spans.append((m.start(), m.end()))
 
+    for m in _VERSION.finditer(text):  # "v3.2" is the 3.2 of "release 3.2"
+        keep(m, m.group(1))
     for m in _IDENTIFIER.finditer(text):
-        keep(m, m.group(0).rstrip(".-").replace("-", ""))
+        if not taken(m):
+            keep(m, m.group(0).rstrip(".-").replace("-", ""))
     for m in _DATE_ISO.finditer(text):
         keep(m, f"{int(m.group(2)):02d}-{int(m.group(3)):02d}")
     for m in _RANGE_MD.finditer(text):
@@ -279,7 +284,7 @@ def values(text: str) -> frozenset[str]:
 _VERSION = re.compile(r"\bv(\d+(?:\.\d+)+)\b")
 #: a number with a fraction written as one character ("1¼", "½")
 _FRACTIONS = {"¼": ".25", "½": ".5", "¾": ".75"}
-_FRACTION = re.compile(r"(?:(\d+)\s?)?([¼½¾])")
+_FRACTION = re.compile(r"(\d*)([¼½¾])")
 
 
 def _decimal_fraction(m: re.Match[str]) -> str:
@@ -288,7 +293,32 @@ def _decimal_fraction(m: re.Match[str]) -> str:
 
 def weak(found: frozenset[str]) -> bool:
     """Whether values are only days of the week or months: many things share those."""
-    return all(v.split("-")[-1] in _WEEKDAYS or v.startswith("month-") for v in found)
+    return all(kind(v) in ("weekday", "month") for v in found)
+
+
+def kind(value: str) -> str:
+    """What a value of :func:`values` is: ``time``, ``date``, ``weekday``, ``month``,
+    ``share``, ``number`` (seven digits or more: a phone, an account), ``amount`` or
+    ``name`` (a code, a host, an address).
+
+    >>> [kind(v) for v in sorted(values("Tue 9 May, 10:30, 6%, $40, (415) 555-0142, A-14"))]
+    ['date', 'amount', 'number', 'share', 'name', 'weekday', 'time']
+    """
+    if re.fullmatch(r"~?\d\d:\d\d", value):
+        return "time"
+    if re.fullmatch(r"\d\d-\d\d", value):
+        return "date"
+    if value.startswith("month-"):
+        return "month"
+    if value.endswith("%"):
+        return "share"
+    if value.split("-")[-1] in _WEEKDAYS:
+        return "weekday"
+    if re.fullmatch(r"\d{7,}", value):
+        return "number"
+    if re.fullmatch(r"\d+(?:\.\d+)?", value):
+        return "amount"
+    return "name"
 
 
 def has_digit(token: str) -> bool:
