@@ -228,6 +228,9 @@ class Frame:
     #: "I prefer X for Y": X's words and Y's
     preferred: frozenset[str] = frozenset()
     purpose: frozenset[str] = frozenset()
+    #: the first four and five letters of each topic word (of four letters or more): words
+    #: that begin alike are one word in two forms (:func:`_akin`)
+    starts: frozenset[str] = frozenset()
     #: the numbers and codes named before the copula, in its clause: they say which thing
     #: ("primer set 3", "SKU 10442"); a year or a date before it says when ("As of 2024, ...")
     naming: frozenset[str] = frozenset()
@@ -305,16 +308,18 @@ def read(text: str) -> Frame:
     if liked is not None:
         preferred = _content(liked.group("value"))
         purpose = _content(liked.group("purpose") or "")
+    topic = _content(text)
     return Frame(
         change=change,
         subject=subject,
-        topic=_content(text),
+        topic=topic,
         values=values(text),
         head=head,
         said=said,
         preferred=preferred,
         purpose=purpose,
         naming=naming,
+        starts=frozenset(w[:n] for w in topic for n in (4, 5) if len(w) >= n),
     )
 
 
@@ -350,8 +355,8 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
     old, new = read(old_text), read(new_text)
     # words in two forms are one ("donate" / "donation"); a change needs more of the word to
     # be the same ("captain" / "captaincy", but "insulin" is not "insurance")
-    shared = frozenset(w for w in new.topic if any(_akin(w, o) for o in old.topic))
-    changed = frozenset(w for w in new.topic if any(_akin(w, o, 5) for o in old.topic))
+    shared = _akin_to(new.topic, old.topic, old.starts)
+    changed = _akin_to(new.topic, old.topic, old.starts, 5)
     if not shared and not _telling(new.values & old.values):
         return None
     same = _same_subject(new, old)
@@ -432,6 +437,7 @@ def _same_names(old_text: str, new_text: str) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=8192)
 def _capitalised(text: str) -> frozenset[str]:
     return frozenset(
         normalize(t)
@@ -470,6 +476,15 @@ def _unlike(ours: frozenset[str], theirs: frozenset[str]) -> bool:
         )
         for a in ours
     )
+
+
+def _akin_to(
+    ours: frozenset[str], theirs: frozenset[str], starts: frozenset[str], letters: int = 4
+) -> frozenset[str]:
+    """The words of ``ours`` :func:`_akin` to one of ``theirs`` (by ``letters`` letters);
+    ``starts`` holds the first four and five letters of each of ``theirs``."""
+    same = ours & theirs
+    return same | {w for w in ours - same if len(w) >= letters and w[:letters] in starts}
 
 
 def _akin(a: str, b: str, letters: int = 4) -> bool:
