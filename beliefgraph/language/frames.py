@@ -190,7 +190,11 @@ _VERBS = (
 _PIVOT_VERBS = frozenset(normalize(w) for v in _VERBS for w in (v, v + "s")) | {"go", "goe"}
 #: a copula or the like: the words before it are the statement's subject
 _COPULA = re.compile(
-    rf"\s(?:is|are|was|were|equals|goes|go|{'|'.join(v + 's?' for v in _VERBS)})\s|:(?!\d)",
+    rf"\s(?:is|are|was|were|equals|goes|go|{'|'.join(v + 's?' for v in _VERBS)})\s|:(?!\d)"
+    # "is" cut short before where or when ("the spare key's in the lockbox", "trip's in
+    # april"), not a possessive before a noun ("mom's phone")
+    r"|(?<=\w)(?<!\bit)(?<!\bthat)(?<!\bthere)(?<!\bwhat)(?<!\bhe)(?<!\bshe)(?<!thing)(?<!body)(?<!one)"
+    r"['\u2019]s\s(?=(?:in|at|on|under|up|down|back|due|now|still)\b)",
     re.IGNORECASE,
 )
 
@@ -375,6 +379,8 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
         and not _ADDITIVE.search(new_text)
         # "Locker 14 combination ..." is not "Locker 12 combination ..."
         and new.naming == old.naming
+        # "rent is due on the 1st" says when, not how much: another attribute of the rent
+        and not _other_kinds(new.values - new.naming, old.values - old.naming)
     )
     if one_value and _unlike(new.said, old.said) and _unlike(old.said, new.said):
         return "corrects"  # a second value of a one-value attribute of the same thing
@@ -504,7 +510,7 @@ def _names(*texts: str) -> frozenset[str]:
 
 
 #: kinds of value another of which, for the same subject, replaces the old one
-_CALENDAR_KINDS = frozenset({"time", "date", "weekday", "month"})
+_CALENDAR_KINDS = frozenset({"time", "date", "weekday", "month", "monthday"})
 #: kinds of value that say which thing a statement is about when named before its verb
 _NAMING_KINDS = frozenset({"amount", "number", "name"})
 #: a year says when, not which thing ("As of 2024 the fee is ...")
@@ -529,6 +535,11 @@ def _another_value(new: frozenset[str], old: frozenset[str]) -> bool:
         for k in ours
         for b in theirs[k]
     )
+
+
+def _other_kinds(new: frozenset[str], old: frozenset[str]) -> bool:
+    """Whether both give values and none of one kind: another attribute, not another value."""
+    return bool(new and old) and not {kind(v) for v in new} & {kind(v) for v in old}
 
 
 def _by_kind(found: frozenset[str]) -> dict[str, frozenset[str]]:

@@ -7,7 +7,7 @@ writes each one way:
   either, and is kept as ``~08:00``, which :func:`same_values` lets stand for both;
 - "Oct 10" and "10 October" are ``10-10``, and "Sept 9-11" is ``09-09`` and ``09-11``;
 - "Tuesdays" and "Tue" are ``tue``, "the first Tuesday" ``1st-tue``; "in October" and
-  "every oct" are ``month-10``;
+  "every oct" are ``month-10``; "due on the 1st" is ``day-01``;
 - "six percent" and "6%" are ``6%``; "48.5k" and "48,500" are ``48500``, "forty dollars" and
   "$40" are ``40``, "$1.2M" is ``1200000``, "1¼" is ``1.25`` and "v3.2" ``3.2``;
 - phone and serial numbers are their digits ("(415) 555-0142");
@@ -159,6 +159,13 @@ _RANGE_DM = re.compile(
 _MONTH_ALONE = re.compile(
     r"\b(" + "|".join(sorted((m for m in _MONTHS if m != "may"), key=len, reverse=True)) + r")\b\.?"
 )
+#: a day of the month with no month named ("due on the 1st", "Fri 14th", "the 15th and
+#: 30th"), not an ordinal before its noun ("the 3rd floor") nor after a name ("APA 7th")
+_MONTH_DAY = re.compile(
+    r"(?:\b(?:the|on|by|from|until|till|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?)|:)\s*"
+    r"(\d{1,2})(?:st|nd|rd|th)\b"
+    r"(?=\s*(?:$|[^\w\s]|(?:and|or|at|by|to|through|till|until)\b|of (?:each|every|the) month\b))"
+)
 _DATE_ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 _DATE_SLASH = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
 _TIME = re.compile(
@@ -234,6 +241,9 @@ def values(text: str) -> frozenset[str]:
         weekday = _DAYS.get(m.group(2).lower(), m.group(2).lower()[:3])
         nth = m.group(1) and _ORDINALS.get(m.group(1).lower(), m.group(1).lower())
         found.add(f"{nth}-{weekday}" if nth else weekday)
+    for m in _MONTH_DAY.finditer(text):
+        if not taken(m) and _day(m.group(1)):
+            keep(m, f"day-{int(m.group(1)):02d}")
     for m in _DIGITS.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
         if len(digits) >= 7 and not taken(m):
@@ -292,14 +302,15 @@ def _decimal_fraction(m: re.Match[str]) -> str:
 
 
 def weak(found: frozenset[str]) -> bool:
-    """Whether values are only days of the week or months: many things share those."""
-    return all(kind(v) in ("weekday", "month") for v in found)
+    """Whether values are only days of the week, months or days of the month: many things
+    share those."""
+    return all(kind(v) in ("weekday", "month", "monthday") for v in found)
 
 
 def kind(value: str) -> str:
     """What a value of :func:`values` is: ``time``, ``date``, ``weekday``, ``month``,
-    ``share``, ``number`` (seven digits or more: a phone, an account), ``amount`` or
-    ``name`` (a code, a host, an address).
+    ``monthday`` (the 1st, with no month), ``share``, ``number`` (seven digits or more: a
+    phone, an account), ``amount`` or ``name`` (a code, a host, an address).
 
     >>> [kind(v) for v in sorted(values("Tue 9 May, 10:30, 6%, $40, (415) 555-0142, A-14"))]
     ['date', 'amount', 'number', 'share', 'name', 'weekday', 'time']
@@ -310,6 +321,8 @@ def kind(value: str) -> str:
         return "date"
     if value.startswith("month-"):
         return "month"
+    if value.startswith("day-"):
+        return "monthday"
     if value.endswith("%"):
         return "share"
     if value.split("-")[-1] in _WEEKDAYS:

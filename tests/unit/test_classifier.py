@@ -690,6 +690,8 @@ def test_the_plain_text_thresholds_must_stay_in_order() -> None:
             "I'm captain of the netball team.",
             "Handed the netball captaincy to Jo; I just play now.",
         ),
+        # "'s" before where or when is "is": "the trip's in April"
+        ("The Lisbon trip is planned for October.", "lisbon trip's in april"),
     ],
 )
 def test_another_value_of_the_same_kind_for_the_same_subject_corrects_it(
@@ -714,6 +716,8 @@ def test_another_value_of_the_same_kind_for_the_same_subject_corrects_it(
         ("Our car insurance renews in March.", "Mom's insulin dose was reduced to 10 units."),
         # a fee "reduced for students" is said of the fee, not of who reduced it
         ("The library late fee is $5.", "The gym fee is reduced for students."),
+        # when the rent is due is another attribute than how much it is
+        ("Rent is $1,850 a month.", "rent is due on the 1st, late fee after the 5th"),
     ],
 )
 def test_another_value_for_another_thing_corrects_nothing(old: str, new: str) -> None:
@@ -771,3 +775,8 @@ def test_values_read_fractions_and_codes_that_open_with_digits() -> None:
     assert values("Taxes are due 15-Apr-2025.") == {"15", "month-04"}
     assert values("Open 10am-2pm.") == {"10:00", "14:00"}
     assert values("2-for-1 pizza") == {"2"}
+    # a day of the month with no month named, not an ordinal before its noun or after a name
+    assert values("Rent is due on the 1st.") == {"day-01"}
+    assert values("Freeze: Fri 14th.") == {"fri", "day-14"}
+    assert values("the 3rd floor printer") == {"3"}
+    assert values("cite using APA 7th") == {"7"}
