@@ -232,12 +232,15 @@ class Frame:
     #: "I prefer X for Y": X's words and Y's
     preferred: frozenset[str] = frozenset()
     purpose: frozenset[str] = frozenset()
-    #: the first four and five letters of each topic word (of four letters or more): words
-    #: that begin alike are one word in two forms (:func:`_akin`)
-    starts: frozenset[str] = frozenset()
     #: the numbers and codes named before the copula, in its clause: they say which thing
     #: ("primer set 3", "SKU 10442"); a year or a date before it says when ("As of 2024, ...")
     naming: frozenset[str] = frozenset()
+
+    @functools.cached_property
+    def starts(self) -> frozenset[str]:
+        """The first four and five letters of each topic word long enough: words that begin
+        alike are one word in two forms (:func:`_akin_to`)."""
+        return frozenset(w[:n] for w in self.topic for n in (4, 5) if len(w) >= n)
 
     @property
     def comparable(self) -> bool:
@@ -312,18 +315,16 @@ def read(text: str) -> Frame:
     if liked is not None:
         preferred = _content(liked.group("value"))
         purpose = _content(liked.group("purpose") or "")
-    topic = _content(text)
     return Frame(
         change=change,
         subject=subject,
-        topic=topic,
+        topic=_content(text),
         values=values(text),
         head=head,
         said=said,
         preferred=preferred,
         purpose=purpose,
         naming=naming,
-        starts=frozenset(w[:n] for w in topic for n in (4, 5) if len(w) >= n),
     )
 
 
@@ -371,6 +372,8 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
         # "We close at 5 now" share no thing; nor does a date: "the fish tank filter gets
         # changed on the 1st of each month" is not about the pill given then
         return "corrects" if same is not False and changed - _PIVOT_VERBS - _CALENDAR else None
+    # the values a statement gives, the ones naming which thing aside
+    given, had = new.values - new.naming, old.values - old.naming
     one_value = (
         bool(new.subject)
         and new.subject == old.subject
@@ -380,7 +383,7 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
         # "Locker 14 combination ..." is not "Locker 12 combination ..."
         and new.naming == old.naming
         # "rent is due on the 1st" says when, not how much: another attribute of the rent
-        and not _other_kinds(new.values - new.naming, old.values - old.naming)
+        and not _other_kinds(given, had)
     )
     if one_value and _unlike(new.said, old.said) and _unlike(old.said, new.said):
         return "corrects"  # a second value of a one-value attribute of the same thing
@@ -392,7 +395,7 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
         # a qualifier dropped, not whose it is: "our wifi password" is not "mom's"
         and not (old.subject - new.subject) & _owners(old_text)
         and new.naming == old.naming
-        and _another_value(new.values - new.naming, old.values - old.naming)
+        and _another_value(given, had)
     ):
         return "corrects"  # "Standup is at 9am." / "standup is at 10"
     turned = bool(new.preferred and old.preferred) and not new.preferred & old.preferred
@@ -487,16 +490,16 @@ def _unlike(ours: frozenset[str], theirs: frozenset[str]) -> bool:
 def _akin_to(
     ours: frozenset[str], theirs: frozenset[str], starts: frozenset[str], letters: int = 4
 ) -> frozenset[str]:
-    """The words of ``ours`` :func:`_akin` to one of ``theirs`` (by ``letters`` letters);
-    ``starts`` holds the first four and five letters of each of ``theirs``."""
+    """The words of ``ours`` that are one of ``theirs`` in another form, by their first
+    ``letters`` letters (four or five; ``starts``: those of ``theirs``, :attr:`Frame.starts`)."""
     same = ours & theirs
     return same | {w for w in ours - same if len(w) >= letters and w[:letters] in starts}
 
 
-def _akin(a: str, b: str, letters: int = 4) -> bool:
+def _akin(a: str, b: str) -> bool:
     """Whether two words are one word in two forms: they share their first four letters
-    ("dental" / "dentist", "finance" / "financial"), or as many as ``letters`` says."""
-    return a == b or (len(a) >= letters and len(b) >= letters and a[:letters] == b[:letters])
+    ("dental" / "dentist", "finance" / "financial")."""
+    return a == b or (len(a) >= 4 and len(b) >= 4 and a[:4] == b[:4])
 
 
 def _names(*texts: str) -> frozenset[str]:
@@ -519,11 +522,10 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 
 def _another_value(new: frozenset[str], old: frozenset[str]) -> bool:
     """Whether ``new`` gives another time, date, day or month than ``old`` gives, of only
-    kinds ``old`` gives and none the same: "10am" for "9am", "Thursday 4:30" for "Wednesday
-    4:30", "May 10-17" for "May 3-10"; not "Monday and Tuesday" for "Monday" (more, not
-    another), not "8am on 1 May" for
-    "6am" (a date added: an exception, perhaps), not "3 years old" for "5 kg" (numbers alone
-    do not say what they measure)."""
+    kinds ``old`` gives, one of the old values gone: "10am" for "9am", "Thursday 4:30" for
+    "Wednesday 4:30", "May 10-17" for "May 3-10"; not "Monday and Tuesday" for "Monday" (more,
+    not another), not "8am on 1 May" for "6am" (a date added: an exception, perhaps), not "3
+    years old" for "5 kg" (numbers alone do not say what they measure)."""
     if not new or not old or any(kind(v) not in _CALENDAR_KINDS for v in new):
         return False
     ours, theirs = _by_kind(new), _by_kind(old)

@@ -129,10 +129,10 @@ _DIGITS = re.compile(
     r"(?<![\w.])(?!(?:19|20)\d\d[-/](?:19|20)\d\d\b)\+?\(?\d+\)?"
     r"(?:(?:[ .\-/]|\) ?|,(?=\d{3}\b))\(?\d+\)?)+(?![\w])"
 )
-#: a name made of letters and digits ("A-14", "PG15", "bluefern-88"), a host or an address
 #: letters between digits that make a date, a time range or a phrase, not a code: "12-Jan-2025",
 #: "10am-2pm", "2-for-1", "9-to-5"
 _NOT_CODE = rf"(?!(?:{_MONTH}|am|pm|to|for|on|in|of|by|and|or|x)\b)"
+#: a name made of letters and digits ("A-14", "PG15", "bluefern-88"), a host or an address
 _IDENTIFIER = re.compile(
     r"(?<![\w.@-])(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|[a-z][\w-]*(?:\.[\w-]+)*\.[a-z]{2,}|"
     r"[a-z][a-z-]*\d[\w-]*|"
@@ -166,6 +166,11 @@ _MONTH_DAY = re.compile(
     r"(\d{1,2})(?:st|nd|rd|th)\b"
     r"(?=\s*(?:$|[^\w\s]|(?:and|or|at|by|to|through|till|until)\b|of (?:each|every|the) month\b))"
 )
+#: a version number written with a "v" ("v3.2", "v10.4.1")
+_VERSION = re.compile(r"\bv(\d+(?:\.\d+)+)\b")
+#: a number with a fraction written as one character ("1¼", "½")
+_FRACTIONS = {"¼": ".25", "½": ".5", "¾": ".75"}
+_FRACTION = re.compile(r"(\d*)([¼½¾])")
 _DATE_ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 _DATE_SLASH = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
 _TIME = re.compile(
@@ -288,13 +293,6 @@ def values(text: str) -> frozenset[str]:
     # "the first Tuesday" is 1st-tue: its "1" is no amount of its own
     nths = {nth.group(1) for v in found if (nth := re.fullmatch(r"(\d+)(?:st|nd|rd|th)-\w+", v))}
     return frozenset(found - nths)
-
-
-#: a version number written with a "v" ("v3.2", "v10.4.1")
-_VERSION = re.compile(r"\bv(\d+(?:\.\d+)+)\b")
-#: a number with a fraction written as one character ("1¼", "½")
-_FRACTIONS = {"¼": ".25", "½": ".5", "¾": ".75"}
-_FRACTION = re.compile(r"(\d*)([¼½¾])")
 
 
 def _decimal_fraction(m: re.Match[str]) -> str:
