@@ -7,7 +7,7 @@ import functools
 import re
 from dataclasses import replace
 
-from beliefgraph.importer.cues import classify_user, user_fact
+from beliefgraph.importer.kinds import classify_user, user_fact
 from beliefgraph.importer.sentences import split_reason, tidy
 from beliefgraph.importer.statements import (
     ASSISTANT_PREFIX,

@@ -24,7 +24,11 @@ decision               "we decided …", "let's go with …", "we're       ``dec
                        switching to …", "we're driving, not flying",
                        "I'm not renewing …", "end of discussion"
 preference             "I prefer …", "I'd rather …", "I want … by      ``preference``
-                       default", "I'm a street food person"
+                       default", "I'm a street food person", "im
+                       lactose intolerant", "… is non negotiable"
+a course taken, as     "we'll crate train", "we're flying", "booking   ``decision``
+chat says it           the cabin", "ordered the miele" (checked
+                       last; never an assistant's)
 =====================  ==============================================  ==================
 
 A user's sentence is read in this order (:func:`classify_user`): words in quotation marks
@@ -94,12 +98,8 @@ from beliefgraph.importer.claims import (
     user_statement,
     with_reason,
 )
-from beliefgraph.importer.cues import (
-    HEDGE,
-    OPEN_QUESTION,
-    RECOMMENDATION,
-    is_assistant_cue,
-)
+from beliefgraph.importer.cues import HEDGE, OPEN_QUESTION, RECOMMENDATION
+from beliefgraph.importer.kinds import is_assistant_cue
 from beliefgraph.importer.sentences import (
     REMEMBER,
     own_lines,

@@ -70,16 +70,18 @@ _CLOSES_QUOTE = re.compile('["\u201d]')
 _HEADER = re.compile(r"^\s*(?:from|sent|to|cc|subject|date)\s*:\s*\S", re.IGNORECASE)
 #: a line that only separates ("-----", "_____")
 _SEPARATOR = re.compile(r"^\s*(?:-{3,}|_{3,}|={3,})\s*$")
+#: the time a chat stamps on a line, before the name ("[10:02] ravi: …", "10:02 - Bob: …")
+_STAMP = r"(?:\[?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\]?\s*[-\u2013]?\s*)?"
 #: a line of a pasted chat: a speaker's name, a colon, what they said ("Bob: we decided …"),
 #: or the name in brackets ("[Bob] we decided …", "<Bob> …").
 #: Labels the user writes themselves ("Decision: …", "Rule: …", "Note: …") are not names.
 _SPEAKER = re.compile(
-    r"^(?:(?P<name>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?)\s*:\s+\S|"
+    r"^" + _STAMP + r"(?:(?P<name>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?)\s*:\s+\S|"
     r"[\[<](?P<bracketed>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?)[\]>]\s*\S)"
 )
 #: a chat's line with the name in lower case ("priya: ok so ..."): a pasted chat when the
 #: message has three or more, by two names or more
-_CHAT_LINE = re.compile(r"^(?P<name>[a-z][\w.'-]{1,20})\s*:\s+\S")
+_CHAT_LINE = re.compile(r"^" + _STAMP + r"(?P<name>[a-z][\w.'-]{1,20})\s*:\s+\S")
 #: days and months however written: "monday: gym" is a plan, not a chat
 CALENDAR_NAMES = frozenset(SPELLED) | {"may"}
 _LABELS = frozenset(
@@ -199,10 +201,24 @@ def is_mentioned(sentence: str) -> str:
     return _QUOTED.sub('"…"', sentence)
 
 
+#: what chat opens a clause with that says nothing: "ok", "yeah", "ugh", "fine," (not
+#: "actually", which tells a correction)
+_FILLER = re.compile(
+    r"^(?:(?:and|but|so|then|also|ok(?:ay)?|yeah|yep|yup|nah|ugh|um+|hmm+|eh|alright|lol|haha)"
+    r"\b[\s,.!:;-]*|(?:fine|right)\s*[,.!:;-]+\s*)+",
+    re.IGNORECASE,
+)
+
+
 def tidy(text: str) -> str:
-    """A statement's text: whitespace collapsed, a dangling comma or conjunction cut."""
+    """A statement's text: whitespace collapsed, the fillers it opens with and a dangling
+    comma or conjunction cut.
+
+    >>> tidy("ok fine, we'll crate train.")
+    "we'll crate train."
+    """
     text = re.sub(r"\s+", " ", text).strip()
-    text = re.sub(r"^(?:and|but|so|then)\s+", "", text, flags=re.IGNORECASE)
+    text = _FILLER.sub("", text)
     return text.strip(" ,;:-")
 
 

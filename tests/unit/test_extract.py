@@ -789,6 +789,62 @@ def test_look_alikes_of_those_ways_keep_nothing(said: str) -> None:
     assert RULES.extract("user", said) == []
 
 
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        # a course taken, as chat says it
+        ("we'll rent a van then", Kind.decision),
+        ("ill take the early shift on mondays", Kind.decision),
+        ("we're repainting the hallway green", Kind.decision),
+        ("booking the lake cottage for easter", Kind.decision),
+        ("ordered the walnut desk", Kind.decision),
+        ("ok going w the red one", Kind.decision),
+        ("the monorepo is off the table", Kind.decision),
+        # what the speaker's body, diet or ways allow
+        ("im lactose intolerant btw", Kind.preference),
+        ("I learn best with worked examples", Kind.preference),
+        ("im done with podcasts for a while", Kind.preference),
+        ("a dishwasher is non negotiable", Kind.preference),
+        # an instruction that says it lasts
+        ("use metric units for all recipes pls", Kind.policy),
+        ("can u always cc my manager", Kind.policy),
+        ("and dont mention the merger again", Kind.policy),
+        # one thing put out, another in
+        ("pilates is on wednesdays now btw, not mondays", Kind.correction),
+        ("spanish is out, italian instead", Kind.correction),
+        ("oh wait, moving it to the 12th", Kind.correction),
+    ],
+)
+def test_what_chat_says_loosely(said: str, kind: Kind) -> None:
+    assert [s.kind for s in RULES.extract("user", said)] == [kind]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'll think about it.",
+        "I'll do it myself then.",
+        "Sure, I'll just rewrite the whole thing from scratch, no problem.",
+        "I'm feeling much better.",
+        "I'm working late tonight.",
+        "Since we're moving anyway, what should we do with the piano?",
+        "[10:02] ana: we're dropping the beta\n[10:03] tom: lol no\n[10:04] ana: jk",
+    ],
+)
+def test_look_alikes_of_what_chat_says_loosely_keep_nothing(said: str) -> None:
+    assert RULES.extract("user", said) == []
+
+
+def test_what_the_assistant_will_do_is_its_own_work_not_a_belief() -> None:
+    assert RULES.extract("assistant", "I'll put together a six-week plan.") == []
+
+
+def test_a_statement_loses_the_fillers_it_opens_with() -> None:
+    assert [s.text for s in RULES.extract("user", "ok fine, we'll crate train.")] == [
+        "we'll crate train."
+    ]
+
+
 def test_a_chat_sentence_may_start_in_lower_case_but_not_after_an_abbreviation() -> None:
     assert sentences("Shark it is then. can you find a code?") == [
         "Shark it is then.",
