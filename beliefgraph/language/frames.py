@@ -160,7 +160,9 @@ _ADDITIVE = re.compile(
     re.IGNORECASE,
 )
 _OPENING = re.compile(
-    rf"^\s*(?:(?:oops|sorry|ok(?:ay)?|so|well|hey|um+|uh+|oh|ah|hmm+)\s*[,!.]+\s*)?"
+    rf"^\s*(?:(?:oops|sorry|ok(?:ay)?|so|well|hey|um+|uh+|oh|ah|hmm+)\s*[,!.]+\s*"
+    # an exclamation needs no comma: "oops sam's bday is ..."
+    rf"|(?:oops|whoops|sorry|um+|uh+|hmm+)\s+)?"
     rf"(?:(?:{CORRECTION_OPENING}|change of plans?|heads up|update|fyi|btw|reminder|psa|"
     rf"note(?: from \w+| to self)?)\b[\s,:;-]*)?",
     re.IGNORECASE,
@@ -191,6 +193,8 @@ _PIVOT_VERBS = frozenset(normalize(w) for v in _VERBS for w in (v, v + "s")) | {
 #: a copula or the like: the words before it are the statement's subject
 _COPULA = re.compile(
     rf"\s(?:is|are|was|were|equals|goes|go|{'|'.join(v + 's?' for v in _VERBS)})\s|:(?!\d)"
+    # a note's "=": "bookclub = 1st tues monthly"
+    r"|\s=\s"
     # "is" cut short before where or when ("the spare key's in the lockbox", "trip's in
     # april"), not a possessive before a noun ("mom's phone")
     r"|(?<=\w)(?<!\bit)(?<!\bthat)(?<!\bthere)(?<!\bwhat)(?<!\bhe)(?<!\bshe)(?<!thing)(?<!body)(?<!one)"
@@ -330,12 +334,13 @@ def read(text: str) -> Frame:
 
 def _same_subject(new: Frame, old: Frame) -> bool | None:
     """Whether a new statement speaks of the old one's subject: its words are the old
-    subject's or fewer (a qualifier dropped: "Noah's pickup" for "Noah's school pickup"; one
-    added may name another thing: "the office Wi-Fi password" is not "my Wi-Fi password");
-    ``None`` when either names none before its verb."""
+    subject's, in some form, or fewer (a qualifier dropped: "Noah's pickup" for "Noah's
+    school pickup"; one added may name another thing: "the office Wi-Fi password" is not "my
+    Wi-Fi password"); ``None`` when either names none before its verb."""
     if new.subject is None or old.subject is None:
         return None
-    return new.subject <= old.subject
+    # in some form, or cut short: "office hrs" is the "office hours", "sam's bday" the birthday
+    return not _unlike(new.subject, old.subject)
 
 
 def _takes_the_role(new: Frame, old: Frame, new_text: str) -> bool:
@@ -459,7 +464,8 @@ def _capitalised(text: str) -> frozenset[str]:
 def _siblings(old_text: str, new_text: str) -> bool:
     """Whether the two texts name two of one kind of thing: the same head, each with its
     own qualifiers ("Maya's soccer practice" / "Leo's swim practice"), none akin to the
-    other's ("dental cleaning" / "dentist cleaning" is one). Unlike
+    other's or cut short from it ("dental cleaning" / "dentist cleaning" is one, and so is
+    "parent-teacher conferences" / "PT conferences"). Unlike
     :func:`beliefgraph.language.things.sibling`, which asks whether a belief names another
     of the thing a request asks about (one qualifier put for another), any two sets of
     qualifiers that share nothing make two things here: two statements side by side."""
@@ -468,7 +474,11 @@ def _siblings(old_text: str, new_text: str) -> bool:
         n.head == o.head
         and n.qualifiers
         and o.qualifiers
-        and not any(_akin(a, b) for a in n.qualifiers for b in o.qualifiers)
+        and not any(
+            _akin(a, b) or _abbreviates(a, b) or _abbreviates(b, a)
+            for a in n.qualifiers
+            for b in o.qualifiers
+        )
         for n in things(new_text)
         for o in old_things
     )
@@ -481,10 +491,23 @@ def _unlike(ours: frozenset[str], theirs: frozenset[str]) -> bool:
         a not in theirs
         and (
             has_digit(a)  # a code or a number is itself or another: "tulip42" / "tulip77"
-            or not any(_akin(a, b) or (len(a) >= 2 and b.startswith(a)) for b in theirs)
+            or not any(_akin(a, b) or _abbreviates(a, b) for b in theirs)
         )
         for a in ours
     )
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    """Whether ``short`` is ``word`` cut short or written with some of its letters, as notes
+    do: "St" / "Street", "mtg" / "meeting", "pw" / "password", "PT" / "parent-teacher" (the
+    hyphen gone), "hrs" / "hour" (a plural's s aside): its first letter, then the rest in
+    order, in a word at least two longer."""
+    if short.endswith("s") and not word.endswith("s"):
+        short = short[:-1]
+    if len(short) < 2 or len(word) < len(short) + 2 or short[0] != word[0]:
+        return False
+    letters = iter(word[1:])
+    return all(ch in letters for ch in short[1:])
 
 
 def _akin_to(

@@ -768,6 +768,30 @@ def test_the_same_telling_values_in_other_words_restate(old: str, new: str) -> N
     assert frames.relation(old, new) == "restates"
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "found"),
+    [
+        # a word cut short, or written with some of its letters, is the word
+        ("Sam's birthday is March 4.", "oops sam's bday is march 14", "corrects"),
+        ("My office hours are Mon 2-4.", "office hrs are tue 2-4 now", "corrects"),
+        (
+            "Parent-teacher conferences are on Thursday, November 7.",
+            "PT conferences: Thu Nov 7th.",
+            "restates",
+        ),
+    ],
+)
+def test_words_cut_short_are_the_words(old: str, new: str, found: str) -> None:
+    assert frames.relation(old, new) == found
+
+
+def test_a_short_word_cuts_short_only_a_longer_word_of_its_letters() -> None:
+    assert frames._abbreviates("bday", "birthday")
+    assert frames._abbreviates("pw", "password")
+    assert not frames._abbreviates("pt", "pot")  # not two letters longer
+    assert not frames._abbreviates("mtg", "magazine")  # no t before a g
+
+
 def test_values_read_fractions_and_codes_that_open_with_digits() -> None:
     assert values("Add 1\u00bc cups of water and \u00bd tsp salt.") == {"1.25", "0.5"}
     assert values("Matter 23-FA-0412 closes soon.") == {"23fa0412"}
