@@ -25,7 +25,7 @@ DELIBERATION = any_of(
     r"\b(?:still )?(?:deciding|debating|choosing) (?:between|whether|on|if|which)\b",
     r"\b(?:haven'?t|have not|not yet) (?:figured|worked) out\b",
     rf"\b(?:i|we) (?:may|might|could) (?:\w+ )?{_PLAN_VERBS}\b",
-    r"\b(?:no idea|don'?t know|do not know) (?:yet|if|whether)\b",
+    r"\b(?:no idea|don'?t know|do not know) (?:yet|if|whether|which|what|where|when|how)\b",
     r"\bnot (?:\S+ )?sure (?:yet|about|whether|if|which|how|what|when|where)\b",
     r"\b(?:unsure|idk|dunno) (?:yet|about|whether|if|which|how|what)\b",
     r"\bthinking maybe\b",
@@ -120,6 +120,9 @@ CORRECTION = any_of(
     LEAD + r"scratch the\b",
     # "I had it wrong": what was said before is put right
     r"\bi had (?:it|that|this|them|those|the \w+) wrong\b",
+    # "had the wrong weekend", "got the date wrong"
+    r"\b(?:had|got|have) the wrong (?:day|date|time|weekend|week|month|year|place|room|one)\b",
+    r"\bgot the (?:day|date|time|weekend|week|month|year) wrong\b",
     r"\bactually\b.{0,40}\bnow\b",
     # "it's the 23rd, not the 22nd"
     r"\b(?:it'?s|it is) (?:the )?\d+\w*,? not (?:the )?\d+",
@@ -176,6 +179,10 @@ POLICY = any_of(
     r"any ?more)\b",
     r"\bas a (?:standing |general |house )?rule\b",
     r"\bwhenever (?:i|we) ask (?:you|u)\b",
+    # what the speaker just asked for, made to last: "That goes for anything legal you write
+    # for me."; a prohibition made to last by "ever": "don't give me calorie numbers, ever"
+    r"\b(?:that|this|same) goes for (?:anything|everything|all|any|every)\b",
+    r"\b(?:don'?t|do not)\b[^.!?]{1,60},\s*ever\b",
     # "..., always" closing an instruction: "use snake_case for every table, always"
     # "..., always" or "always pls" closing an instruction (not "late, as always")
     r"(?<!\bas )(?<!\blike )\balways(?:\s+please)?\s*[.!]*$",
@@ -272,6 +279,9 @@ DECISION = any_of(
     r"\b(?:we|i)(?: will not|'ll not| won'?t) (?:use|go with|adopt)\b",
     r"\b(?:we'?re|we are|i'?m|i am) going (?:with|to use|to go with)\b",
     r"\bthe decision is\b",
+    # what is kept as it is: "june 12 stays.", "storage stays 512"
+    r"\b[\w.-]+ (?:stays|remains) (?:put\b|as (?:is|it is)\b|the same\b|at \S|\d)",
+    r"\b[\w.-]+ stays\s*(?:[.!;,]|$)",
     r"^decision\s*:",
     # a course taken: "we're staying on SQS", "I'm holding off until spring", "we're doing it"
     r"\b(?:we'?re|i'?m|we are|i am) (?:gonna|going to) (?:keep|stick|stay)\b",

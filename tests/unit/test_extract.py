@@ -813,6 +813,13 @@ def test_look_alikes_of_those_ways_keep_nothing(said: str) -> None:
         ("pilates is on wednesdays now btw, not mondays", Kind.correction),
         ("spanish is out, italian instead", Kind.correction),
         ("oh wait, moving it to the 12th", Kind.correction),
+        ("checked again, had the wrong month", Kind.correction),
+        # kept as it is; an instruction made to last
+        ("the march release date stays.", Kind.decision),
+        ("and don't quote prices in dollars, ever", Kind.policy),
+        ("Short and plain. That goes for every email you draft for me.", Kind.policy),
+        # still undecided
+        ("no idea which venue we'll pick", Kind.open_question),
     ],
 )
 def test_what_chat_says_loosely(said: str, kind: Kind) -> None:
