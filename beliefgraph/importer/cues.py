@@ -18,7 +18,13 @@ _PLAN_VERBS = r"(?:be|want|try|switch|use|go|make|do|add|move|change|drop)"
 #: hedges that are open questions on their own: the speaker says they are still deciding
 DELIBERATION = any_of(
     rf"\b{_NEG}\s+(?:\w+\s+)?(?:decided|made up my mind|chosen|settled|committed|determined)\b",
-    r"\b(?:can'?t|cannot|can not|couldn'?t) (?:decide|choose|make up my mind)\b",
+    r"\b(?:can'?t|cannot|can not|couldn'?t) (?:decide|choose|pick|make up my mind)\b",
+    # "the thing i'm stuck on", "no clue which yet", "haven't narrowed it down", "nowhere near
+    # settled", "my wife and i haven't agreed", "keep flip flopping", "on the fence"
+    r"\b(?:i'?m|we'?re|i am|we are) (?:still |a bit |kinda )?stuck on\b|\bstuck between\b",
+    r"\bno clue (?:yet|which|what|whether|if)\b",
+    r"\b(?:haven'?t|have not|not yet) (?:narrowed|agreed)\b|\bnowhere near (?:settled|decided)\b",
+    r"\bflip[- ]?flopping\b",
     r"\b(?:thinking|thought) (?:about|of)\b",
     r"\b(?:considering|wondering|toying with|on the fence|undecided|torn (?:between|on|about))\b",
     r"\btrying to (?:decide|choose|pick|figure out)\b",
@@ -105,6 +111,8 @@ CORRECTION = any_of(
     r"\b(?!(?:that|this|it)\b)\w+(?:'s| is| are) out\s*[,;.]",
     r"(?:^|[,;.]\s*)(?:\w+\s+){1,3}instead\s*[.!]*$",
     r"\b(?:i'?m |we'?re |i am |we are )?swapping\b",
+    r"\b(?:got|went with|picked|chose|ordered|bought|booked|took) [^.,;]{1,40}\binstead\b",
+    r"\b(?:it'?s|it is|they'?re|we'?re) (?:on |at )?(?:the )?\d[\w:]*\s+now\b",
     r"\b(?:moving|moved|pushing|pushed|bumping|bumped) (?:it|that|this|them) (?:back |up )?"
     r"to\b",
     r"\b(?:i'?m|we'?re|i am|we are) off (?!\d|to\b|work\b|today\b|tomorrow\b|sick\b)\w+",
@@ -154,8 +162,8 @@ POLICY = any_of(
     # ... or closing the clause: "kana only from now on", "for any recipe stuff going forward"
     r"\b(?:from now on|going forward|from here on(?: out)?)\s*[.!]*$",
     # "please stop giving me romaji": until lifted (not "stop worrying")
-    r"\bplease\s+stop\s+\w+ing\b",
-    r"(?:^|[,;:.]\s*)stop\s+(?:giving|sending|suggesting|recommending|using|adding|including|"
+    r"\bplease\s+(?:stop|quit)\s+\w+ing\b",
+    r"(?:^|[,;:.]\s*)(?:stop|quit)\s+(?:putting|giving|sending|suggesting|recommending|using|adding|including|"
     r"calling|asking|telling|showing|writing|making|offering|booking|scheduling)\b",
     # "When you quiz me, give me the question first", "In all my meeting summaries, put ...":
     # a condition on the assistant's work, then what to do (not "When you arrived, I ...")
@@ -167,7 +175,8 @@ POLICY = any_of(
     r"\bmake sure (?:to|you|that you) (?:always|never)\b",
     # a prohibition for the assistant holds until it is lifted: "please don't suggest ORMs"
     r"(?:" + LEAD + r"|[,;:]\s*|\b(?:so|and|but|also)\s+)please (?:avoid|don'?t|do not)\b",
-    LEAD + r"(?:don'?t|do not) (?:ever )?(?:use|recommend|suggest|propose|pick|book|give|send|"
+    r"(?:" + LEAD + r"|[,;:.]\s*|\b(?:so|and|but|also|pls|please)\s+)"
+    r"(?:don'?t|do not) (?:ever )?(?:use|recommend|suggest|propose|pick|book|give|send|"
     r"show|explain|tell|remind|schedule|mention|bring up|include|add|cite|quote|offer|assume|"
     r"list)\b",
     # an instruction for the assistant's work that says it lasts: "use typescript for all code
@@ -178,6 +187,7 @@ POLICY = any_of(
     r"going forward|every time|each time|by default|whenever|in (?:the )?future|everything|"
     r"any ?more)\b",
     r"\bas a (?:standing |general |house )?rule\b",
+    r"^(?:for|in) (?:these|those|my|all|any|every) (?:\w+ ){1,3}(?:always|never)\b",
     r"\bwhenever (?:i|we) ask (?:you|u)\b",
     # what the speaker just asked for, made to last: "That goes for anything legal you write
     # for me."; a prohibition made to last by "ever": "don't give me calorie numbers, ever"
@@ -241,7 +251,7 @@ DECISION = any_of(
     r"\b(?:the )?(?:team|family|board|committee|group) (?:decided|agreed)\b",
     # a course taken now: "I'm switching to ...", "we're taking the train, not flying",
     # "I'm not putting a cent in crypto" (not "I'm not feeling well")
-    r"\b(?:i'?m|we'?re|i am|we are) (?:switching|moving|changing) (?:\w+ ){0,3}to\b",
+    r"\b(?:i'?m|we'?re|i am|we are) (?:switching|moving|changing) (?:\w+ ){0,5}to\b",
     r"\b(?:i'?m|we'?re|i am|we are) (?:dropping|ditching|skipping|scrapping|cancell?ing)\b",
     r"\b(?:i'?m|we'?re|i am|we are) (?:only )?\w+ing\b[^,.;]{1,60},\s*not\b",
     r"\b(?:i|we)(?:'ll| will) (?:skip|take|book|buy|keep|pass on|hold off|go for|get|"
@@ -292,9 +302,9 @@ DECISION = any_of(
     r"(?:^|[,;.!:]\s*)(?:ok(?:ay)?,?\s+|so\s+|and\s+)?decided\b",
     # "Shark it is then.", "spanish it is.": a choice closing a sentence, not "Here it is.",
     # "Yes it is.", "Sure it is."
-    LEAD + r"(?!(?:here|there|that|this|so|what|which|where|whatever|yes|no|yeah|as|of|"
-    r"sure|true|who|how|because|if)\b)"
-    r"(?:the\s+)?[\w-]+(?: (?-i:[A-Z0-9])[\w-]*)? it is(?: then)?\s*(?:[.!]|$)",
+    r"(?:" + LEAD + r"|[,;]\s*)(?!(?:here|there|that|this|so|what|which|where|whatever|yes|no|"
+    r"yeah|as|of|sure|true|who|how|because|if|way|good|bad|hard|easy|is|it)\b)"
+    r"(?:the\s+)?[\w-]+(?: (?-i:[A-Z0-9])[\w-]*| [a-z]+)? it is(?: then)?\s*(?:[.!]|$)",
     r"\b(?:we|i)(?:'ve| have) locked in\b",
 )
 #: attitudes, which last: a preference whatever they are about ("wishes" are below)
@@ -312,6 +322,7 @@ PREFERENCE = any_of(
     r"\b(?:is|are) (?:a )?(?:must|must-have|dealbreaker|deal-breaker)"
     r"(?:\s+for (?:me|us))?(?![\s-]*\w)",
     r"\bnon[\s-]?negotiable\b",
+    r"\b(?:is|are|'s|'re) a (?:hard|firm|big) no\b",
     # what the speaker's body or diet allows: "im lactose intolerant", "we're vegetarian",
     # "i cant do spicy food"
     r"\b(?:i'?m|we'?re|i am|we are) (?:\w+ )?(?:allergic|intolerant|vegetarian|vegan|"
@@ -334,7 +345,7 @@ PREFERENCE = any_of(
 COURSE = any_of(
     r"(?:\b(?:i|we)(?:'ll| will)|" + _CLAUSE + r"ill) (?:just |def(?:initely)? |now |also |then )?"
     r"(?!" + _PUT_OFF + r")[a-z]+\b",
-    r"(?<!since )(?<!because )(?<!while )(?<!when )(?<!if )(?<!as )(?<!\bso )"
+    r"(?<!since )(?<!because )(?<!while )(?<!when )(?<!if )(?<!as )"
     r"\b(?:i'?m|we'?re|i am|we are) (?:def(?:initely)? |just |also |now |officially |finally |"
     r"totally |still )?(?!" + _NOT_A_COURSE + r")[a-z]+ing\b"
     # (not for now: "I'm staying at a hotel tonight")
@@ -343,7 +354,11 @@ COURSE = any_of(
     r"adopting|splitting|filing|moving|switching|using|taking the|getting (?:the|a new|rid)|"
     r"going (?:w|with|for|solo)\b|doing (?!(?:fine|ok|okay|well|good|great|better|alright)\b))",
     _CLAUSE + r"(?:(?:i|we)(?:'ve| have)?\s+)?(?:just\s+|finally\s+|already\s+)?(?:ordered|"
-    r"booked|bought|purchased|reserved|hired|rented|adopted|put down a deposit)\b",
+    r"booked|bought|purchased|reserved|hired|rented|adopted|put down a deposit|skipped|"
+    r"cancell?ed|declined|signed)\b",
+    # when it starts: "lights out at 11:30 ... starting tonight", "starting w this month's"
+    r"\bstarting (?:w(?:ith)? |from )?(?:tonight|today|tomorrow|now|next|this|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday)\b",
     r"\b(?:is|are) off the table\b",
     r"\b(?:we'?re|i'?m|i am|we are|i've been|we've been) firm on\b",
     r"\b(?:a|the) hill (?:i|we|he|she)(?:'ll| will|'d| would) die on\b",

@@ -820,6 +820,15 @@ def test_look_alikes_of_those_ways_keep_nothing(said: str) -> None:
         ("Short and plain. That goes for every email you draft for me.", Kind.policy),
         # still undecided
         ("no idea which venue we'll pick", Kind.open_question),
+        ("tiles vs vinyl is the part i'm stuck on", Kind.open_question),
+        ("we haven't agreed on a name yet", Kind.open_question),
+        # a choice, a start, a thing got instead, a date put right
+        ("tried both, the walnut one it is.", Kind.decision),
+        ("fridge goes in the hall, starting tomorrow", Kind.decision),
+        ("the blue was sold out so I got the green instead", Kind.correction),
+        ("dinner's off, it's the 9th now", Kind.correction),
+        ("and dont ever book me an aisle seat", Kind.policy),
+        ("olives are a hard no", Kind.preference),
     ],
 )
 def test_what_chat_says_loosely(said: str, kind: Kind) -> None:
@@ -840,6 +849,11 @@ def test_what_chat_says_loosely(said: str, kind: Kind) -> None:
 )
 def test_look_alikes_of_what_chat_says_loosely_keep_nothing(said: str) -> None:
     assert RULES.extract("user", said) == []
+
+
+def test_a_thing_stuck_on_a_version_is_no_one_undecided() -> None:
+    kinds = [s.kind for s in RULES.extract("user", "the build server is stuck on python 3.9")]
+    assert kinds == [Kind.fact]
 
 
 def test_what_the_assistant_will_do_is_its_own_work_not_a_belief() -> None:
