@@ -10,6 +10,7 @@ from beliefgraph.text import CORRECTION_OPENING
 
 
 def any_of(*patterns: str) -> re.Pattern[str]:
+    """One case-blind pattern that matches where any of ``patterns`` does."""
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
 
 
@@ -18,20 +19,22 @@ _PLAN_VERBS = r"(?:be|want|try|switch|use|go|make|do|add|move|change|drop)"
 #: hedges that are open questions on their own: the speaker says they are still deciding
 DELIBERATION = any_of(
     rf"\b{_NEG}\s+(?:\w+\s+)?(?:decided|made up my mind|chosen|settled|committed|determined)\b",
-    r"\b(?:can'?t|cannot|can not|couldn'?t) (?:decide|choose|pick|make up my mind)\b",
+    r"\b(?:can'?t|cannot|can not|couldn'?t) (?:decide|choose|pick(?! up)|make up my mind)\b",
     # "the thing i'm stuck on", "no clue which yet", "haven't narrowed it down", "nowhere near
     # settled", "my wife and i haven't agreed", "keep flip flopping", "on the fence"
-    r"\b(?:i'?m|we'?re|i am|we are) (?:still |a bit |kinda )?stuck on\b|\bstuck between\b",
+    r"\bstuck (?:on (?:whether|which|what to|deciding|choosing)|between)\b",
+    r"\bthe (?:thing|part|bit|question) (?:i'?m|we'?re) stuck on\b",
     r"\bno clue (?:yet|which|what|whether|if)\b",
     r"\b(?:haven'?t|have not|not yet) (?:narrowed|agreed)\b|\bnowhere near (?:settled|decided)\b",
-    r"\bflip[- ]?flopping\b",
+    r"\b(?:i|we)(?:'m|'re| am| are| keep| have been|'ve been) (?:\w+ )?flip[- ]?flopping\b",
+    r"\bkeep flip[- ]?flopping\b",
     r"\b(?:thinking|thought) (?:about|of)\b",
     r"\b(?:considering|wondering|toying with|on the fence|undecided|torn (?:between|on|about))\b",
     r"\btrying to (?:decide|choose|pick|figure out)\b",
     r"\b(?:still )?(?:deciding|debating|choosing) (?:between|whether|on|if|which)\b",
     r"\b(?:haven'?t|have not|not yet) (?:figured|worked) out\b",
     rf"\b(?:i|we) (?:may|might|could) (?:\w+ )?{_PLAN_VERBS}\b",
-    r"\b(?:no idea|don'?t know|do not know) (?:yet|if|whether|which|what|where|when|how)\b",
+    r"\b(?:no idea|don'?t know|do not know) (?:yet|if|whether|which)\b",
     r"\bnot (?:\S+ )?sure (?:yet|about|whether|if|which|how|what|when|where)\b",
     r"\b(?:unsure|idk|dunno) (?:yet|about|whether|if|which|how|what)\b",
     r"\bthinking maybe\b",
@@ -108,15 +111,15 @@ CORRECTION = any_of(
     r"\bnow,?\s+(?:btw,?\s+|though,?\s+|tho,?\s+)?not\b",
     # one thing put out, another in: "courgettes are out ... squash instead", "manchester's
     # out", "swapping my case study city", "moving it to the 29th"
-    r"\b(?!(?:that|this|it)\b)\w+(?:'s| is| are) out\s*[,;.]",
-    r"(?:^|[,;.]\s*)(?:\w+\s+){1,3}instead\s*[.!]*$",
-    r"\b(?:i'?m |we'?re |i am |we are )?swapping\b",
+    r"(?:^|[,;.]\s*)(?!(?:i|we|you|he|she|they|it)\b)(?:\w+\s+){1,3}instead\s*[.!]*$",
+    # "lyon's out, milan's in"; "the title changed, it's now ..."
+    r"\b\w+(?:'s| is| are) out\s*,\s*\w+(?:'s| is| are) in\b",
+    r"\b(?:it'?s|that'?s) now\b",
+    r"(?:^|[,;.]\s*|\b(?:i'?m|we'?re|i am|we are|also|and|so)\s+)swapping\b",
     r"\b(?:got|went with|picked|chose|ordered|bought|booked|took) [^.,;]{1,40}\binstead\b",
-    r"\b(?:it'?s|it is|they'?re|we'?re) (?:on |at )?(?:the )?\d[\w:]*\s+now\b",
+    r"\b(?:it'?s|it is|we'?re) (?:on |at )?(?:the )?\d+(?:st|nd|rd|th)\s+now\b",
     r"\b(?:moving|moved|pushing|pushed|bumping|bumped) (?:it|that|this|them) (?:back |up )?"
     r"to\b",
-    r"\b(?:i'?m|we'?re|i am|we are) off (?!\d|to\b|work\b|today\b|tomorrow\b|sick\b)\w+",
-    r"\bthe \w+ (?:has )?changed\b",
     r"\bnow\b.{0,40}\bused to be\b|\bused to be\b.{0,40}\bnow\b",
     # "it's actually 18.2": a value put right, not "it's actually great"
     r"\b(?:it'?s|it is|they'?re|they are) actually (?=\S*\d)",
@@ -176,23 +179,25 @@ POLICY = any_of(
     # a prohibition for the assistant holds until it is lifted: "please don't suggest ORMs"
     r"(?:" + LEAD + r"|[,;:]\s*|\b(?:so|and|but|also)\s+)please (?:avoid|don'?t|do not)\b",
     r"(?:" + LEAD + r"|[,;:.]\s*|\b(?:so|and|but|also|pls|please)\s+)"
-    r"(?:don'?t|do not) (?:ever )?(?:use|recommend|suggest|propose|pick|book|give|send|"
-    r"show|explain|tell|remind|schedule|mention|bring up|include|add|cite|quote|offer|assume|"
-    r"list)\b",
+    r"(?:don'?t|do not) (?:ever )?(?!mention it\b)(?:use|recommend|suggest|propose|pick|book|"
+    r"give|send|show|explain|tell|remind|schedule|mention|bring up|include|add|cite|quote|offer|"
+    r"assume|list)\b",
     # an instruction for the assistant's work that says it lasts: "use typescript for all code
     # examples pls", "use british spelling from now on", "just leave it out of everything"
     LEAD + r"(?:please |kindly |just )?(?:use|write|give|keep|put|answer|reply|leave|drop|format|"
     r"show|list|include|add|avoid|skip|sort|schedule|decline|spell|label|flag|mark|stick to|"
     r"default to|cc)\b[^.!?]{0,80}?\b(?:always|for (?:all|every|any|each)|from now on|"
-    r"going forward|every time|each time|by default|whenever|in (?:the )?future|everything|"
+    r"going forward|every time|each time|by default|whenever|in (?:the )?future|out of everything|"
     r"any ?more)\b",
-    r"\bas a (?:standing |general |house )?rule\b",
-    r"^(?:for|in) (?:these|those|my|all|any|every) (?:\w+ ){1,3}(?:always|never)\b",
+    r"\bas a (?:standing |general |house )?rule\b(?! of thumb)",
+    r"^(?:for|in) (?:these|those|my|all|any|every) (?:(?!(?:i|we|they|he|she|you)\b)\w+ ){1,3}"
+    r"(?:always|never)\b",
     r"\bwhenever (?:i|we) ask (?:you|u)\b",
     # what the speaker just asked for, made to last: "That goes for anything legal you write
     # for me."; a prohibition made to last by "ever": "don't give me calorie numbers, ever"
-    r"\b(?:that|this|same) goes for (?:anything|everything|all|any|every)\b",
-    r"\b(?:don'?t|do not)\b[^.!?]{1,60},\s*ever\b",
+    r"\b(?:that|this|same) goes for (?:anything|everything|all|any|every)\b[^.!?]{0,40}"
+    r"\b(?:you|u)\b",
+    r"\b(?:don'?t|do not)\b[^.!?]{1,60},\s*ever\b(?! since)",
     # "..., always" closing an instruction: "use snake_case for every table, always"
     # "..., always" or "always pls" closing an instruction (not "late, as always")
     r"(?<!\bas )(?<!\blike )\balways(?:\s+please)?\s*[.!]*$",
@@ -221,23 +226,24 @@ _PUT_OFF = (
     r"possibly|be|keep|talk|report|wait|revisit|come|circle|decide|sort|play|cross|deal|send|"
     r"share|update|ping|tell|find|double|read|review|mull|sleep|post|email|text|call|confirm|"
     r"bear|note|remember|give|survive|manage|live|cope|pass|research|compare|explore|"
-    r"investigate)\b"
+    r"investigate|miss|cry|die|laugh|scream|lose|win|forget|regret|enjoy|bet|owe|starve|"
+    r"freeze|faint|kill|love|hate|never|always)\b"
 )
-#: what a speaker is doing that is no course of theirs: a state, a thought, a try, the day
-#: they are having ("I'm feeling", "we're looking at", "I'm doing fine", "I'm running late")
-_NOT_A_COURSE = (
-    r"(?:feeling|thinking|wondering|trying|looking|hoping|struggling|having|kidding|joking|"
-    r"asking|considering|leaning|debating|deciding|weighing|dying|loving|hating|enjoying|"
-    r"learning|waiting|being|working|reading|watching|listening|studying|starting to|"
-    r"beginning|freaking|panicking|worrying|guessing|assuming|expecting|seeing|missing|losing|"
-    r"failing|meaning|telling|saying|talking|messing|breaking|sitting|bleeding|planning|meeting|"
-    r"running (?:late|out|behind|into|low)|"
-    r"going (?:to|through|crazy|nuts|insane|back|mad|round)|"
-    r"doing (?:fine|ok|okay|well|good|great|better|alright|badly|poorly|worse|my best)|"
-    r"getting (?:tired|sick|bored|worried|nervous|anxious|an?|errors?|old|confused|"
-    r"frustrated|annoyed|close|there|better|worse|ready)|"
-    r"paying (?:attention|off))\b"
+#: what a speaker says they are doing that is a course taken ("we're flying", "I'm hiring a
+#: backend engineer"), not a state or the day they are having ("I'm coming down with a cold")
+_COURSE_VERBS = (
+    r"(?:doing(?! (?:fine|ok|okay|well|good|great|better|alright|badly|poorly|worse|my best)\b)|"
+    r"taking|getting|using|switching|moving|flying|driving|booking|buying|renting|"
+    r"hiring|selling|keeping|skipping|dropping|staying|sticking|giving|throwing|hosting|filing|"
+    r"playing|turning|bringing|building|adopting|paying|putting|signing|starting(?! to)|"
+    r"training|planting|growing|committing|splurging|spending|saving|investing|returning|"
+    r"ordering|cancell?ing|changing|converting|repainting|redoing|renovating|rebuilding|"
+    r"replacing|upgrading|joining|leaving|quitting|applying|enrolling|launching|migrating|opening|"
+    r"rewriting|capping|limiting|setting|sending|inviting|going (?:with|w|for|solo)|"
+    r"running(?! (?:late|out|behind|into|low)))\b"
 )
+#: a sentence that speaks of doing something as a thing in itself: "Moving is so stressful."
+_ACT_AS_SUBJECT = r"(?![^,.;!?]*\b(?:is|are|was|were|sucks|seems|feels|looks|takes|makes)\b)"
 DECISION = any_of(
     r"\b(?:i|we)(?:'ve| have)? (?:decided|chosen|agreed|settled on|opted for|picked|chose)\b",
     r"\b(?:i|we)(?:'ll| will) (?:go with|use|stick with|adopt|switch to)\b",
@@ -290,7 +296,7 @@ DECISION = any_of(
     r"\b(?:we'?re|we are|i'?m|i am) going (?:with|to use|to go with)\b",
     r"\bthe decision is\b",
     # what is kept as it is: "june 12 stays.", "storage stays 512"
-    r"\b[\w.-]+ (?:stays|remains) (?:put\b|as (?:is|it is)\b|the same\b|at \S|\d)",
+    r"\b[\w.-]+ stays (?:put\b|as (?:is|it is)\b|\d)",
     r"\b[\w.-]+ stays\s*(?:[.!;,]|$)",
     r"^decision\s*:",
     # a course taken: "we're staying on SQS", "I'm holding off until spring", "we're doing it"
@@ -304,7 +310,8 @@ DECISION = any_of(
     # "Yes it is.", "Sure it is."
     r"(?:" + LEAD + r"|[,;]\s*)(?!(?:here|there|that|this|so|what|which|where|whatever|yes|no|"
     r"yeah|as|of|sure|true|who|how|because|if|way|good|bad|hard|easy|is|it)\b)"
-    r"(?:the\s+)?[\w-]+(?: (?-i:[A-Z0-9])[\w-]*| [a-z]+)? it is(?: then)?\s*(?:[.!]|$)",
+    r"(?:the\s+)?[\w-]+(?: (?-i:[A-Z0-9])[\w-]*| (?!(?:as|how|what|that|way|so|than|is|it)\b)"
+    r"[a-z]+)? it is(?: then)?\s*(?:[.!]|$)",
     r"\b(?:we|i)(?:'ve| have) locked in\b",
 )
 #: attitudes, which last: a preference whatever they are about ("wishes" are below)
@@ -325,16 +332,18 @@ PREFERENCE = any_of(
     r"\b(?:is|are|'s|'re) a (?:hard|firm|big) no\b",
     # what the speaker's body or diet allows: "im lactose intolerant", "we're vegetarian",
     # "i cant do spicy food"
-    r"\b(?:i'?m|we'?re|i am|we are) (?:\w+ )?(?:allergic|intolerant|vegetarian|vegan|"
+    r"\b(?:i'?m|we'?re|i am|we are) (?:strictly |mostly |fully |now |also |technically |lactose |"
+    r"gluten )?(?:allergic|intolerant|vegetarian|vegan|"
     r"pescatarian|coeliac|celiac|diabetic|teetotal|kosher|halal)\b",
     r"\bi (?:just |really |personally )?(?:can'?t|cannot) (?:do|handle|eat|stomach|tolerate|"
-    r"deal with)\b",
+    r"deal with) (?!(?:mon|tue|wed|thu|fri|sat|sun|today|tomorrow|tonight|this|that|it|the|"
+    r"next|any)\w*\b)",
     # "I learn way better with visual analogies", "I'm done w thrillers for a while",
     # "I'm only interested in pieces made before 1960", "never again"
     r"\bi (?:learn|work|sleep|focus|concentrate|think) (?:\w+ )?(?:better|best)\b",
-    r"\bi'?m (?:done|through) (?:w|with)\b",
-    r"\b(?:i'?m|we'?re|i am|we are) (?:only |not |really |very )?(?:interested in|into|"
-    r"against|a fan of|big on)\b",
+    r"\bi'?m (?:done|through) (?:w|with) (?!(?:my|the|this|that|it|your|our|his|her|a|an)\b)",
+    r"\b(?:i'?m|we'?re|i am|we are) (?:only |not |really |very )?(?:interested in|against|"
+    r"a fan of|big on)\b",
     r"\bnever again\b",
 )
 #: a course taken, said as chat says it, where no firmer cue was found: what the speaker will
@@ -343,21 +352,28 @@ PREFERENCE = any_of(
 #: subject left out ("booking the cabin", "going w the cruz"), or has bought or booked
 #: ("ordered the miele"). An assistant saying so ("I'll sketch a plan") speaks of its own work.
 COURSE = any_of(
-    r"(?:\b(?:i|we)(?:'ll| will)|" + _CLAUSE + r"ill) (?:just |def(?:initely)? |now |also |then )?"
-    r"(?!" + _PUT_OFF + r")[a-z]+\b",
+    r"\b(?:i|we)(?:'ll| will) (?:just |def(?:initely)? |now |also |then )?(?!" + _PUT_OFF + r")"
+    r"[a-z]+\b",
+    # chat's "ill" is "I'll" only before a verb of a course: "ill do the bike plan"
+    _CLAUSE + r"ill (?:just |now |also |then )?(?:do|take|use|get|go|try|make|keep|book|buy|stick|"
+    r"pick|stretch|drive|ride|skip|wait|pay|bring|leave|put|start|stop|switch|order|stay|rent)\b",
     r"(?<!since )(?<!because )(?<!while )(?<!when )(?<!if )(?<!as )"
     r"\b(?:i'?m|we'?re|i am|we are) (?:def(?:initely)? |just |also |now |officially |finally |"
-    r"totally |still )?(?!" + _NOT_A_COURSE + r")[a-z]+ing\b"
+    r"totally |still )?"
+    + _COURSE_VERBS
     # (not for now: "I'm staying at a hotel tonight")
-    r"(?![^.!?]*\b(?:tonight|today|right now|at the moment|this (?:morning|afternoon|evening))\b)",
+    + r"(?![^.!?]*\b(?:tonight|today|right now|at the moment|"
+    r"this (?:morning|afternoon|evening))\b)",
     LEAD + r"(?:booking|ordering|buying|returning|throwing|hosting|selling|renting|hiring|"
     r"adopting|splitting|filing|moving|switching|using|taking the|getting (?:the|a new|rid)|"
-    r"going (?:w|with|for|solo)\b|doing (?!(?:fine|ok|okay|well|good|great|better|alright)\b))",
+    r"going (?:w|with|for|solo)\b|doing (?!(?:fine|ok|okay|well|good|great|better|alright|badly|"
+    r"poorly|worse|terribly|awful)\b))" + _ACT_AS_SUBJECT,
     _CLAUSE + r"(?:(?:i|we)(?:'ve| have)?\s+)?(?:just\s+|finally\s+|already\s+)?(?:ordered|"
-    r"booked|bought|purchased|reserved|hired|rented|adopted|put down a deposit|skipped|"
-    r"cancell?ed|declined|signed)\b",
+    r"booked|bought|purchased|reserved|hired|rented|adopted|put down a deposit|signed)\b"
+    r"(?![^.!?]*\bagain\b)",
     # when it starts: "lights out at 11:30 ... starting tonight", "starting w this month's"
-    r"\bstarting (?:w(?:ith)? |from )?(?:tonight|today|tomorrow|now|next|this|monday|tuesday|"
+    r"(?<!is )(?<!'s )(?<!are )(?<!was )\bstarting (?:w(?:ith)? |from )?(?:tonight|today|tomorrow|"
+    r"now|next|this|monday|tuesday|"
     r"wednesday|thursday|friday|saturday|sunday)\b",
     r"\b(?:is|are) off the table\b",
     r"\b(?:we'?re|i'?m|i am|we are|i've been|we've been) firm on\b",

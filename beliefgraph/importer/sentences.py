@@ -70,8 +70,9 @@ _CLOSES_QUOTE = re.compile('["\u201d]')
 _HEADER = re.compile(r"^\s*(?:from|sent|to|cc|subject|date)\s*:\s*\S", re.IGNORECASE)
 #: a line that only separates ("-----", "_____")
 _SEPARATOR = re.compile(r"^\s*(?:-{3,}|_{3,}|={3,})\s*$")
-#: the time a chat stamps on a line, before the name ("[10:02] ravi: …", "10:02 - Bob: …")
-_STAMP = r"(?:\[?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\]?\s*[-\u2013]?\s*)?"
+#: the time a chat stamps on a line, in brackets, before the name ("[10:02] ravi: …"); a time
+#: without them heads a plan ("9:00 gym: …")
+_STAMP = r"(?:\[\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\]\s*)?"
 #: a line of a pasted chat: a speaker's name, a colon, what they said ("Bob: we decided …"),
 #: or the name in brackets ("[Bob] we decided …", "<Bob> …").
 #: Labels the user writes themselves ("Decision: …", "Rule: …", "Note: …") are not names.

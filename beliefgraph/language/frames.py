@@ -66,6 +66,7 @@ from beliefgraph.language.values import (
     values,
     weak,
 )
+from beliefgraph.language.words import abbreviates
 from beliefgraph.text import CORRECTION_OPENING, normalize, tokenize, word_set
 
 #: function words: never a topic (negations are change words, below)
@@ -465,7 +466,7 @@ def _siblings(old_text: str, new_text: str) -> bool:
     """Whether the two texts name two of one kind of thing: the same head, each with its
     own qualifiers ("Maya's soccer practice" / "Leo's swim practice"), none akin to the
     other's or cut short from it ("dental cleaning" / "dentist cleaning" is one, and so is
-    "parent-teacher conferences" / "PT conferences"). Unlike
+    "bday party" / "birthday party"). Unlike
     :func:`beliefgraph.language.things.sibling`, which asks whether a belief names another
     of the thing a request asks about (one qualifier put for another), any two sets of
     qualifiers that share nothing make two things here: two statements side by side."""
@@ -475,7 +476,7 @@ def _siblings(old_text: str, new_text: str) -> bool:
         and n.qualifiers
         and o.qualifiers
         and not any(
-            _akin(a, b) or _abbreviates(a, b) or _abbreviates(b, a)
+            _akin(a, b) or abbreviates(a, b) or abbreviates(b, a)
             for a in n.qualifiers
             for b in o.qualifiers
         )
@@ -491,23 +492,10 @@ def _unlike(ours: frozenset[str], theirs: frozenset[str]) -> bool:
         a not in theirs
         and (
             has_digit(a)  # a code or a number is itself or another: "tulip42" / "tulip77"
-            or not any(_akin(a, b) or _abbreviates(a, b) for b in theirs)
+            or not any(_akin(a, b) or abbreviates(a, b) for b in theirs)
         )
         for a in ours
     )
-
-
-def _abbreviates(short: str, word: str) -> bool:
-    """Whether ``short`` is ``word`` cut short or written with some of its letters, as notes
-    do: "St" / "Street", "mtg" / "meeting", "pw" / "password", "PT" / "parent-teacher" (the
-    hyphen gone), "hrs" / "hour" (a plural's s aside): its first letter, then the rest in
-    order, in a word at least two longer."""
-    if short.endswith("s") and not word.endswith("s"):
-        short = short[:-1]
-    if len(short) < 2 or len(word) < len(short) + 2 or short[0] != word[0]:
-        return False
-    letters = iter(word[1:])
-    return all(ch in letters for ch in short[1:])
 
 
 def _akin_to(

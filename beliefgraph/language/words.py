@@ -227,3 +227,25 @@ def denies_a_word(request: str, belief: str) -> bool:
             if denies and rest != word and len(rest) >= 4 and rest in asked:
                 return True
     return False
+
+
+#: short forms chat uses that keep neither the start nor only the consonants of the word
+_CUT_SHORT = {"bday": "birthday", "pw": "password", "pwd": "password"}
+
+
+def abbreviates(short: str, word: str) -> bool:
+    """Whether ``short`` is ``word`` cut short as notes cut words: its start ("St" /
+    "Street"), its consonants in order, three or more ("hrs" / "hours", "mtg" / "meeting"),
+    or a short form chat uses for it ("bday", "pw"). Never one word for another that merely
+    shares letters: "Jon" is not "Jason", "ski" not "skating", "pool" not "preschool".
+    """
+    if len(short) < 2 or len(word) <= len(short) or short[0] != word[0]:
+        return False
+    if word.startswith(short):
+        return True
+    if len(short) >= 3 and not set(short[1:]) & set("aeiouy"):
+        if short.endswith("s") and not word.endswith("s"):
+            short = short[:-1]  # "hrs" for "hour", the plural's s aside
+        letters = iter(word[1:])
+        return all(ch in letters for ch in short[1:])
+    return _CUT_SHORT.get(short) == word

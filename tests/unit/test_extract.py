@@ -851,6 +851,44 @@ def test_look_alikes_of_what_chat_says_loosely_keep_nothing(said: str) -> None:
     assert RULES.extract("user", said) == []
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'll miss you guys.",
+        "I'm coming down with a cold.",
+        "Sorry I'm rambling.",
+        "Moving is so stressful.",
+        "Doing badly in chem this term.",
+        "I skipped breakfast again.",
+        "The new season is starting next week.",
+        "My brother stays at our place when he visits.",
+        "Traffic is awful, just how it is.",
+        "She's been ill, and ill people need rest.",
+        "The new Zelda is out.",
+        "It rained. We watched movies instead.",
+        "The kids love swapping Pokemon cards.",
+        "It's 3am now and I still can't sleep.",
+        "I'm done with my homework.",
+        "I can't do Tuesday, I have the dentist.",
+        "I'm stuck on level 12.",
+        "No idea where my keys are.",
+        "I can't pick up the kids today.",
+        "Oh, don't mention it!",
+        "Just put everything in the trunk.",
+        "As a rule of thumb, a cup of rice feeds two people.",
+        "Same goes for all my siblings, they're all tall.",
+        "I don't sleep well, ever since the move.",
+    ],
+)
+def test_ordinary_chat_that_reads_like_those_ways_keeps_no_belief(said: str) -> None:
+    assert [s.kind for s in RULES.extract("user", said) if s.kind is not Kind.fact] == []
+
+
+def test_a_plan_by_the_hour_is_the_users_not_a_pasted_chat() -> None:
+    said = "9:00 gym: switching to the 6am class from now on\n12:30 lunch: we decided on tacos"
+    assert len(RULES.extract("user", said)) == 2
+
+
 def test_a_thing_stuck_on_a_version_is_no_one_undecided() -> None:
     kinds = [s.kind for s in RULES.extract("user", "the build server is stuck on python 3.9")]
     assert kinds == [Kind.fact]
