@@ -27,6 +27,7 @@ DELIBERATION = any_of(
     r"\bno clue (?:yet|which|what|whether|if)\b",
     r"\b(?:haven'?t|have not|not yet) (?:narrowed|agreed)\b|\bnowhere near (?:settled|decided)\b",
     r"\b(?:i|we)(?:'m|'re| am| are| keep| have been|'ve been) (?:\w+ )?flip[- ]?flopping\b",
+    r"\b(?:still |all )?up in the air\b",
     r"\bkeep flip[- ]?flopping\b",
     r"\b(?:thinking|thought) (?:about|of)\b",
     r"\b(?:considering|wondering|toying with|on the fence|undecided|torn (?:between|on|about))\b",
@@ -136,7 +137,13 @@ CORRECTION = any_of(
     r"\bgot the (?:day|date|time|weekend|week|month|year) wrong\b",
     r"\bactually\b.{0,40}\bnow\b",
     # "it's the 23rd, not the 22nd"
-    r"\b(?:it'?s|it is) (?:the )?\d+\w*,? not (?:the )?\d+",
+    r"\b(?:it'?s|it is) (?:the )?\d+\w*(?: [a-z]+)?,? not (?:the )?\d+",
+    # a date or plan moved: "the date moves to the 21st", "switch it to tue thu sat", "the grad
+    # office pushed everyone back a week"
+    r"\b(?:date|day|time|meeting|party|appointment|flight|game|practice|class|deadline|it) "
+    r"(?:moves|moved) to\b",
+    r"\bswitch (?:it|that|this|them) to\b",
+    r"\bpushed (?:it|us|everyone|everything|that|the \w+) back\b",
     r"\bactually (?:the |on |at )?\d+\w*,? not (?:the |on |at )?\d+",
     # "wait no, it's 55/45 now", "its 9:45 now": a value put right
     r"^\W*(?:wait,? no|no,? wait)\b",
@@ -171,6 +178,10 @@ POLICY = any_of(
     # "When you quiz me, give me the question first", "In all my meeting summaries, put ...":
     # a condition on the assistant's work, then what to do (not "When you arrived, I ...")
     r"^when(?:ever)? you (?!\w+ed\b)\w+[^,]{0,40},\s*(?:please\s+)?" + _NOT_A_SUBJECT,
+    # ... or without the comma, the instruction a verb for the assistant's work: "oh when you
+    # list hotels give me the all-in total"
+    LEAD + r"when(?:ever)? you (?!\w+ed\b)\w+[^,.]{0,40}?\s(?:give|put|use|write|show|list|keep|"
+    r"include|add|format|make|tell) (?:me|us|it|them|the|all|every|each)\b",
     r"\bin (?:all|every|each) (?:of )?(?:my|our|your|the) [\w ]{1,30},\s*(?:please\s+)?"
     + _NOT_A_SUBJECT,
     r"(?:[,;]|\b(?:and|please|pls))\s*(?:please\s+|pls\s+)?(?:from now on|going forward)[\s,]+"
@@ -179,7 +190,7 @@ POLICY = any_of(
     # a prohibition for the assistant holds until it is lifted: "please don't suggest ORMs"
     r"(?:" + LEAD + r"|[,;:]\s*|\b(?:so|and|but|also)\s+)please (?:avoid|don'?t|do not)\b",
     r"(?:" + LEAD + r"|[,;:.]\s*|\b(?:so|and|but|also|pls|please)\s+)"
-    r"(?:don'?t|do not) (?:ever )?(?!mention it\b)(?:use|recommend|suggest|propose|pick|book|"
+    r"(?:don'?t|do not) (?:ever |even )?(?!mention it\b)(?:use|recommend|suggest|propose|pick|book|"
     r"give|send|show|explain|tell|remind|schedule|mention|bring up|include|add|cite|quote|offer|"
     r"assume|list)\b",
     # an instruction for the assistant's work that says it lasts: "use typescript for all code
@@ -213,7 +224,7 @@ POLICY = any_of(
     r"\b(?:(?:any|every|all|each)(?: \w+){0,3}|everything|anything) (?:you|u) (?:give|write|"
     r"draft|send|make|suggest|show|recommend|generate|produce|create|answer)\b",
     # "no crypto suggestions ever", "TypeScript please, not plain JS"
-    LEAD + r"no\b(?! ?one\b| ?body\b)[\w -]{1,40}\bever\b",
+    LEAD + r"no\b(?! ?one\b| ?body\b)[\w ,-]{1,40}\bever\b(?! since)",
     LEAD + r"[\w .'+#-]{1,30}?,?\s+please\s*,?\s*not\b",
 )
 #: where a clause of chat starts: "ok we'll crate train", "fine, ill stretch to 1400"
@@ -319,7 +330,7 @@ PREFERENCE = any_of(
     r"\bi (?:really |strongly |much )?(?:prefer|like|love|hate|dislike|enjoy|can'?t stand)\b",
     r"\bi (?:don'?t|do not) (?:like|enjoy|care for)\b",
     r"\bmy (?:favou?rite|preferred|preference)\b",
-    r"\bi'?d (?:rather|prefer)\b",
+    r"\bi'?d (?:\w+ )?(?:rather|prefer)\b",
     r"(?:^|[,;]\s*|\b(?:and|but|so)\s+)would rather\b",
     r"\bi (?:really |just )?(?:don'?t|do not) (?:really )?care (?:about|for|much)\b",
     r"\bi'?m (?:a|an) (?:huge |big |total |real )?[\w-]+(?: [\w-]+)? person\b",
@@ -340,7 +351,10 @@ PREFERENCE = any_of(
     r"next|any)\w*\b)",
     # "I learn way better with visual analogies", "I'm done w thrillers for a while",
     # "I'm only interested in pieces made before 1960", "never again"
-    r"\bi (?:learn|work|sleep|focus|concentrate|think) (?:\w+ )?(?:better|best)\b",
+    r"\bi (?:learn|work|sleep|focus|concentrate|think|write|study|train|read) (?:\w+ ){0,2}"
+    r"(?:better|best)\b",
+    # "i refuse to mock the db", "zero interest in reading standard notation"
+    r"\bi (?:flat out |just )?refuse to\b|\b(?:zero|no|little) interest in\b",
     r"\bi'?m (?:done|through) (?:w|with) (?!(?:my|the|this|that|it|your|our|his|her|a|an)\b)",
     r"\b(?:i'?m|we'?re|i am|we are) (?:only |not |really |very )?(?:interested in|against|"
     r"a fan of|big on)\b",

@@ -829,6 +829,13 @@ def test_look_alikes_of_those_ways_keep_nothing(said: str) -> None:
         ("dinner's off, it's the 9th now", Kind.correction),
         ("and dont ever book me an aisle seat", Kind.policy),
         ("olives are a hard no", Kind.preference),
+        ("i study way better at night", Kind.preference),
+        ("i refuse to pay for checked bags", Kind.preference),
+        ("the venue is still up in the air", Kind.open_question),
+        ("no meetings on fridays, ever", Kind.policy),
+        ("oh when you draft replies give me two options", Kind.policy),
+        ("the recital moved to the 12th", Kind.correction),
+        ("switch it to thursdays", Kind.correction),
     ],
 )
 def test_what_chat_says_loosely(said: str, kind: Kind) -> None:
