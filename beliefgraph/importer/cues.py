@@ -138,6 +138,8 @@ CORRECTION = any_of(
     r"\bactually\b.{0,40}\bnow\b",
     # "it's the 23rd, not the 22nd"
     r"\b(?:it'?s|it is) (?:the )?\d+\w*(?: [a-z]+)?,? not (?:the )?\d+",
+    # "rent is 1950 not 1850": a number put right beside the old one
+    r"\b(?:is|are|'s) \$?\d[\d,.]*(?:k|%)?,? not \$?\d",
     # a date or plan moved: "the date moves to the 21st", "switch it to tue thu sat", "the grad
     # office pushed everyone back a week"
     r"\b(?:date|day|time|meeting|party|appointment|flight|game|practice|class|deadline|it) "
@@ -192,7 +194,7 @@ POLICY = any_of(
     r"(?:" + LEAD + r"|[,;:.]\s*|\b(?:so|and|but|also|pls|please)\s+)"
     r"(?:don'?t|do not) (?:ever |even )?(?!mention it\b)(?:use|recommend|suggest|propose|pick|book|"
     r"give|send|show|explain|tell|remind|schedule|mention|bring up|include|add|cite|quote|offer|"
-    r"assume|list)\b",
+    r"assume|list|lecture|dump|nag|sugarcoat|let me)\b",
     # an instruction for the assistant's work that says it lasts: "use typescript for all code
     # examples pls", "use british spelling from now on", "just leave it out of everything"
     LEAD + r"(?:please |kindly |just )?(?:use|write|give|keep|put|answer|reply|leave|drop|format|"
@@ -322,7 +324,7 @@ DECISION = any_of(
     r"(?:" + LEAD + r"|[,;]\s*)(?!(?:here|there|that|this|so|what|which|where|whatever|yes|no|"
     r"yeah|as|of|sure|true|who|how|because|if|way|good|bad|hard|easy|is|it)\b)"
     r"(?:the\s+)?[\w-]+(?: (?-i:[A-Z0-9])[\w-]*| (?!(?:as|how|what|that|way|so|than|is|it)\b)"
-    r"[a-z]+)? it is(?: then)?\s*(?:[.!]|$)",
+    r"[a-z]+)? it is(?: then)?\s*(?:[.!,]|$)",
     r"\b(?:we|i)(?:'ve| have) locked in\b",
 )
 #: attitudes, which last: a preference whatever they are about ("wishes" are below)
@@ -334,6 +336,12 @@ PREFERENCE = any_of(
     r"(?:^|[,;]\s*|\b(?:and|but|so)\s+)would rather\b",
     r"\bi (?:really |just )?(?:don'?t|do not) (?:really )?care (?:about|for|much)\b",
     r"\bi'?m (?:a|an) (?:huge |big |total |real )?[\w-]+(?: [\w-]+)? person\b",
+    # "not an SUV person", "we're just not rustic people"
+    r"(?:^|[,;.]\s*|\bi'?m\s+)not (?:a|an) [\w-]+ person\b",
+    r"\b(?:we'?re|we are) (?:just )?not [\w-]+ people\b",
+    # a habit told after its verb: "i read mostly on kindle"
+    r"^\W*i (?!(?:was|am|have|had|think|guess|mean|know|feel|need|want|just)\b)[a-z]+ "
+    r"(?:mostly|usually)\b",
     rf"\bi (?:always|{_NEVER}|usually)\b",
     # what weighs most: "small classes matter most to us", "a garden is a must for me"
     r"\bmatters? (?:the )?(?:most|more|a lot) to (?:me|us)\b",

@@ -836,6 +836,11 @@ def test_look_alikes_of_those_ways_keep_nothing(said: str) -> None:
         ("oh when you draft replies give me two options", Kind.policy),
         ("the recital moved to the 12th", Kind.correction),
         ("switch it to thursdays", Kind.correction),
+        ("the deposit is 900 not 800", Kind.correction),
+        ("not a cruise person", Kind.preference),
+        ("i cook mostly on weekends", Kind.preference),
+        ("also dont lecture me about sleep", Kind.policy),
+        ("the green one it is, it matches the rug", Kind.decision),
     ],
 )
 def test_what_chat_says_loosely(said: str, kind: Kind) -> None:
