@@ -401,7 +401,7 @@ COURSE = any_of(
     r"\b(?:we'?re|i'?m|i am|we are|i've been|we've been) firm on\b",
     r"\b(?:a|the) hill (?:i|we|he|she)(?:'ll| will|'d| would) die on\b",
 )
-#: a wish, which may be for now or for good: see :func:`standing_wish`
+#: a wish, which may be for now or for good: see :func:`~beliefgraph.importer.kinds.standing_wish`
 WISH = any_of(
     r"\bi (?:really |just |also |mostly |only )?want\b",
     r"\bi (?:really )?(?:don'?t|do not) want\b",

@@ -31,7 +31,8 @@ chat says it           the cabin", "ordered the miele" (checked
                        last; never an assistant's)
 =====================  ==============================================  ==================
 
-A user's sentence is read in this order (:func:`classify_user`): words in quotation marks
+A user's sentence is read in this order (:mod:`~beliefgraph.importer.kinds`, which holds
+:func:`classify_user` and :func:`standing_wish`): words in quotation marks
 are blanked out; a claim that reports someone else ("My boss said …") yields nothing; a
 question that deliberates a choice ("should we …?") is an open question; any other question,
 a request ("can you …"), a wish for now ("I'd like a cup of tea") or a correction of a
