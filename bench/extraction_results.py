@@ -18,37 +18,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from run_info import commit, now  # noqa: E402
+from run_info import commit, now, paths_of, read_sets  # noqa: E402
 
 from beliefgraph.evaluation.extraction import evaluate_lines, read_lines  # noqa: E402
 
 DATA = ROOT / "bench" / "extraction"
-#: the lines read and used by now: the sets written to be used, and the thirds set aside, each
-#: scored once (``unread`` at cbfa843, ``unread-2`` at 7ec4e4d, ``unread-3`` at c80449e,
-#: ``unread-4`` at 4d4b8d9, ``unread-5`` at 1cb6713, ``unread-6`` at a38532b, ``unread-7`` at
-#: 9d00ad8, ``unread-8`` at 0a62b31, ``unread-9`` at dcdfaa0, ``unread-10`` at a500bb7,
-#: ``unread-11`` at d9b990d, ``unread-12`` at 7a80514)
-USED = [
-    "lines",
-    "unread",
-    "unread-2",
-    "unread-3",
-    "unread-4",
-    "unread-5",
-    "unread-6",
-    "unread-7",
-    "unread-8",
-    "unread-9",
-    "unread-10",
-    "unread-11",
-    "unread-12",
-]
 #: the lines nobody has read yet
 UNREAD = ["unread-13"]
-
-
-def _folders(names: list[str]) -> str:
-    return ", ".join(f"bench/extraction/{n}" for n in names)
+#: the lines read and used by now: the first set, and the thirds set aside, each scored once
+#: (when, in bench/results/gate_extraction-history.md)
+USED = read_sets(DATA, UNREAD)
 
 
 def score(folders: list[str]) -> dict[str, Any]:
@@ -101,10 +80,12 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"Run {results['when']} at `{at}`.",
         "",
-        *section(f"Lines used while changing the extractor ({_folders(USED)})", results["used"]),
+        *section(
+            f"Lines used while changing the extractor ({paths_of(DATA, USED)})", results["used"]
+        ),
     ]
     if args.unread:
-        lines += section(f"Lines set aside unread ({_folders(UNREAD)})", results["unread"])
+        lines += section(f"Lines set aside unread ({paths_of(DATA, UNREAD)})", results["unread"])
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "extraction.json").write_text(json.dumps(results, indent=2) + "\n")
     (args.out / "extraction.md").write_text("\n".join(lines))

@@ -19,32 +19,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from run_info import commit, now  # noqa: E402
+from run_info import commit, now, paths_of, read_sets  # noqa: E402
 
 from beliefgraph.cli.commands import open_store  # noqa: E402  (after the path set-up above)
 from beliefgraph.config import get_settings  # noqa: E402
 from beliefgraph.evaluation.pairs import LABELS, evaluate_pairs, read_pairs  # noqa: E402
 
 DATA = ROOT / "bench" / "gate"
-#: the pairs read and used by now: the first sets, and the thirds set aside and scored once
-#: (``unread`` at 57b5287, ``unread-2`` at 7ec4e4d, ``unread-3`` at c80449e, ``unread-4`` at
-#: 1cb6713, ``unread-5`` at a38532b, ``unread-6`` at 137f0e6, ``unread-7`` at a810bf1,
-#: ``unread-8`` at dd24765, ``unread-9`` at 2b07036, ``unread-10`` at a500bb7)
-USED = [
-    "pairs",
-    "unread",
-    "unread-2",
-    "unread-3",
-    "unread-4",
-    "unread-5",
-    "unread-6",
-    "unread-7",
-    "unread-8",
-    "unread-9",
-    "unread-10",
-]
 #: the pairs nobody has read yet
 UNREAD = ["unread-11"]
+#: the pairs read and used by now: the first set, and the thirds set aside, each scored once
+#: (when, in bench/results/gate_extraction-history.md)
+USED = read_sets(DATA, UNREAD)
 
 
 def score(folders: list[str]) -> dict[str, Any]:
@@ -56,10 +42,6 @@ def score(folders: list[str]) -> dict[str, Any]:
     ]
     with open_store(get_settings()) as store:
         return evaluate_pairs(store, pairs).summary()
-
-
-def _folders(names: list[str]) -> str:
-    return ", ".join(f"bench/gate/{n}" for n in names)
 
 
 def table(title: str, s: dict[str, Any]) -> list[str]:
@@ -113,10 +95,10 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"Run {results['when']} at `{at}`.",
         "",
-        *table(f"Pairs used while changing the gate ({_folders(USED)})", results["used"]),
+        *table(f"Pairs used while changing the gate ({paths_of(DATA, USED)})", results["used"]),
     ]
     if args.unread:
-        lines += table(f"Pairs set aside unread ({_folders(UNREAD)})", results["unread"])
+        lines += table(f"Pairs set aside unread ({paths_of(DATA, UNREAD)})", results["unread"])
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "gate.json").write_text(json.dumps(results, indent=2) + "\n")
     (args.out / "gate.md").write_text("\n".join(lines))

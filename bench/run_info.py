@@ -36,3 +36,21 @@ def now() -> str:
 def machine() -> str:
     """The cores and Python that ran it."""
     return f"{os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def read_sets(data: Path, unread: list[str]) -> list[str]:
+    """The folders of blind material under ``data`` read and used by now: each one but those
+    set aside (``unread``) and those still being written (``new-…``); the first set first, then
+    the thirds set aside, in the order they were written (``unread``, ``unread-2``, …)."""
+
+    def written(name: str) -> tuple[bool, int]:
+        number = name.rpartition("-")[2]
+        return name.startswith("unread"), int(number) if number.isdigit() else 1
+
+    names = [d.name for d in data.iterdir() if d.is_dir() and not d.name.startswith("new-")]
+    return sorted((n for n in names if n not in unread), key=written)
+
+
+def paths_of(data: Path, names: list[str]) -> str:
+    """``names``, folders of ``data``, as the results files show them."""
+    return ", ".join(str((data / n).relative_to(ROOT)) for n in names)
