@@ -18,8 +18,11 @@ _NEG = r"(?:haven'?t|have not|hasn'?t|has not|didn'?t|did not|not yet|not)"
 _PLAN_VERBS = r"(?:be|want|try|switch|use|go|make|do|add|move|change|drop)"
 #: hedges that are open questions on their own: the speaker says they are still deciding
 DELIBERATION = any_of(
-    rf"\b{_NEG}\s+(?:\w+\s+)?(?:decided|made up my mind|chosen|settled|committed|determined)\b",
-    r"\b(?:can'?t|cannot|can not|couldn'?t) (?:decide|choose|pick(?! up)|make up my mind)\b",
+    rf"\b{_NEG}\s+(?:\w+\s+)?(?:decided|made up my mind|chosen|settled|committed|determined|"
+    r"picked)\b",
+    r"\b(?:can'?t|cannot|can not|couldn'?t) (?:decide|choose|pick(?! up)|"
+    r"make up (?:my|our|her|his|their) minds?)\b",
+    r"\b(?:don'?t|do not) know what to (?:do|pick|choose|go with)\b",
     # "the thing i'm stuck on", "no clue which yet", "haven't narrowed it down", "nowhere near
     # settled", "my wife and i haven't agreed", "keep flip flopping", "on the fence"
     r"\bstuck (?:on (?:whether|which|what to|deciding|choosing)|between)\b",
@@ -119,6 +122,7 @@ CORRECTION = any_of(
     r"(?:^|[,;.]\s*|\b(?:i'?m|we'?re|i am|we are|also|and|so)\s+)swapping\b",
     r"\b(?:got|went with|picked|chose|ordered|bought|booked|took) [^.,;]{1,40}\binstead\b",
     r"\b(?:it'?s|it is|we'?re) (?:on |at )?(?:the )?\d+(?:st|nd|rd|th)\s+now\b",
+    r"\bchange of plans?\b(?!,? for (?:today|tonight|this)\b)",
     r"\b(?:moving|moved|pushing|pushed|bumping|bumped) (?:it|that|this|them) (?:back |up )?"
     r"to\b",
     r"\bnow\b.{0,40}\bused to be\b|\bused to be\b.{0,40}\bnow\b",
@@ -135,7 +139,8 @@ CORRECTION = any_of(
     # "had the wrong weekend", "got the date wrong"
     r"\b(?:had|got|have) the wrong (?:day|date|time|weekend|week|month|year|place|room|one)\b",
     r"\bgot the (?:day|date|time|weekend|week|month|year) wrong\b",
-    r"\bactually\b.{0,40}\bnow\b",
+    # (not "going to try to actually sleep now": an infinitive's adverb)
+    r"(?<!\bto )\bactually\b.{0,40}\bnow\b",
     # "it's the 23rd, not the 22nd"
     r"\b(?:it'?s|it is) (?:the )?\d+\w*(?: [a-z]+)?,? not (?:the )?\d+",
     # "rent is 1950 not 1850": a number put right beside the old one
@@ -155,7 +160,7 @@ CORRECTION = any_of(
 #: mind.", "never heard of it", "I never thought of that"
 _NEVER = r"never(?!\s*mind\b| again\b| heard\b| seen\b| thought\b| knew\b| been\b| had\b)"
 POLICY = any_of(
-    rf"^(?:please\s+)?(?:always|{_NEVER}|must|do not ever|don'?t ever)\b",
+    rf"^(?:(?:please|pls|plz|kindly)\s+)?(?:always|{_NEVER}|must|do not ever|don'?t ever)\b",
     r"\b(?:you|we|everyone|everybody|all \w+|nobody|no one) (?:must|must not|mustn'?t|shall|"
     r"should always|should never|have to|need to always|may never)\b",
     r"\b(?:every|each|any|all)(?: \w+){1,3} (?:must|must not|mustn'?t|shall|should always|"
@@ -174,16 +179,17 @@ POLICY = any_of(
     # ... or closing the clause: "kana only from now on", "for any recipe stuff going forward"
     r"\b(?:from now on|going forward|from here on(?: out)?)\s*[.!]*$",
     # "please stop giving me romaji": until lifted (not "stop worrying")
-    r"\bplease\s+(?:stop|quit)\s+\w+ing\b",
+    r"\b(?:please|pls|plz|kindly)\s+(?:stop|quit)\s+\w+ing\b",
     r"(?:^|[,;:.]\s*)(?:stop|quit)\s+(?:putting|giving|sending|suggesting|recommending|using|adding|including|"
-    r"calling|asking|telling|showing|writing|making|offering|booking|scheduling)\b",
+    r"calling|asking|telling|showing|writing|making|offering|booking|scheduling|bringing up|"
+    r"mentioning|pushing|linking|quoting)\b",
     # "When you quiz me, give me the question first", "In all my meeting summaries, put ...":
     # a condition on the assistant's work, then what to do (not "When you arrived, I ...")
     r"^when(?:ever)? you (?!\w+ed\b)\w+[^,]{0,40},\s*(?:please\s+)?" + _NOT_A_SUBJECT,
     # ... or without the comma, the instruction a verb for the assistant's work: "oh when you
     # list hotels give me the all-in total"
     LEAD + r"when(?:ever)? you (?!\w+ed\b)\w+[^,.]{0,40}?\s(?:give|put|use|write|show|list|keep|"
-    r"include|add|format|make|tell) (?:me|us|it|them|the|all|every|each)\b",
+    r"include|add|format|make|tell) (?!(?:i|we|he|she|they|you|it's|that's)\b)\w+",
     r"\bin (?:all|every|each) (?:of )?(?:my|our|your|the) [\w ]{1,30},\s*(?:please\s+)?"
     + _NOT_A_SUBJECT,
     r"(?:[,;]|\b(?:and|please|pls))\s*(?:please\s+|pls\s+)?(?:from now on|going forward)[\s,]+"
@@ -199,7 +205,9 @@ POLICY = any_of(
     # examples pls", "use british spelling from now on", "just leave it out of everything"
     LEAD + r"(?:please |kindly |just )?(?:use|write|give|keep|put|answer|reply|leave|drop|format|"
     r"show|list|include|add|avoid|skip|sort|schedule|decline|spell|label|flag|mark|stick to|"
-    r"default to|cc)\b[^.!?]{0,80}?\b(?:always|for (?:all|every|any|each)|from now on|"
+    r"default to|cc|cite|link|quote|explain|convert|round|summari[sz]e|bold|translate|tag|"
+    r"plan|organi[sz]e|lay out|assume|recommend|suggest|book|remind|tell|make|measure)\b"
+    r"[^.!?]{0,80}?\b(?:always|for (?:all|every|any|each)|from now on|"
     r"going forward|every time|each time|by default|whenever|in (?:the )?future|out of everything|"
     r"any ?more)\b",
     r"\bas a (?:standing |general |house )?rule\b(?! of thumb)",
@@ -213,7 +221,14 @@ POLICY = any_of(
     r"\b(?:don'?t|do not)\b[^.!?]{1,60},\s*ever\b(?! since)",
     # "..., always" closing an instruction: "use snake_case for every table, always"
     # "..., always" or "always pls" closing an instruction (not "late, as always")
-    r"(?<!\bas )(?<!\blike )\balways(?:\s+please)?\s*[.!]*$",
+    r"(?<!\bas )(?<!\blike )\balways(?:\s+(?:please|pls))?\s*[.!]*$",
+    # a bound on every one of the assistant's plans or answers: "keep every drill under 10 min",
+    # "keep my plans at 3 a week max"; what is to be left out as a kind: "skip the heart rate
+    # zone stuff"
+    LEAD + r"(?:please |pls |just )?(?:keep|cap|limit) (?:every|each|all|any|my|our) [\w -]{1,30}"
+    r"\b(?:under|below|at|to|within|over)\b",
+    LEAD + r"(?:please |pls |just )?(?:skip|leave out|drop|cut) (?:the |any |all )?[\w -]{1,30}"
+    r"\b(?:stuff|things|bits|talk)\b",
     r"\bremind me (?:to )?(?:always|never|every|each|whenever)\b",
     r"\b(?:every|each|whenever|always)\b.{0,60}\bremind me\b",
     r"\bremind me\b.{0,60}\b(?:every|each|whenever|always)\b",
@@ -276,8 +291,8 @@ DECISION = any_of(
     r"\b(?:i|we)(?:'ll| will) (?:skip|take|book|buy|keep|pass on|hold off|go for|get|"
     r"wait (?:for|until|till))\b"
     r"(?!\s+(?:back|there|home|going|a look|you posted|in touch|it\b|care|note|notes))",
-    r"(?:^|[.!?,;]\s*|\bok(?:ay)?,?\s+)(?:(?:i'?m|we'?re) )?(?:gonna|going to) (?:try|go with|"
-    r"switch|stick with|skip|book)\b",
+    r"(?:^|[.!?,;]\s*|\bok(?:ay)?,?\s+)(?:(?:i'?m|we'?re) )?(?:gonna|going to) "
+    r"(?:try(?! to\b)|go with|switch|stick with|skip|book)\b",
     # a choice with the subject left out: "keeping netflix, dropping the other three"
     LEAD + r"(?:keeping|dropping|skipping|ditching|cancell?ing|sticking with|going with)\b",
     r"\b(?:i|we)(?:'ve| have)? set (?:the|a|an|our|my) (?:\w+ )?(?:date|budget|limit|deadline|"
@@ -343,6 +358,26 @@ PREFERENCE = any_of(
     r"^\W*i (?!(?:was|am|have|had|think|guess|mean|know|feel|need|want|just)\b)[a-z]+ "
     r"(?:mostly|usually)\b",
     rf"\bi (?:always|{_NEVER}|usually)\b",
+    # what the speaker does not eat or do: "i dont eat red meat", "we don't drink"
+    r"\b(?:i|we) (?:don'?t|do not) (?:eat|drink|touch|drive|fly|wear|smoke)\b"
+    r"(?! (?:it|that|this|them|today|tonight|tomorrow|until|till|anymore|any more)\b)",
+    # a habit told in the present: "i use zsh not bash", "i shoot everything in RAW", "i keep
+    # all receipts in a google sheet", "i run 3x a week" (not what is done this once)
+    # ("we use Postgres for the events service" is the team's fact, "i use zsh" a way of mine)
+    LEAD
+    + r"(?:i use|(?:i|we) (?:shoot|keep|cook|train|grow|drink|eat|wear|drive|ride|run|swim|lift|"
+    r"cycle|bike|walk|practi[cs]e|bake|meditate|journal|budget|invest|shop|fly)) "
+    r"(?!(?:it|that|this|them|those|these|to|into|out|up|you|your|a lot|late|over)\b)"
+    r"(?!(?<=keep )\w+ing\b)"  # "i keep forgetting": what happens, not a habit kept
+    r"(?![^.!?]*\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week)|"
+    r"right now|later|last|next|earlier|just|again|if|when)\b)(?![^.!]*\?)",
+    # what the speaker can only do: "i can only really do mornings before work"
+    r"\bi can only (?:really |ever )?(?:do|manage|train|exercise|make|afford|spare|eat|"
+    r"drink|travel|work)\b",
+    # one kind of thing only, said alone: "AMD only, I've had bad luck with Intel", "kindle
+    # only pls" (not "today only")
+    LEAD + r"(?!(?:today|tonight|tomorrow|this|that|it|one|members|cash)\b)[a-z][\w-]*"
+    r"(?: [\w-]+){0,2} only\s*(?:[,.!]|pls\b|please\b|$)",
     # what weighs most: "small classes matter most to us", "a garden is a must for me"
     r"\bmatters? (?:the )?(?:most|more|a lot) to (?:me|us)\b",
     r"\b(?:is|are) (?:a )?(?:must|must-have|dealbreaker|deal-breaker)"
@@ -397,9 +432,42 @@ COURSE = any_of(
     r"(?<!is )(?<!'s )(?<!are )(?<!was )\bstarting (?:w(?:ith)? |from )?(?:tonight|today|tomorrow|"
     r"now|next|this|monday|tuesday|"
     r"wednesday|thursday|friday|saturday|sunday)\b",
-    r"\b(?:is|are) off the table\b",
+    r"\b(?:is|are|'s|'re) off the (?:table|list|menu|cards)\b",
     r"\b(?:we'?re|i'?m|i am|we are|i've been|we've been) firm on\b",
     r"\b(?:a|the) hill (?:i|we|he|she)(?:'ll| will|'d| would) die on\b",
+    # what the speaker is going to do, but what puts a choice off: "i'm going to send him a
+    # demand letter", not "I'm going to think about it"
+    r"\b(?:i'?m|we'?re|i am|we are) (?:gonna|going to) (?:just |def(?:initely)? |also |then )?"
+    # (going to a place is no course: "I'm going to the dentist at 4")
+    r"(?!" + _PUT_OFF + r"|(?:the|a|an|my|our|your|his|her|their|this|that|bed|sleep|work|school|"
+    r"church|town|class)\b)[a-z]+\b",
+)
+#: a line drawn, said as chat says it: "no live demo.", "no captains, the armband rotates",
+#: "and no goodie bags btw" - not a reply ("no, ..."), a courtesy ("no worries", "no idea"),
+#: a correction's opening ("no wait") or a measure of something ("no more than", "no later")
+REFUSAL = re.compile(
+    LEAD + r"no (?!(?:idea|problem|problems|prob|probs|worries|worry|way|clue|thanks|thx|rush|"
+    r"biggie|pressure|offen[cs]e|kidding|joke|doubt|wait|sorry|one|i|im|i'm|we|it|that|this|"
+    r"the|a|an|more|less|longer|later|earlier|sooner|need|matter|big|luck|chance|reason|time|"
+    r"problemo|comment|difference|change|news|word|issue|issues|clue|offence|harm|judgement|"
+    r"judgment|stress|pun|lie|cap|joy|dice|go|shit|kidding|seriously|really|yeah|yes|ok|"
+    r"okay|i'd|you|your|he|she|they|he's|she's|they're|it's|that's|there|nothing|not)\b)"
+    r"(?!(?:exceptions|strings|excuses|drama|fuss|hurry|surprise|surprises there|answer|reply|"
+    r"response|update|signal|power|luck|sign|word|news|service|wifi|internet|water|heat|"
+    r"fever|rain|snow|school|work|traffic|one|ones|rush|shame|fun|thanks)\b)"
+    # a state of things reported, not a line drawn: "no power since 6am", "no fever today"
+    r"(?![^.,!]*\b(?:here|there|today|tonight|yet|since|so far|for now|all (?:day|week|night|"
+    r"month)|this (?:morning|afternoon|evening|week|month|year)|from|anywhere|left|at all)\b)"
+    # closed by a stop or followed by its reason: not an item of a list ("3 bullets max, no
+    # preamble")
+    r"[a-z][\w&'-]*(?:\s+[\w&'-]+){0,3}\s*(?:[.!]|,(?!\s*(?:no|nothing|not)\b))",
+    re.IGNORECASE,
+)
+#: what makes a line drawn a rule for the assistant: "no meat suggestions pls", "no tab heavy
+#: answers"
+REFUSAL_FOR_YOU = any_of(
+    r"\b(?:pls|please|plz|suggestions?|answers?|recommendations?|replies|responses|ideas|"
+    r"you|your)\b",
 )
 #: a wish, which may be for now or for good: see :func:`~beliefgraph.importer.kinds.standing_wish`
 WISH = any_of(

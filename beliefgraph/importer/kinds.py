@@ -25,6 +25,8 @@ from beliefgraph.importer.cues import (
     QUESTION,
     REACTION,
     RECOMMENDATION,
+    REFUSAL,
+    REFUSAL_FOR_YOU,
     REPORTED,
     REQUEST,
     SOFTENER,
@@ -70,6 +72,11 @@ _CONFIRMING = re.compile(
     r"can|can'?t)(?: not)? (?:i|we|you|they|he|she|it|that|there))$",
     re.IGNORECASE,
 )
+#: asked anywhere in a question to do something always or never: "when we talk money stuff
+#: can you always put numbers in a table?"
+_ASKED_TO_LAST = re.compile(
+    r"\b(?:can|could|would|will) (?:you|u) (?:please |pls )?(?:always|never)\b", re.IGNORECASE
+)
 #: a sentence that opens with a wish: one for now is a request, not a belief
 _OPENING_WISH = re.compile(LEAD + f"(?:{WISH.pattern})", re.IGNORECASE)
 #: wishes that hold until lifted, whatever they name: "please use the metric system", "I
@@ -96,6 +103,7 @@ USER_CUES: tuple[tuple[str, re.Pattern[str], Kind], ...] = (
     ("decision", DECISION, Kind.decision),
     ("preference", PREFERENCE, Kind.preference),
     ("course", COURSE, Kind.decision),
+    ("refusal", REFUSAL, Kind.decision),
 )
 
 
@@ -111,7 +119,7 @@ def classify_user(sentence: str) -> tuple[str, Kind] | None:
     if IRONY.search(sentence) or REACTION.match(sentence) or ABOUT_THE_ANSWER.match(sentence):
         return None
     # a report is looked for in the claim only: "…, because Bob said so" is still the user's
-    if REPORTED.search(sentence) and REPORTED.search(split_reason(sentence)[0]):
+    if REPORTED.search(sentence) and _reported(split_reason(sentence)[0]):
         return None
     if _QUESTION_MARK.search(sentence):
         if _SUPPOSING.match(sentence):
@@ -120,8 +128,12 @@ def classify_user(sentence: str) -> tuple[str, Kind] | None:
             return "question", Kind.open_question
         # a question asserts nothing, whatever words it holds: "Actually, what time is it in
         # Tokyo?" is no correction, "What are you thinking about?" no hedge
-        if REQUEST.match(sentence) and STANDING.search(sentence):
-            return "policy", Kind.policy  # "can you always ...?": a rule for the assistant
+        if (REQUEST.match(sentence) and STANDING.search(sentence)) or _ASKED_TO_LAST.search(
+            sentence
+        ):
+            # "can you always ...?", "when we talk money can you always ...?": a rule for the
+            # assistant
+            return "policy", Kind.policy
         if QUESTION.match(sentence) or REQUEST.match(sentence):
             return None
         return _asked(sentence)
@@ -173,6 +185,29 @@ def _stated(sentence: str) -> tuple[str, Kind] | None:
     return found
 
 
+_ACCORDING = re.compile(r"\W*according to\b", re.IGNORECASE)
+#: where a clause of a claim ends: a comma, a semicolon or a dash, or "but"/"so" joining two
+_CLAUSE_END = re.compile(r"\s*(?:[,;]|\s[\u2014\u2013-]|\s(?=(?:but|so)\s))\s+")
+
+
+def _reported(claim: str) -> bool:
+    """Whether a claim is someone else's: it holds a report, and no clause without one carries
+    a cue of the speaker's own. Beside the speaker's own ("im doing the curry instead, my
+    partner wants to share lunches"; "my husband wants a lab, we haven't decided"), another's
+    word is the reason or the background, not the claim."""
+    if not REPORTED.search(claim):
+        return False
+    if _ACCORDING.match(claim):
+        return True  # "According to the docs, we must ...": all of it is the docs'
+    clauses = _CLAUSE_END.split(claim)
+    return not any(
+        not REPORTED.search(clause)
+        and (DELIBERATION.search(clause) or _cue(clause, standing=False) is not None)
+        for clause in clauses
+        if len(clauses) > 1
+    )
+
+
 def user_fact(sentence: str) -> bool:
     """Whether a user's sentence that carries no other cue states a fact of theirs worth
     keeping: "The office Wi-Fi password is tulip-42.", "I live in Leeds." (a value to
@@ -207,6 +242,8 @@ def _cue(sentence: str, *, standing: bool) -> tuple[str, Kind] | None:
     """The first of :data:`USER_CUES` the sentence has, or its standing wish; hedges aside."""
     for cue, pattern, kind in USER_CUES:
         if pattern.search(sentence):
+            if cue == "refusal" and REFUSAL_FOR_YOU.search(sentence):
+                return "policy", Kind.policy
             return cue, kind
     if not standing:
         return None

@@ -18,7 +18,11 @@ _SENTENCE_END = re.compile(
     r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bapprox\.)"
     r"(?<=[.!?])\s+(?=[\"'(\[/A-Z0-9\x00]|(?:also|and|but|so|ok|okay|i|we|my|our|pls|please|oh|"
     r"btw|then|plus|anyway|still|can|could|would|will|what|how|just|no|yeah|yes|nah|eh|"
-    r"honestly|fyi|thx|thanks|let'?s|from|when|it'?s|that|this|don'?t|im)\b)"
+    r"honestly|fyi|thx|thanks|let'?s|from|when|it'?s|that|this|don'?t|im|"
+    # an instruction or a course in chat's lower case: "ok good. keep it short", "fine.
+    # going w the cruz"
+    r"keep|put|use|give|write|stop|never|always|going|doing|sticking|skipping|keeping|"
+    r"dropping|booking|ordering|tell|call|avoid)\b)"
     # a question ends where its mark is, whatever follows: "what if we drove? like 14 hours."
     r"|(?<=\?)\s+(?=[a-z])"
 )

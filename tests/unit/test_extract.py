@@ -841,6 +841,32 @@ def test_look_alikes_of_those_ways_keep_nothing(said: str) -> None:
         ("i cook mostly on weekends", Kind.preference),
         ("also dont lecture me about sleep", Kind.policy),
         ("the green one it is, it matches the rug", Kind.decision),
+        # what the speaker is going to do; a line drawn; one for the assistant
+        ("i'm going to dispute it through the deposit scheme", Kind.decision),
+        ("no live demo. been burned way too many times.", Kind.decision),
+        ("no barns, my fiance has hay fever", Kind.decision),
+        ("no meat suggestions pls.", Kind.policy),
+        # rules for the assistant's work said loosely
+        ("and pls stop bringing up raw feeding, you've mentioned it twice now.", Kind.policy),
+        ("Kindly never suggest restaurants that specialise in raw fish.", Kind.policy),
+        ("also cite in APA 7 always please, my department is strict", Kind.policy),
+        ("when u summarize meeting notes for me put action items at the top", Kind.policy),
+        ("keep every drill under 10 min please", Kind.policy),
+        ("also skip the heart rate zone stuff, i don't own a monitor", Kind.policy),
+        ("when we talk money stuff can you always put numbers in a table?", Kind.policy),
+        # another's word as the reason, after the speaker's own claim
+        ("ok wait im doing the curry instead of the lentils, my partner wants to", Kind.correction),
+        ("change of plan on the colour, warm greige instead", Kind.correction),
+        # ways and habits told in the present
+        ("i dont eat red meat fyi", Kind.preference),
+        ("i use zsh not bash", Kind.preference),
+        ("i shoot everything in RAW btw", Kind.preference),
+        ("i can only really do mornings before work", Kind.preference),
+        ("AMD only, I've had bad luck with Intel", Kind.preference),
+        # undecided, and another's wish beside the speaker's own word
+        ("we STILL havent picked between the public school and the montessori", Kind.open_question),
+        ("my husband wants a lab, we haven't decided", Kind.open_question),
+        ("she also wants me to quit coffee, which is NOT happening", Kind.decision),
     ],
 )
 def test_what_chat_says_loosely(said: str, kind: Kind) -> None:
@@ -890,6 +916,19 @@ def test_look_alikes_of_what_chat_says_loosely_keep_nothing(said: str) -> None:
         "As a rule of thumb, a cup of rice feeds two people.",
         "Same goes for all my siblings, they're all tall.",
         "I don't sleep well, ever since the move.",
+        "I'm going to think about it.",
+        "going to try to actually sleep now lol wish me luck",
+        "no power since 6am.",
+        "no reply from the landlord yet.",
+        "no fever today, so she goes back to school.",
+        "no surprise there.",
+        "No answer from Bob.",
+        "my boss wants us to switch to Teams, ugh",
+        "I keep forgetting to say.",
+        "I ran 10k this morning.",
+        "we eat out tonight, my treat",
+        "today only, the shop is closed tomorrow",
+        "I'm going to the dentist at 4.",
     ],
 )
 def test_ordinary_chat_that_reads_like_those_ways_keeps_no_belief(said: str) -> None:
@@ -922,3 +961,14 @@ def test_a_chat_sentence_may_start_in_lower_case_but_not_after_an_abbreviation()
         "can you find a code?",
     ]
     assert sentences("Use a short one, e.g. this one.") == ["Use a short one, e.g. this one."]
+    # an instruction or a course after a stop, in chat's lower case
+    assert sentences("ok good. keep it short like that always") == [
+        "ok good.",
+        "keep it short like that always",
+    ]
+    assert sentences("fine. going w the cruz") == ["fine.", "going w the cruz"]
+
+
+def test_an_item_of_a_list_is_no_line_drawn_of_its_own() -> None:
+    said = "from now on give me 3 bullets max, no preamble"
+    assert [s.kind for s in RULES.extract("user", said)] == [Kind.policy]
