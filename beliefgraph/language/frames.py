@@ -60,9 +60,12 @@ from beliefgraph.language.values import (
     MONTH_NAMES,
     SPELLED,
     VALUE_WORDS,
+    another_value,
     has_digit,
     kind,
+    other_kinds,
     same_values,
+    telling,
     values,
     weak,
 )
@@ -344,6 +347,35 @@ def _same_subject(new: Frame, old: Frame) -> bool | None:
     return not _unlike(new.subject, old.subject)
 
 
+def _kin_subjects(new: Frame, old: Frame, old_text: str, new_text: str) -> bool:
+    """Whether two subjects name one thing, one of them only with a word of when or what kind
+    of slot ("trash pickup" / "trash day", "prod deploys" / "deploy window"): not two things
+    ("preschool drop-off" / "pool drop-off") nor someone else's ("Maya's" / "Leo's")."""
+    if not (new.subject and old.subject):
+        return False
+    if not _akin_to(new.subject, old.subject, old.starts) - _CALENDAR:
+        return False
+    differ = new.subject ^ old.subject
+    if differ & (_names(old_text, new_text) | _owners(old_text) | _owners(new_text)):
+        return False
+    ours, theirs = new.subject - _SLOTS, old.subject - _SLOTS
+    return not _unlike(ours, theirs) or not _unlike(theirs, ours)
+
+
+#: words that say when or in what slot, not which thing: "trash *day*", "deploy *window*"
+_SLOTS = _CALENDAR | word_set("class session time slot window schedule")
+
+
+def _note_of(new: Frame, old: Frame) -> bool:
+    """Whether one of two statements is a note naming only the other's subject beside its values
+    ("physio thu 8:30am" / "physio is tuesdays 5pm"): its words, days aside, are all its."""
+    for note, full in ((new, old), (old, new)):
+        if note.subject is None and full.subject is not None:
+            words = note.topic - _CALENDAR
+            return bool(words) and not _unlike(words, full.subject)
+    return False
+
+
 def _takes_the_role(new: Frame, old: Frame, new_text: str) -> bool:
     """Whether the new statement names someone who now holds what the old one's subject
     names: "**Dana** is our team lead now" after "Our team lead is Marco"."""
@@ -368,7 +400,7 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
     # be the same ("captain" / "captaincy", but "insulin" is not "insurance")
     shared = _akin_to(new.topic, old.topic, old.starts)
     changed = _akin_to(new.topic, old.topic, old.starts, 5)
-    if not shared and not _telling(new.values & old.values):
+    if not shared and not telling(new.values & old.values):
         return None
     same = _same_subject(new, old)
     if same is False and _takes_the_role(new, old, new_text):
@@ -377,7 +409,15 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
         # the copula's verbs say nothing of what changed: "The library closes at 10pm" and
         # "We close at 5 now" share no thing; nor does a date: "the fish tank filter gets
         # changed on the 1st of each month" is not about the pill given then
-        return "corrects" if same is not False and changed - _PIVOT_VERBS - _CALENDAR else None
+        if same is not False and changed - _PIVOT_VERBS - _CALENDAR:
+            return "corrects"
+        # a subject named another way, with another day or time: "trash day is wednesday, I
+        # had it wrong" after "trash pickup is tuesday mornings" (not someone else's)
+        if _kin_subjects(new, old, old_text, new_text) and another_value(
+            new.values - new.naming, old.values - old.naming
+        ):
+            return "corrects"
+        return None
     # the values a statement gives, the ones naming which thing aside
     given, had = new.values - new.naming, old.values - old.naming
     one_value = (
@@ -389,7 +429,7 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
         # "Locker 14 combination ..." is not "Locker 12 combination ..."
         and new.naming == old.naming
         # "rent is due on the 1st" says when, not how much: another attribute of the rent
-        and not _other_kinds(given, had)
+        and not other_kinds(given, had)
     )
     if one_value and _unlike(new.said, old.said) and _unlike(old.said, new.said):
         return "corrects"  # a second value of a one-value attribute of the same thing
@@ -401,9 +441,17 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
         # a qualifier dropped, not whose it is: "our wifi password" is not "mom's"
         and not (old.subject - new.subject) & _owners(old_text)
         and new.naming == old.naming
-        and _another_value(given, had)
+        and another_value(given, had)
     ):
         return "corrects"  # "Standup is at 9am." / "standup is at 10"
+    if (
+        same is None
+        and not _ADDITIVE.search(new_text)
+        and new.naming == old.naming
+        and _note_of(new, old)
+        and another_value(given, had)
+    ):
+        return "corrects"  # "physio is tuesdays 5pm" / "physio thu 8:30am"
     turned = bool(new.preferred and old.preferred) and not new.preferred & old.preferred
     if new.purpose and new.purpose == old.purpose and turned:
         return "corrects"  # "I prefer tabs for indentation" / "... spaces for ..."
@@ -523,45 +571,6 @@ def _names(*texts: str) -> frozenset[str]:
     return frozenset(found)
 
 
-#: kinds of value another of which, for the same subject, replaces the old one
-_CALENDAR_KINDS = frozenset({"time", "date", "weekday", "month", "monthday"})
-#: kinds of value that say which thing a statement is about when named before its verb
-_NAMING_KINDS = frozenset({"amount", "number", "name"})
-#: a year says when, not which thing ("As of 2024 the fee is ...")
-_YEAR = re.compile(r"(?:19|20)\d\d")
-
-
-def _another_value(new: frozenset[str], old: frozenset[str]) -> bool:
-    """Whether ``new`` gives another time, date, day or month than ``old`` gives, of only
-    kinds ``old`` gives, one of the old values gone: "10am" for "9am", "Thursday 4:30" for
-    "Wednesday 4:30", "May 10-17" for "May 3-10"; not "Monday and Tuesday" for "Monday" (more,
-    not another), not "8am on 1 May" for "6am" (a date added: an exception, perhaps), not "3
-    years old" for "5 kg" (numbers alone do not say what they measure)."""
-    if not new or not old or any(kind(v) not in _CALENDAR_KINDS for v in new):
-        return False
-    ours, theirs = _by_kind(new), _by_kind(old)
-    if not ours.keys() <= theirs.keys():
-        return False
-    # some value the old one gave is gone: not only more of the same kind
-    return any(
-        not any(same_values(frozenset({a}), frozenset({b})) for a in ours[k])
-        for k in ours
-        for b in theirs[k]
-    )
-
-
-def _other_kinds(new: frozenset[str], old: frozenset[str]) -> bool:
-    """Whether both give values and none of one kind: another attribute, not another value."""
-    return bool(new and old) and not {kind(v) for v in new} & {kind(v) for v in old}
-
-
-def _by_kind(found: frozenset[str]) -> dict[str, frozenset[str]]:
-    kinds: dict[str, set[str]] = {}
-    for value in found:
-        kinds.setdefault(kind(value), set()).add(value)
-    return {k: frozenset(v) for k, v in kinds.items()}
-
-
 def _owners(text: str) -> frozenset[str]:
     """The words of ``text`` that say whose something is ("mom's", "the kids'"; a curly
     apostrophe too)."""
@@ -571,12 +580,7 @@ def _owners(text: str) -> frozenset[str]:
 _OWNER = re.compile(r"\b(\w+)['\u2019]s\b|\b(\w+s)['\u2019](?=\s)")
 
 
-def _telling(found: frozenset[str]) -> bool:
-    """Whether values name one thing by themselves, whatever words surround them: a number
-    of seven digits or more (a phone, an account, a traveller number), an address or host
-    ("vpn.northwind.io"), a code of five letters and digits or more ("K7Q229XB")."""
-    return any(
-        kind(v) == "number"
-        or (kind(v) == "name" and ("@" in v or len(v) >= 5) and not v.replace(".", "").isdigit())
-        for v in found
-    )
+#: kinds of value that say which thing a statement is about when named before its verb
+_NAMING_KINDS = frozenset({"amount", "number", "name"})
+#: a year says when, not which thing ("As of 2024 the fee is ...")
+_YEAR = re.compile(r"(?:19|20)\d\d")

@@ -64,6 +64,13 @@ _NUMBER_WORDS = {
             "ten",
             "eleven",
             "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
         ]
     )
 }
@@ -174,7 +181,8 @@ _FRACTION = re.compile(r"(\d*)([¼½¾])")
 _DATE_ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 _DATE_SLASH = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
 _TIME = re.compile(
-    r"(?P<at>\b(?:at|by|until|till|before|after)\s+)?\b(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?"
+    r"(?P<at>\b(?:at|by|until|till|before|after)\s+)?\b(?P<hour>\d{1,2})(?:(?P<stop>[:.])"
+    r"(?P<minute>\d{2}))?"
     r"\s*(?:o'?clock\s*)?(?P<meridiem>am\b|pm\b|a\.m\.|p\.m\.|(?:in the )?(?:morning|evening|"
     r"afternoon|night)\b)?(?=\W|$)",
     re.IGNORECASE,
@@ -264,6 +272,8 @@ def values(text: str) -> frozenset[str]:
         hour, minute = int(m.group("hour")), int(m.group("minute") or 0)
         if hour > 23 or minute > 59:
             continue
+        if m.group("stop") == "." and not (m.group("at") or m.group("meridiem")):
+            continue  # "3.50" is an amount; "at 3.30" and "7.15pm" are times
         said = (m.group("meridiem") or "").replace(".", "").lower()
         bare = said.isalpha() and said not in ("am", "pm")  # "morning", not "in the morning"
         if bare and not (m.group("at") or m.group("minute")):
@@ -363,3 +373,49 @@ def _settled(ours: frozenset[str], theirs: frozenset[str]) -> frozenset[str]:
             value = next(iter(sorted(either & theirs)), value[1:])
         settled.add(value)
     return frozenset(settled)
+
+
+#: kinds of value another of which, for the same subject, replaces the old one
+CALENDAR_KINDS = frozenset({"time", "date", "weekday", "month", "monthday"})
+
+
+def another_value(new: frozenset[str], old: frozenset[str]) -> bool:
+    """Whether ``new`` gives another time, date, day or month than ``old`` gives, of only
+    kinds ``old`` gives, one of the old values gone: "10am" for "9am", "Thursday 4:30" for
+    "Wednesday 4:30", "May 10-17" for "May 3-10"; not "Monday and Tuesday" for "Monday" (more,
+    not another), not "8am on 1 May" for "6am" (a date added: an exception, perhaps), not "3
+    years old" for "5 kg" (numbers alone do not say what they measure)."""
+    if not new or not old or any(kind(v) not in CALENDAR_KINDS for v in new):
+        return False
+    ours, theirs = _by_kind(new), _by_kind(old)
+    if not ours.keys() <= theirs.keys():
+        return False
+    # some value the old one gave is gone: not only more of the same kind
+    return any(
+        not any(same_values(frozenset({a}), frozenset({b})) for a in ours[k])
+        for k in ours
+        for b in theirs[k]
+    )
+
+
+def other_kinds(new: frozenset[str], old: frozenset[str]) -> bool:
+    """Whether both give values and none of one kind: another attribute, not another value."""
+    return bool(new and old) and not {kind(v) for v in new} & {kind(v) for v in old}
+
+
+def _by_kind(found: frozenset[str]) -> dict[str, frozenset[str]]:
+    kinds: dict[str, set[str]] = {}
+    for value in found:
+        kinds.setdefault(kind(value), set()).add(value)
+    return {k: frozenset(v) for k, v in kinds.items()}
+
+
+def telling(found: frozenset[str]) -> bool:
+    """Whether values name one thing by themselves, whatever words surround them: a number
+    of seven digits or more (a phone, an account, a traveller number), an address or host
+    ("vpn.northwind.io"), a code of five letters and digits or more ("K7Q229XB")."""
+    return any(
+        kind(v) == "number"
+        or (kind(v) == "name" and ("@" in v or len(v) >= 5) and not v.replace(".", "").isdigit())
+        for v in found
+    )

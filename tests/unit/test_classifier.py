@@ -191,6 +191,10 @@ def test_digit_groups_are_one_number_only_when_written_as_one() -> None:
         ("The grant is worth $2.5M.", "Grant: 2,500,000"),
         ("Pickup at 6.", "pickup 6pm"),
         ("Lights out at 10:30.", "lights out 10:30 in the evening"),
+        # a stop between hour and minutes, after "at" or before am/pm; the teens spelled out
+        ("Pickup is at 3:30.", "pickup at 3.30"),
+        ("Dinner at 7:15pm.", "dinner 7.15pm"),
+        ("I save 15% of my pay.", "saving fifteen percent of my pay"),
     ],
 )
 def test_values_are_compared_in_one_spelling(one: str, other: str) -> None:
@@ -216,6 +220,7 @@ def test_frames_read_no_change_or_opening_into_ordinary_words() -> None:
 def test_values_a_number_is_not_taken_for_a_time_or_a_unit_for_money() -> None:
     assert values("Anneal at 58 degrees.") == {"58"}
     assert values("Knit on 4m of yarn.") == {"4"}
+    assert values("It costs 3.50.") == {"3.5"}
     assert not same_values(values("Standup at 9am."), values("Standup at 9pm."))
     assert "sat" not in values("We sat in the sun.")
 
@@ -692,6 +697,10 @@ def test_the_plain_text_thresholds_must_stay_in_order() -> None:
         ),
         # "'s" before where or when is "is": "the trip's in April"
         ("The Lisbon trip is planned for October.", "lisbon trip's in april"),
+        # a note naming only the subject beside its new values
+        ("physio is tuesdays 5pm", "physio thu 8:30am"),
+        # the same thing named with a word of when, a change announced
+        ("trash pickup is tuesday mornings", "actually trash day is wednesday, I had it wrong"),
     ],
 )
 def test_another_value_of_the_same_kind_for_the_same_subject_corrects_it(
