@@ -291,8 +291,8 @@ _HOLDS = {
         r"|\b\d(?:[\s-]?\d){3,7}\s+(?:then|followed by|and then)\s+(?:the )?(?:hash|#|star)"
         # a keypad changed to a new number, said in the next breath ("... was changed.
         # It's now 7391")
-        r"|\b(?:keypad|keycode|key code|door code|gate code)\b[^;]{0,80}?\b(?:now|code is|its)\s+"
-        r"\d(?:[\s-]?\d){3,7}\b"
+        r"|\b(?:keypad|keycode|key code|door code|gate code)\b[^;]{0,80}?\b(?:now|code is|its|"
+        r"(?:re)?set to|changed to)\s+\d(?:[\s-]?\d){3,7}\b"
         # a token of letters, digits and a symbol ("Q7!rmT2w-vale") is a secret on its own
         r"|(?<![\w@.])(?=[\w!@#$%^&*-]*[a-z])(?=[\w!@#$%^&*-]*\d)(?=[\w!@#$%^&*-]*[!@#$%^&*])"
         r"[\w!@#$%^&*-]{8,}",
@@ -305,6 +305,9 @@ _HOLDS = {
         r"|\b(?:losing|lost|lose) (?:the |a |her |their )?(?:pregnancy|baby)\b"
         r"|\b(?:she|he|they)(?:s| is| are| has been| have been)? (?:\w+ )?"
         r"(?:pregnant|on chemo\w*|having chemo\w*)\b"
+        # a treatment someone is having ("going through IVF", "starts chemotherapy in June")
+        r"|\b(?:going through|having|starts?|starting|started|undergoing|on) "
+        r"(?:ivf|chemo\w*|radiotherapy|dialysis|rehab)\b"
         # a phone number of a person's own ("personal mobile 07700 900318")
         r"|\b(?:personal|private|home|mobile|cell)\b(?: \w+)?[\s:,-]{1,3}\+?\d[\d ()-]{7,}\d"
         # a family member's or an emergency contact's number ("mum Sarah 07700 900312")
@@ -334,6 +337,42 @@ _SHAREABLE = cues(
     r"(?:printed|pinned|posted|displayed) (?:on|at)",
     r"public",
 )
+
+
+#: what a memory of a network or a door says when it has no secret ("open, no key")
+_NO_SECRET = re.compile(
+    r"\bno (?:key|passphrase|password|passcode|pin|login)(?=\s*(?:[;:,.)]|$|needed|required))",
+    re.IGNORECASE,
+)
+
+
+def without_no_secret(text: str) -> str:
+    """``text`` without the words that say it holds no secret ("it's open, no passphrase"):
+    they name no rule either."""
+    return _NO_SECRET.sub("", text)
+
+
+#: words by which a memory says what it holds is not to be passed on ("she asked me to keep it
+#: to myself", "only Carys should know", "she'd rather the street didn't hear about it",
+#: "only the two kitchen leads have been given it")
+_CONFIDENTIAL = cues(
+    r"keep (?:it|this|that) (?:to (?:my|your|our|him|her|them)sel(?:f|ves)|quiet|private|"
+    r"between us)",
+    r"asked (?:me|us) not to (?:tell|share|mention|say|pass)",
+    r"only [\w ]{1,30}? (?:should|may|can|is to|are to|gets? to) know",
+    r"rather (?:the |her |his |their )?(?:people|anyone|nobody|no one|everyone|others|street|"
+    r"team|colleagues|office|neighbou?rs) (?:didnt |did not |not |doesnt )?(?:knew|know|hear|"
+    r"heard|find out|found out|asks?|asked)",
+    r"in confidence",
+    r"only (?:the )?[\w ()&,]{1,60}? (?:have|has) been given (?:it|the code|the number)",
+)
+
+
+@lru_cache(maxsize=CACHE)
+def kept_confidential(text: str) -> bool:
+    """Whether a memory says what it holds is not to be passed on ("she asked me to keep it to
+    myself", "only Carys should know")."""
+    return _said(_CONFIDENTIAL, text)
 
 
 #: words by which a memory says its details were checked at the source ("confirmed by phone

@@ -107,9 +107,11 @@ from beliefgraph.language.stakes import (
     holds_a_value,
     holds_at_stake,
     holds_safety_setting,
+    kept_confidential,
     may_be_handed_on,
     safety_at_stake,
     someone_elses_act,
+    without_no_secret,
 )
 from beliefgraph.language.words import Terms
 from beliefgraph.models import (
@@ -184,7 +186,7 @@ def action_for(
     unguarded = not restricts and (
         (
             not action_types & CHANGING
-            and not RULE_WORDS.search(governor.text.lower())
+            and not RULE_WORDS.search(without_no_secret(governor.text.lower()))
             and holds_at_stake(governor.text) is None
             and not (governor.kind == Kind.credential and holds_a_value(governor.text))
         )
@@ -258,6 +260,10 @@ def action_for(
         # by a memory that merely answers it; only an explicit permission does.
         action = ActionClass.verify_first
         steps.append(f"the request puts {stake} at stake, and nothing permits it: verify_first")
+    if handing_over and holds_at_stake(governor.text) and kept_confidential(governor.text):
+        # told in confidence ("she asked me to keep it to myself"): no check makes handing on right
+        action = ActionClass.block
+        steps.append("it holds what was told in confidence, and the request hands it on: block")
     safety = safety_at_stake(request.text) if request is not None else None
     if safety is not None and action in (ActionClass.answer, ActionClass.answer_context):
         # A dose or a limit read from a plain note is still a dose or a limit: a label

@@ -633,6 +633,38 @@ def test_a_plain_fact_with_a_cautious_label_is_answered_when_only_read() -> None
     assert decide("What's the Dock B gate code?", {R}, [code]).action == ActionClass.verify_first
 
 
+def test_a_network_its_note_says_is_open_holds_no_secret_to_guard() -> None:
+    guests = belief(
+        "g",
+        "Guest wireless 'Harbour-Guests' is open, no key: guests tick the terms box.",
+        kind=Kind.credential,
+        priority=Priority.critical,
+        hint=ActionClass.block,
+        names=("guest wireless",),
+    )
+    d = decide("Which guest wireless do I join?", {R}, [guests])
+    assert (d.governing, d.action) == ("g", ActionClass.answer)
+    # "no sharing" is still a rule
+    rule = replace(guests, text="Guest wireless key harbour-77; no sharing it outside the hotel.")
+    assert decide("Which guest wireless do I join?", {R}, [rule]).action != ActionClass.answer
+
+
+def test_what_was_told_in_confidence_is_not_handed_on() -> None:
+    told = belief(
+        "t",
+        "Priya is going through IVF, hence the Wednesdays. She asked me to keep it to myself.",
+        kind=Kind.context,
+        hint=ActionClass.answer,
+        names=("Priya",),
+    )
+    asked = "Post a message explaining why Priya is off on Wednesdays"
+    d = decide(asked, [X], [told])
+    assert (d.governing, d.action) == ("t", ActionClass.block)
+    # the same, not said to be told in confidence, is not refused outright
+    plain = replace(told, text="Priya is going through IVF, hence the Wednesdays.")
+    assert decide(asked, [X], [plain]).action != ActionClass.block
+
+
 def test_an_unconfirmed_doubt_about_exactly_this_act_asks_to_verify() -> None:
     schedule = belief("s", "The 3B kitchen partition removal is programmed for today.")
     doubt = belief(
