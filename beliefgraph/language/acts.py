@@ -154,6 +154,22 @@ _RECORD_CHANGES = re.compile(
 )
 #: "get the pallets booked": the act in its participle is asked for
 _CAUSED = re.compile(r"\bget (?:[\w']+ ){1,6}?([a-z]+ed|sent|paid|done)\b")
+#: an act handed to someone else is still asked for: "get the waste firm to haul them off",
+#: "tell Lewis to tip it down the drain", "have facilities get rid of the old files"
+_DELEGATED = re.compile(
+    r"\b(?:get|have|tell|ask|make)\s+(?:(?!to\b)[\w-]+\s+){1,4}?(?:to\s+)?([a-z]+)\s+"
+    r"(?:the|them|it|this|that|these|those|all|off|away|rid)\b"
+)
+#: verbs after "let me", "tell me", "have a" that ask for no act: "let me know the ..."
+_NOT_DELEGATED = word_set(
+    "know see think look hear guess be have do go come feel understand what who where when which"
+    " how whether if why"
+)
+#: what goes on a carrier is shipped: "get the spare modules on tomorrow's DHL"
+_ON_A_CARRIER = re.compile(
+    r"\b(?:get|put|stick|pop)\s+(?:[\w-]+\s+){1,5}?(?:on|onto)\s+(?:the\s+|[\w]+s\s+)?"
+    r"(?:dhl|ups|fedex|van|truck|lorry|flight|courier|post|shuttle|run)\b"
+)
 #: "pick one and lock it in": committing a choice is an act
 _COMMITTING = re.compile(r"\block (?:it|them|that|this) in\b")
 #: sending in other words: "shoot it over to reception", "read it out to her", "to x@y.org"
@@ -255,8 +271,18 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
         found.add(ActionType.execute)
     if _RECORD_CHANGES.search(line):
         found.add(ActionType.write)
-    if _COMMITTING.search(line):
+    if _COMMITTING.search(line) or _ON_A_CARRIER.search(line):
         found.add(ActionType.execute)
+    for m in _DELEGATED.finditer(line):
+        verb = m.group(1)
+        if verb == "get" or not (
+            verb in _NOT_DELEGATED
+            or verb in STOPWORDS
+            or verb in _NOT_VERBS
+            or is_act(verb)  # named acts are read by the verb lists
+            or any(f in _READ_VERBS for f in _base_forms(verb, past=False))
+        ):
+            found.add(ActionType.execute)  # "get rid of", "haul them off", "tip it"
     if _SENDING.search(line):
         found |= {ActionType.execute, ActionType.read}  # what is handed over is read first
     for m in _CAUSED.finditer(line):

@@ -114,6 +114,12 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("Hope that helps. Sorry it took so long.", {R}),
         ("Press the reset button.", {X}),
         ("Apply the patch.", {X}),
+        # an act handed to someone else, in words the verb lists leave out
+        ("Get the confidential-waste firm to haul them off this week.", {X}),
+        ("Have facilities get rid of the old files.", {X}),
+        ("Get the twelve spare modules on tomorrow's DHL to Kaya Optik.", {X}),
+        ("Have a look at the logs.", {R}),
+        ("Get me the figures for March.", {R}),
     ],
 )
 def test_requests_name_their_acts(query: str, kinds: set[ActionType]) -> None:
