@@ -123,6 +123,9 @@ CORRECTION = any_of(
     r"\b(?:got|went with|picked|chose|ordered|bought|booked|took) [^.,;]{1,40}\binstead\b",
     r"\b(?:it'?s|it is|we'?re) (?:on |at )?(?:the )?\d+(?:st|nd|rd|th)\s+now\b",
     r"\bchange of plans?\b(?!,? for (?:today|tonight|this)\b)",
+    # "we moved the dates btw, it's early November now"
+    r"\b(?:we|i)(?:'ve| have)? (?:moved|changed|pushed|bumped|shifted) (?:the|our|my) "
+    r"(?:dates?|times?|days?|trip|flight|booking|appointment|meeting|wedding|party)\b",
     r"\b(?:moving|moved|pushing|pushed|bumping|bumped) (?:it|that|this|them) (?:back |up )?"
     r"to\b",
     r"\bnow\b.{0,40}\bused to be\b|\bused to be\b.{0,40}\bnow\b",
@@ -200,11 +203,12 @@ POLICY = any_of(
     r"(?:" + LEAD + r"|[,;:.]\s*|\b(?:so|and|but|also|pls|please)\s+)"
     r"(?:don'?t|do not) (?:ever |even )?(?!mention it\b)(?:use|recommend|suggest|propose|pick|book|"
     r"give|send|show|explain|tell|remind|schedule|mention|bring up|include|add|cite|quote|offer|"
-    r"assume|list|lecture|dump|nag|sugarcoat|let me)\b",
+    r"assume|list|lecture|dump|nag|sugarcoat|let me|write|format|put)\b",
     # an instruction for the assistant's work that says it lasts: "use typescript for all code
     # examples pls", "use british spelling from now on", "just leave it out of everything"
-    LEAD + r"(?:please |kindly |just )?(?:use|write|give|keep|put|answer|reply|leave|drop|format|"
-    r"show|list|include|add|avoid|skip|sort|schedule|decline|spell|label|flag|mark|stick to|"
+    LEAD
+    + r"(?:(?:please|pls|kindly|just) ){0,2}(?:use|write|give|keep|put|answer|reply|leave|drop|"
+    r"format|show|list|include|add|avoid|skip|sort|schedule|decline|spell|label|flag|mark|stick to|"
     r"default to|cc|cite|link|quote|explain|convert|round|summari[sz]e|bold|translate|tag|"
     r"plan|organi[sz]e|lay out|assume|recommend|suggest|book|remind|tell|make|measure)\b"
     r"[^.!?]{0,80}?\b(?:always|for (?:all|every|any|each)|from now on|"
@@ -303,6 +307,10 @@ DECISION = any_of(
     r"\b(?:i'?m|we'?re|i am|we are) not (?:going to|gonna|putting|buying|building|replacing|"
     r"renewing|using|doing|taking|booking|hiring|paying|going|getting|signing)\b",
     r"(?:^|[,;.!]\s*)(?:(?:ok(?:ay)?|so|and|but),?\s+)?sticking with\b",
+    r"\b(?:i'?m|we'?re|i am|we are) sticking to\b",
+    # a diet taken up: "we went fully vegetarian at home as of this month"
+    r"\b(?:i|we)(?:'ve| have)? (?:went|gone) (?:fully |completely |totally |mostly )?(?:vegetarian|"
+    r"vegan|pescatarian|veggie|gluten[- ]free|dairy[- ]free|keto|paleo|plant[- ]based)\b",
     # with the subject left out, as chat does: "not touching kubernetes for this", "ok buying
     # shoes", "im taking the train back instead"
     r"(?:^|[,;.!]\s*|\b(?:ok(?:ay)?|so|and|but|def(?:initely)?)\s+)not (?:gonna |going to )?"
@@ -359,8 +367,9 @@ PREFERENCE = any_of(
     r"(?:mostly|usually)\b",
     rf"\bi (?:always|{_NEVER}|usually)\b",
     # what the speaker does not eat or do: "i dont eat red meat", "we don't drink"
-    r"\b(?:i|we) (?:don'?t|do not) (?:eat|drink|touch|drive|fly|wear|smoke)\b"
-    r"(?! (?:it|that|this|them|today|tonight|tomorrow|until|till|anymore|any more)\b)",
+    r"\b(?:i|we) (?:don'?t|do not) (?:eat|drink|touch|drive|fly|wear|smoke|do)\b"
+    r"(?! (?:it|that|this|them|today|tonight|tomorrow|until|till|anymore|any more|anything|"
+    r"much|well|that|so|a|an|the|my|our|what|how|[a-z]+ing)\b)",
     # a habit told in the present: "i use zsh not bash", "i shoot everything in RAW", "i keep
     # all receipts in a google sheet", "i run 3x a week" (not what is done this once)
     # ("we use Postgres for the events service" is the team's fact, "i use zsh" a way of mine)

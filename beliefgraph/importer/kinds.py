@@ -77,6 +77,11 @@ _CONFIRMING = re.compile(
 _ASKED_TO_LAST = re.compile(
     r"\b(?:can|could|would|will) (?:you|u) (?:please |pls )?(?:always|never)\b", re.IGNORECASE
 )
+#: asked to change how the assistant answers, all its answers: "can you keep answers shorter"
+_HOW_YOU_ANSWER = re.compile(
+    r"\b(?:keep|make|write) (?:your |the |all )?(?:answers|replies|responses|explanations)\b",
+    re.IGNORECASE,
+)
 #: a sentence that opens with a wish: one for now is a request, not a belief
 _OPENING_WISH = re.compile(LEAD + f"(?:{WISH.pattern})", re.IGNORECASE)
 #: wishes that hold until lifted, whatever they name: "please use the metric system", "I
@@ -128,9 +133,10 @@ def classify_user(sentence: str) -> tuple[str, Kind] | None:
             return "question", Kind.open_question
         # a question asserts nothing, whatever words it holds: "Actually, what time is it in
         # Tokyo?" is no correction, "What are you thinking about?" no hedge
-        if (REQUEST.match(sentence) and STANDING.search(sentence)) or _ASKED_TO_LAST.search(
-            sentence
-        ):
+        if (
+            REQUEST.match(sentence)
+            and (STANDING.search(sentence) or _HOW_YOU_ANSWER.search(sentence))
+        ) or _ASKED_TO_LAST.search(sentence):
             # "can you always ...?", "when we talk money can you always ...?": a rule for the
             # assistant
             return "policy", Kind.policy
@@ -162,7 +168,7 @@ def _asked(sentence: str) -> tuple[str, Kind] | None:
 def _stated(sentence: str) -> tuple[str, Kind] | None:
     """The cue and kind of a sentence that asks nothing (see :func:`classify_user`)."""
     request = REQUEST.match(sentence)
-    if request and STANDING.search(sentence):
+    if request and (STANDING.search(sentence) or _HOW_YOU_ANSWER.search(sentence)):
         return "policy", Kind.policy  # "can u always write my updates in lower case"
     deliberates = DELIBERATION.search(sentence)
     if deliberates and not request:

@@ -867,6 +867,13 @@ def test_look_alikes_of_those_ways_keep_nothing(said: str) -> None:
         ("we STILL havent picked between the public school and the montessori", Kind.open_question),
         ("my husband wants a lab, we haven't decided", Kind.open_question),
         ("she also wants me to quit coffee, which is NOT happening", Kind.decision),
+        # more rules for the assistant's work, a diet taken up, a date moved
+        ("also please just give me weights in grams from now on", Kind.policy),
+        ("also can you keep answers shorter please, I'm reading one-handed", Kind.policy),
+        ("don't write docstrings longer than one line for private helpers", Kind.policy),
+        ("i don't do dairy at all", Kind.preference),
+        ("we went fully vegetarian at home as of this month", Kind.decision),
+        ("we moved the dates btw, flights were cheaper", Kind.correction),
     ],
 )
 def test_what_chat_says_loosely(said: str, kind: Kind) -> None:
@@ -929,6 +936,8 @@ def test_look_alikes_of_what_chat_says_loosely_keep_nothing(said: str) -> None:
         "we eat out tonight, my treat",
         "today only, the shop is closed tomorrow",
         "I'm going to the dentist at 4.",
+        "can you make the answer shorter?",
+        "I don't do it on purpose.",
     ],
 )
 def test_ordinary_chat_that_reads_like_those_ways_keeps_no_belief(said: str) -> None:
