@@ -455,15 +455,14 @@ COURSE = any_of(
 #: "and no goodie bags btw" - not a reply ("no, ..."), a courtesy ("no worries", "no idea"),
 #: a correction's opening ("no wait") or a measure of something ("no more than", "no later")
 REFUSAL = re.compile(
-    LEAD + r"no (?!(?:idea|problem|problems|prob|probs|worries|worry|way|clue|thanks|thx|rush|"
-    r"biggie|pressure|offen[cs]e|kidding|joke|doubt|wait|sorry|one|i|im|i'm|we|it|that|this|"
-    r"the|a|an|more|less|longer|later|earlier|sooner|need|matter|big|luck|chance|reason|time|"
-    r"problemo|comment|difference|change|news|word|issue|issues|clue|offence|harm|judgement|"
-    r"judgment|stress|pun|lie|cap|joy|dice|go|shit|kidding|seriously|really|yeah|yes|ok|"
-    r"okay|i'd|you|your|he|she|they|he's|she's|they're|it's|that's|there|nothing|not)\b)"
-    r"(?!(?:exceptions|strings|excuses|drama|fuss|hurry|surprise|surprises there|answer|reply|"
-    r"response|update|signal|power|luck|sign|word|news|service|wifi|internet|water|heat|"
-    r"fever|rain|snow|school|work|traffic|one|ones|rush|shame|fun|thanks)\b)"
+    LEAD + r"no (?!(?:idea|problems?|probs?|problemo|worry|worries|way|clue|thanks|thx|rush|"
+    r"hurry|biggie|pressure|offen[cs]e|kidding|joke|doubt|wait|sorry|ones?|i|im|i'm|i'd|we|it|"
+    r"it's|that|that's|this|there|the|a|an|you|your|he|he's|she|she's|they|they're|more|less|"
+    r"longer|later|earlier|sooner|need|matter|big|luck|chance|reason|time|comment|difference|"
+    r"change|news|word|issues?|harm|judge?ment|stress|pun|lie|cap|joy|dice|go|shit|seriously|"
+    r"really|yeah|yes|ok|okay|nothing|not|exceptions|strings|excuses|drama|fuss|surprise|"
+    r"answer|reply|response|update|signal|power|sign|service|wifi|internet|water|heat|fever|"
+    r"surprises there|rain|snow|school|work|traffic|shame|fun)\b)"
     # a state of things reported, not a line drawn: "no power since 6am", "no fever today"
     r"(?![^.,!]*\b(?:here|there|today|tonight|yet|since|so far|for now|all (?:day|week|night|"
     r"month)|this (?:morning|afternoon|evening|week|month|year)|from|anywhere|left|at all)\b)"
@@ -472,11 +471,12 @@ REFUSAL = re.compile(
     r"[a-z][\w&'-]*(?:\s+[\w&'-]+){0,3}\s*(?:[.!]|,(?!\s*(?:no|nothing|not)\b))",
     re.IGNORECASE,
 )
-#: what makes a line drawn a rule for the assistant: "no meat suggestions pls", "no tab heavy
-#: answers"
-REFUSAL_FOR_YOU = any_of(
-    r"\b(?:pls|please|plz|suggestions?|answers?|recommendations?|replies|responses|ideas|"
-    r"you|your)\b",
+#: a line drawn that names the assistant's answers or says please: a rule for it ("no meat
+#: suggestions pls", "no tab heavy answers")
+REFUSAL_FOR_YOU = re.compile(
+    r"(?=.*\b(?:pls|please|plz|suggestions?|answers?|recommendations?|replies|responses|ideas|"
+    r"you|your)\b)" + REFUSAL.pattern,
+    re.IGNORECASE,
 )
 #: a wish, which may be for now or for good: see :func:`~beliefgraph.importer.kinds.standing_wish`
 WISH = any_of(

@@ -108,6 +108,7 @@ USER_CUES: tuple[tuple[str, re.Pattern[str], Kind], ...] = (
     ("decision", DECISION, Kind.decision),
     ("preference", PREFERENCE, Kind.preference),
     ("course", COURSE, Kind.decision),
+    ("policy", REFUSAL_FOR_YOU, Kind.policy),
     ("refusal", REFUSAL, Kind.decision),
 )
 
@@ -206,11 +207,10 @@ def _reported(claim: str) -> bool:
     if _ACCORDING.match(claim):
         return True  # "According to the docs, we must ...": all of it is the docs'
     clauses = _CLAUSE_END.split(claim)
-    return not any(
+    return len(clauses) == 1 or not any(
         not REPORTED.search(clause)
         and (DELIBERATION.search(clause) or _cue(clause, standing=False) is not None)
         for clause in clauses
-        if len(clauses) > 1
     )
 
 
@@ -248,8 +248,6 @@ def _cue(sentence: str, *, standing: bool) -> tuple[str, Kind] | None:
     """The first of :data:`USER_CUES` the sentence has, or its standing wish; hedges aside."""
     for cue, pattern, kind in USER_CUES:
         if pattern.search(sentence):
-            if cue == "refusal" and REFUSAL_FOR_YOU.search(sentence):
-                return "policy", Kind.policy
             return cue, kind
     if not standing:
         return None

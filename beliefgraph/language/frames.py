@@ -97,6 +97,10 @@ _CALENDAR = frozenset(
         """
     )
 ) | frozenset(normalize(name) for name in SPELLED.values())
+#: kinds of value that say which thing a statement is about when named before its verb
+_NAMING_KINDS = frozenset({"amount", "number", "name"})
+#: a year says when, not which thing ("As of 2024 the fee is ...")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 #: words that are never the topic, the subject or the value of a statement
 _NOT_CONTENT = _FUNCTION | _ANNOUNCING
 #: verbs that say a value changed, moved or stopped (past tense and -ing mostly: "an oil
@@ -405,6 +409,8 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
     same = _same_subject(new, old)
     if same is False and _takes_the_role(new, old, new_text):
         same = True
+    # the values a statement gives, the ones naming which thing aside
+    given, had = new.values - new.naming, old.values - old.naming
     if new.change:
         # the copula's verbs say nothing of what changed: "The library closes at 10pm" and
         # "We close at 5 now" share no thing; nor does a date: "the fish tank filter gets
@@ -413,13 +419,9 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
             return "corrects"
         # a subject named another way, with another day or time: "trash day is wednesday, I
         # had it wrong" after "trash pickup is tuesday mornings" (not someone else's)
-        if _kin_subjects(new, old, old_text, new_text) and another_value(
-            new.values - new.naming, old.values - old.naming
-        ):
+        if _kin_subjects(new, old, old_text, new_text) and another_value(given, had):
             return "corrects"
         return None
-    # the values a statement gives, the ones naming which thing aside
-    given, had = new.values - new.naming, old.values - old.naming
     one_value = (
         bool(new.subject)
         and new.subject == old.subject
@@ -578,9 +580,3 @@ def _owners(text: str) -> frozenset[str]:
 
 
 _OWNER = re.compile(r"\b(\w+)['\u2019]s\b|\b(\w+s)['\u2019](?=\s)")
-
-
-#: kinds of value that say which thing a statement is about when named before its verb
-_NAMING_KINDS = frozenset({"amount", "number", "name"})
-#: a year says when, not which thing ("As of 2024 the fee is ...")
-_YEAR = re.compile(r"(?:19|20)\d\d")

@@ -376,7 +376,7 @@ def _settled(ours: frozenset[str], theirs: frozenset[str]) -> frozenset[str]:
 
 
 #: kinds of value another of which, for the same subject, replaces the old one
-CALENDAR_KINDS = frozenset({"time", "date", "weekday", "month", "monthday"})
+_CALENDAR_KINDS = frozenset({"time", "date", "weekday", "month", "monthday"})
 
 
 def another_value(new: frozenset[str], old: frozenset[str]) -> bool:
@@ -385,7 +385,7 @@ def another_value(new: frozenset[str], old: frozenset[str]) -> bool:
     "Wednesday 4:30", "May 10-17" for "May 3-10"; not "Monday and Tuesday" for "Monday" (more,
     not another), not "8am on 1 May" for "6am" (a date added: an exception, perhaps), not "3
     years old" for "5 kg" (numbers alone do not say what they measure)."""
-    if not new or not old or any(kind(v) not in CALENDAR_KINDS for v in new):
+    if not new or not old or any(kind(v) not in _CALENDAR_KINDS for v in new):
         return False
     ours, theirs = _by_kind(new), _by_kind(old)
     if not ours.keys() <= theirs.keys():
