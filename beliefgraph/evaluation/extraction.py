@@ -3,9 +3,10 @@
 A lines file (``bench/extraction/``) holds JSON Lines of turns written by authors who never
 read the extractor: ``{id, conversation_id, role, content, expect: [{kind, text}]}``, where
 ``expect`` is what a careful human would keep from the turn (nothing for an assistant's turn,
-a question, a reaction, sarcasm, what the user pastes or forwards). Each turn goes through the
-extractor alone (:class:`~beliefgraph.importer.extract.RuleExtractor` by default);
-``expect`` is read only to score.
+a question, a reaction, sarcasm, what the user pastes or forwards). Each user turn goes through
+the extractor (:class:`~beliefgraph.importer.extract.RuleExtractor` by default) with the
+assistant's turn it answers, as an import gives it (the turn before it in the same
+conversation, when that is the assistant's); ``expect`` is read only to score.
 
 A kept statement of a user's turn *matches* an expected one when its kind is the expected
 kind (a rule the user sets counts as a ``directive`` whether the extractor calls it a policy
@@ -101,12 +102,21 @@ def evaluate_lines(
     """Extract every user turn and score it against its ``expect``."""
     extractor = extractor or RuleExtractor()
     report = ExtractionReport()
+    before: dict[str, Any] | None = None
     for turn in turns:
+        said_before, before = before, turn
         if turn.get("role") != "user":
             continue
+        replying_to = (
+            said_before["content"]
+            if said_before is not None
+            and said_before.get("role") == "assistant"
+            and said_before.get("conversation_id") == turn.get("conversation_id")
+            else None
+        )
         kept = [
             {"kind": _LABEL.get(s.kind.value, s.kind.value), "text": s.text}
-            for s in extractor.extract("user", turn["content"])
+            for s in extractor.extract("user", turn["content"], replying_to)
         ]
         expected = [{"kind": e.get("kind", ""), "text": e.get("text", "")} for e in turn["expect"]]
         free = list(expected)

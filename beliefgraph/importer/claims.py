@@ -89,6 +89,16 @@ def user_statement(text: str, cue: str, kind: Kind) -> Statement:
     )
 
 
+def picked(text: str, offer: str) -> Statement:
+    """A user's pick of what the assistant offered in ``offer``: a decision, the offer in
+    its why."""
+    return replace(
+        user_statement(text, "pick", Kind.decision),
+        why_it_matters=f'Picked from what the assistant offered: "{offer[:200]}". '
+        + WHY[Kind.decision],
+    )
+
+
 def assistant_statement(text: str, cue: str) -> Statement:
     """What the assistant said: an inferred, low-trust observation or suggestion."""
     kind = Kind.suggestion if cue == "recommendation" else Kind.observation

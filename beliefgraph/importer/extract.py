@@ -95,12 +95,14 @@ from beliefgraph.errors import LLMUnavailable
 from beliefgraph.importer.claims import (
     assistant_statement,
     claims,
+    picked,
     remembered,
     user_statement,
     with_reason,
 )
 from beliefgraph.importer.cues import HEDGE, OPEN_QUESTION, RECOMMENDATION
 from beliefgraph.importer.kinds import is_assistant_cue
+from beliefgraph.importer.picks import picks
 from beliefgraph.importer.sentences import (
     REMEMBER,
     own_lines,
@@ -119,21 +121,25 @@ log = logging.getLogger(__name__)
 class RuleExtractor:
     """The deterministic default extractor (see the module docstring for its rules)."""
 
-    def extract(self, role: str, content: str) -> list[Statement]:
-        """The statements of one message by ``role``, in the order they were said."""
+    def extract(self, role: str, content: str, replying_to: str | None = None) -> list[Statement]:
+        """The statements of one message by ``role``, in the order they were said;
+        ``replying_to`` is the assistant's message it answers, where known."""
         role = role.lower()
         if role in USER_ROLES:
-            return self._user(content)
+            return self._user(content, replying_to)
         if role in ASSISTANT_ROLES:
             return self._assistant(content)
         return []
 
-    def _user(self, content: str) -> list[Statement]:
+    def _user(self, content: str, replying_to: str | None) -> list[Statement]:
         out: list[Statement] = []
         content = "\n".join(own_lines(content))  # a quoted or pasted /remember is no command
         commands = list(REMEMBER.finditer(content)) if "/remember" in content.lower() else []
         said = content[: commands[0].start()] if commands else content
         for whole in (s for line in said.splitlines() for s in split_clauses(line)):
+            for part, offer in picks(whole, replying_to) if replying_to else ():
+                if not claims(part):
+                    out.append(picked(part, offer))
             for sentence, found in claims(whole):
                 cue, kind = found
                 claim_text, reason_text = split_reason(sentence)
@@ -182,7 +188,13 @@ Return only JSON: {{"statements": [{{"text": "...", "kind": "...", "reason": "..
 kind is one of: preference, decision, correction, policy, open_question, fact.
 Keep the speaker's own words. A hedge ("thinking about", "haven't decided", "maybe") is an
 open_question, never a decision. Skip small talk, requests and questions to the assistant.
-Return {{"statements": []}} when there is nothing durable."""
+Return {{"statements": []}} when there is nothing durable.
+A message that answers the assistant comes after "Answering the assistant's:" and the
+assistant's words, for context only: extract nothing from them ("fargate." after options
+offered is the user's decision to use Fargate)."""
+
+#: characters of the assistant's message a model is shown as context
+_CONTEXT = 1000
 
 _LLM_KINDS = {
     "preference": Kind.preference,
@@ -223,22 +235,26 @@ class LLMExtractor:
         self.fallback = fallback or RuleExtractor()
         self.failures = 0
 
-    def extract(self, role: str, content: str) -> list[Statement]:
-        """The statements of one message by ``role``; the fallback's when the endpoint fails."""
+    def extract(self, role: str, content: str, replying_to: str | None = None) -> list[Statement]:
+        """The statements of one message by ``role`` (answering ``replying_to``, the
+        assistant's message, where known); the fallback's when the endpoint fails."""
         role = role.lower()
         if role not in USER_ROLES | ASSISTANT_ROLES:
             return []
         if role in USER_ROLES and REMEMBER.search("\n".join(own_lines(content))):
-            return self.fallback.extract(role, content)  # a command, not prose to interpret
+            # a command, not prose to interpret
+            return self.fallback.extract(role, content, replying_to)
         try:
-            items = self._ask(role, content)
+            items = self._ask(role, content, replying_to if role in USER_ROLES else None)
         except (LLMUnavailable, ValueError, KeyError, TypeError) as e:
             self.failures += 1
             log.warning("LLM extractor failed (%s); using the rules for this message", e)
-            return self.fallback.extract(role, content)
+            return self.fallback.extract(role, content, replying_to)
         return _unique([s for item in items for s in self._speaker_true(role, item)])
 
-    def _ask(self, role: str, content: str) -> list[dict[str, Any]]:
+    def _ask(self, role: str, content: str, replying_to: str | None) -> list[dict[str, Any]]:
+        if replying_to:
+            content = f"Answering the assistant's: {replying_to[:_CONTEXT]}\n\n{content}"
         statements = self.endpoint.ask_json(_PROMPT.format(role=role), content)["statements"]
         if not isinstance(statements, list):
             raise ValueError("'statements' is not a list")

@@ -24,6 +24,9 @@ TURN_TEXT_CHARS = 2000
 EMBEDDINGS_REMEMBERED = 20_000
 #: statements of one conversation whose place in time an import keeps, for ``FOLLOWS``
 TIMELINE_KEPT = 10_000
+#: characters of the assistant's last message an import keeps per conversation, to read the
+#: user's answer to it ("fargate." after "Fargate unless you need GPUs ...")
+OFFER_KEPT = 4000
 #: turns a resumed import reads back (their statements) per query, for those written before
 RECALLED_TURNS = 2000
 #: half of a UTF-16 pair, which JSON's escapes can leave in a string

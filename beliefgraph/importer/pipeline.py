@@ -182,7 +182,8 @@ class Importer:
         summary.resumed_at = done_before
         self._source = {"key": source_key, "namespace": ns, "name": log.name, "format": fmt.value}
         timeline = Timeline()
-        recalled: list[tuple[Turn, float]] = []  # turns an earlier run wrote, not yet placed
+        # turns an earlier run wrote, not yet placed: each with its time and what it answers
+        recalled: list[tuple[Turn, float, str | None]] = []
         seen_conversations: set[str] = set()
         batch = Batch()
         ordinal = 0
@@ -213,14 +214,15 @@ class Importer:
                 summary.turns += 1
                 summary.user_turns += turn.role.lower() in USER_ROLES and bool(turn.content.strip())
                 seen_conversations.add(turn.conversation_id)
+                replying_to = timeline.replying_to(turn)
                 if ordinal <= done_before:
-                    recalled.append((turn, timeline.when(turn)))
+                    recalled.append((turn, timeline.when(turn), replying_to))
                     if len(recalled) >= RECALLED_TURNS:
                         self._recall(recalled, timeline, summary)
                     continue
                 if recalled:  # what was said before this turn takes its place first
                     self._recall(recalled, timeline, summary)
-                batch.planned.extend(self._plan(turn, timeline, summary))
+                batch.planned.extend(self._plan(turn, replying_to, timeline, summary))
             summary.conversations = len(seen_conversations)
             if ordinal > done_before:
                 batch.records += 1
@@ -241,9 +243,11 @@ class Importer:
         self._submit(batch, summary)
         self._drain(summary)
 
-    def _plan(self, turn: Turn, timeline: Timeline, summary: ImportSummary) -> list[Planned]:
+    def _plan(
+        self, turn: Turn, replying_to: str | None, timeline: Timeline, summary: ImportSummary
+    ) -> list[Planned]:
         when = timeline.when(turn)
-        statements = self._extract(turn)
+        statements = self._extract(turn, replying_to)
         ns = self.options.namespace
         keys = [statement_key(ns, turn, s.text) for s in statements]
         out = []
@@ -271,7 +275,10 @@ class Importer:
         return out
 
     def _recall(
-        self, turns: list[tuple[Turn, float]], timeline: Timeline, summary: ImportSummary
+        self,
+        turns: list[tuple[Turn, float, str | None]],
+        timeline: Timeline,
+        summary: ImportSummary,
     ) -> None:
         """Place the statements an earlier run wrote for ``turns`` (each with its time) in
         their conversations' time, as the graph holds them (the turns' ``ASSERTED`` keys),
@@ -286,15 +293,15 @@ class Importer:
         if not turns:
             return
         ns = self.options.namespace
-        ids = [turn_node_id(ns, turn) for turn, _ in turns]
+        ids = [turn_node_id(ns, turn) for turn, _, _ in turns]
         found = {
             r["turn"]: (r["keys"], r["ordered"])
             for r in self.store.db.read_rows("import_turn_keys", turns=list(dict.fromkeys(ids)))
         }
-        for (turn, when), turn_id in zip(turns, ids, strict=True):
+        for (turn, when, replying_to), turn_id in zip(turns, ids, strict=True):
             keys, ordered = found.get(turn_id, ([], True))
             if not ordered and len(keys) > 1:  # written before ASSERTED kept its order
-                said = [statement_key(ns, turn, s.text) for s in self._extract(turn)]
+                said = [statement_key(ns, turn, s.text) for s in self._extract(turn, replying_to)]
                 keys = sorted(keys, key=lambda k: said.index(k) if k in said else len(said))
             for key in keys:
                 summary.statements += 1
@@ -302,9 +309,10 @@ class Importer:
                 timeline.place(turn.conversation_id, when, key)
         turns.clear()
 
-    def _extract(self, turn: Turn) -> list[Statement]:
-        """What the extractor finds in ``turn``, in the order it was said."""
-        return self.extractor.extract(turn.role, turn.content)
+    def _extract(self, turn: Turn, replying_to: str | None) -> list[Statement]:
+        """What the extractor finds in ``turn`` (answering ``replying_to``), in the order it
+        was said."""
+        return self.extractor.extract(turn.role, turn.content, replying_to)
 
     # -- the pipeline ----------------------------------------------------------------------
 

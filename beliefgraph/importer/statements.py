@@ -49,6 +49,11 @@ class Statement:
 class Extractor(Protocol):
     """Turns one message into statements."""
 
-    def extract(self, role: str, content: str) -> list[Statement]:
-        """The statements of one message by ``role``, in the order they were said."""
+    def extract(self, role: str, content: str, replying_to: str | None = None) -> list[Statement]:
+        """The statements of one message by ``role``, in the order they were said.
+
+        ``replying_to`` is the assistant's message that ``content`` answers, where known (an
+        import knows it: the turn before in the same conversation); "fargate." says what
+        was picked only beside the message that offered it.
+        """
         ...

@@ -408,9 +408,9 @@ class Rephrasing:
         self.tag = tag
         self.asked: list[str] = []
 
-    def extract(self, role: str, content: str) -> list[Statement]:
+    def extract(self, role: str, content: str, replying_to: str | None = None) -> list[Statement]:
         self.asked.append(content)
-        said = RuleExtractor().extract(role, content)
+        said = RuleExtractor().extract(role, content, replying_to)
         return [replace(s, text=f"{s.text.rstrip('.')} ({self.tag}).") for s in said]
 
 
@@ -726,3 +726,23 @@ def test_a_statement_over_the_limit_is_a_reject_with_its_line(
     [reject] = rejected
     assert reject.line == 2
     assert "over the limit of 70" in reject.reason
+
+
+def test_an_option_named_alone_after_the_assistant_offered_it_is_the_users_decision(
+    store: Store, driver: Driver, ns: str, tmp_path: Path
+) -> None:
+    offer = "Fargate unless you need GPUs. EC2 is cheaper at scale but you manage the instances."
+    turns = [
+        {"conversation_id": "c", "role": "assistant", "content": offer},
+        {"conversation_id": "c", "role": "user", "content": "fargate. cost matters less to us"},
+        # another conversation's turn never answers this one's assistant
+        {"conversation_id": "d", "role": "user", "content": "ec2."},
+    ]
+    log = tmp_path / "pick.jsonl"
+    log.write_text("\n".join(json.dumps(t) for t in turns))
+    import_logs(store, log, ImportOptions(namespace=ns))
+    by_text = {b["text"]: b for b in beliefs_in(driver, ns)}
+    picked = by_text["fargate"]
+    assert (picked["kind"], picked["status"], picked["author"]) == ("decision", "active", "user")
+    assert "Fargate unless you need GPUs." in picked["why_it_matters"]
+    assert "ec2" not in {t.lower().rstrip(".") for t in by_text}
