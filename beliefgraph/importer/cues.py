@@ -304,8 +304,17 @@ DECISION = any_of(
     r"\b(?:is|'s) not happening\b",
     r"\b(?:i|we) (?:said|agreed) (?:no|yes)\b",
     r"^\W*(?:(?:i|we)(?:'ve| have)? )?(?:signed up|registered|enrolled) (?:for|in)\b",
-    r"\b(?:i'?m|we'?re|i am|we are) not (?:going to|gonna|putting|buying|building|replacing|"
-    r"renewing|using|doing|taking|booking|hiring|paying|going|getting|signing)\b",
+    # a course refused: "we're not crating", "i'm not joining a gym", "im not touching those"
+    # (not a state, a feeling or a word of talk: "I'm not feeling it", "not kidding")
+    r"\b(?:i'?m|we'?re|i am|we are) (?:def(?:initely)? |just |really |absolutely |so |still |"
+    r"also )?not (?:going to|gonna|(?!(?:feeling|kidding|joking|saying|asking|complaining|"
+    r"talking|trying|ruling|coping|sleeping|loving|liking|enjoying|having|being|following|"
+    r"understanding|seeing|expecting|worrying|thinking|blaming|judging|lying|arguing|"
+    r"pretending|working|looking forward|getting (?:any|it|why|what|how))\b)[a-z]+ing)\b",
+    # only this way: "only applying to remote roles", "I'm only taking it to the dealer"
+    r"(?:^|[,;.!]\s*|\b(?:ok(?:ay)?|so|and|but|btw)\s+|\b(?:i'?m|we'?re|i am|we are) )only "
+    r"(?!(?:feeling|kidding|joking|saying|asking|talking|trying|thinking|wondering|getting)\b)"
+    r"[a-z]+ing\b",
     r"(?:^|[,;.!]\s*)(?:(?:ok(?:ay)?|so|and|but),?\s+)?sticking with\b",
     r"\b(?:i'?m|we'?re|i am|we are) sticking to\b",
     # a diet taken up: "we went fully vegetarian at home as of this month"
@@ -380,6 +389,18 @@ PREFERENCE = any_of(
     r"(?!(?<=keep )\w+ing\b)"  # "i keep forgetting": what happens, not a habit kept
     r"(?![^.!?]*\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week)|"
     r"right now|later|last|next|earlier|just|again|if|when)\b)(?![^.!]*\?)",
+    # a habit told with how often: "i climb at the wall mondays and wednesdays", "I drink
+    # maybe 4 coffees a day", "I study 20 min every day" (not what was done: "I ran twice a
+    # week last year", nor a going back and forth)
+    r"(?:^|[,;.!]\s*|\b(?:and|but|so)\s+)(?:i|we)(?: (?:usually|normally|always|generally|still|"
+    r"only|mostly|basically|maybe|probably))? (?!(?:was|were|had|did|have|am|are|will|would|"
+    r"could|should|might|can|got|went|need|want|think|guess|go back|argue|fight)\b)"
+    r"[a-z]+(?<!ed)\b(?![^.!?;]*\b(?:last|ago|used to|yesterday)\b)[^.!?;]{0,60}?\b"
+    r"(?:every (?:single )?(?:day|morning|night|evening|week|weekday|weekend|month|year|monday|"
+    r"tuesday|wednesday|thursday|friday|saturday|sunday)|(?:\d+|one|two|three|four|five)\s?"
+    r"(?:x|times|nights|days|mornings) (?:a|per|each) (?:day|week|month)|(?:once|twice) (?:a|per|"
+    r"each) (?:day|week|month|year)|(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|"
+    r"\d+ \w+ (?:a|per) (?:day|night|week))",
     # what the speaker can only do: "i can only really do mornings before work"
     r"\bi can only (?:really |ever )?(?:do|manage|train|exercise|make|afford|spare|eat|"
     r"drink|travel|work)\b",

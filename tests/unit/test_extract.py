@@ -86,6 +86,46 @@ def test_an_unhedged_choice_is_still_a_decision(said: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "said",
+    [
+        "we're not crating her.",
+        "im not joining a gym.",
+        "I'm definitely not renting a car in Lisbon.",
+        "only applying to remote roles btw.",
+        "we're only inviting family.",
+    ],
+)
+def test_a_course_refused_or_kept_to_one_way_is_a_decision(said: str) -> None:
+    assert one("user", said).kind is Kind.decision
+
+
+@pytest.mark.parametrize(
+    "said", ["I'm not feeling great.", "we're not kidding.", "I'm only asking."]
+)
+def test_a_state_or_a_word_of_talk_denied_is_no_decision(said: str) -> None:
+    assert [s for s in RULES.extract("user", said) if s.kind is Kind.decision] == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "i climb at the wall near my office mondays and wednesdays.",
+        "I study 20 min every day on the train.",
+        "we do one big costco run every month.",
+    ],
+)
+def test_a_habit_told_with_how_often_is_a_preference(said: str) -> None:
+    assert one("user", said).kind is Kind.preference
+
+
+@pytest.mark.parametrize(
+    "said", ["I ran twice a week last year.", "we go back and forth every night about it."]
+)
+def test_what_was_done_or_a_going_back_and_forth_is_no_habit(said: str) -> None:
+    assert [s for s in RULES.extract("user", said) if s.kind is Kind.preference] == []
+
+
+@pytest.mark.parametrize(
     ("role", "said"),
     [("user", "Maybe."), ("user", "I think you're right."), ("assistant", "Maybe later.")],
 )
