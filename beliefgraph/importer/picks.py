@@ -34,6 +34,8 @@ _CLOSE = (
     r"for sure|sure|works(?: for (?:me|us))?|wins|first|for me|for us|def(?:initely)?|"
     r"all the way|sounds right|is fine|fine|is the one|nope|no|is out)\b)*)"
 )
+#: words of choosing that also tell a state ("the sensor is fine", "the 10:09 works")
+_EVALUATIVE = re.compile(r"(?:is )?fine|works(?: for (?:me|us))?|sounds right")
 #: the option itself: one to four words, the first not a word a clause starts with
 _OPTION = (
     r"(?!(?:i|im|i'm|we|you|he|she|they|it|its|it's|this|that|there|theres|there's|thats|"
@@ -91,7 +93,15 @@ def _offer(part: str, offered: str, *, alone: bool) -> str | None:
     if said.endswith(("...", "\u2026")):
         return None  # words trailing off: no choice made
     m = _PICK.match(said)
-    if m is None or not (m["close"].strip() or alone):
+    if m is None:
+        return None
+    # said bare, an option is a pick only as a sentence of its own, and not after "so",
+    # which opens a topic ("ok so crate training."); as a clause of a longer sentence it
+    # needs a word of choosing that is not a state's ("downstream sensor is fine")
+    close = m["close"].strip(" ,:-").lower()
+    if not close and (not alone or re.search(r"\bso\b", m["lead"], re.IGNORECASE)):
+        return None
+    if close and not alone and _EVALUATIVE.fullmatch(close):
         return None
     words = [w for w in _words(m["option"]) if w not in ("the", "a", "an")]
     if not words or any(_NOT_AN_OPTION.fullmatch(w) for w in words):

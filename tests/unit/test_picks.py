@@ -43,6 +43,8 @@ def test_an_option_the_assistant_named_said_alone_is_a_decision(said: str, picke
         "the civic.",  # never offered
         "rent 1600, the corolla is nice",  # a clause, no word of choosing
         "corolla...",  # trailing off
+        "ok so corolla.",  # a topic opened
+        "had it looked at, the prius is fine",  # a state, in a clause of a longer sentence
     ],
 )
 def test_no_pick_where_nothing_was_chosen_among_what_was_offered(said: str) -> None:
