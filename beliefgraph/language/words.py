@@ -135,9 +135,6 @@ class Terms:
     #: when the text has any, and the token each part belongs to
     parts: tuple[str, ...] = ()
     part_of: tuple[int, ...] = ()
-    #: scope terms the request names in words of its own ("nsaid" for "Advil"), found by the
-    #: embedding model (:mod:`beliefgraph.planner.meanings`)
-    meant: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, text: str, raw: Sequence[str] | None = None) -> Terms:
@@ -184,8 +181,8 @@ class Terms:
         return None
 
     def has(self, term: str) -> bool:
-        """Whether ``term`` occurs in the request, or the request means it in other words."""
-        return self.find(term) is not None or term.lower() in self.meant
+        """Whether ``term`` occurs in the request."""
+        return self.find(term) is not None
 
 
 #: a hyphen inside a word of letters ("Delgado-Ruiz", "e-mail"), not inside a code or a

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller
 from beliefgraph.db import Db
@@ -39,7 +39,6 @@ from beliefgraph.language.words import STOPWORDS, Terms, fold_plural
 from beliefgraph.models import ActionClass, BeliefPublic, ChainLink
 from beliefgraph.planner.assess import Assessment, Candidate, Decision
 from beliefgraph.planner.candidates import CandidateRow, contest_from_map, planner_rows
-from beliefgraph.planner.meanings import meant_terms, term_vectors
 from beliefgraph.planner.models import (
     CandidateTrace,
     Contest,
@@ -129,7 +128,6 @@ class Planner:
         self.settings = settings or PlannerSettings()
         self.ranker = ranker if ranker is not None else default_ranker()
         self._clock = clock
-        self._term_vectors = term_vectors(embedder)
 
     def query(self, request: QueryRequest, *, caller: Caller = DEVELOPMENT_CALLER) -> QueryResult:
         """Answer one request.
@@ -238,9 +236,6 @@ class Planner:
         narrows = [
             (extra.scope_key, s) for _, extra, _ in found if extra.scope_key for s in extra.narrows
         ]
-        meant = meant_terms(read, candidates, self._term_vectors)
-        if meant:
-            read = replace(read, meant=meant)
         decision = decide(
             read, kinds, candidates, overrides=overrides, narrows=narrows, ranker=self.ranker
         )

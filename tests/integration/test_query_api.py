@@ -199,32 +199,6 @@ def test_an_out_of_scope_block_never_blocks(client: TestClient, ns: str, uid: st
     assert blocked["action"] == "block"
 
 
-def test_a_rule_about_a_class_governs_an_instance_it_shares_no_word_with(
-    client: TestClient, ns: str, uid: str
-) -> None:
-    rule, _ = put(
-        client,
-        ns,
-        uid,
-        {
-            "text": "Anyone in the house on a blood thinner gets no anti-inflammatory painkillers "
-            "without the GP's say-so.",
-            "kind": "policy",
-            "priority": "critical",
-            "allowed_action": "verify_first",
-            "governs": {"any_terms": ["nsaid", "anti-inflammatory", "painkiller"]},
-        },
-        {"text": "Dad takes his tablets with dinner.", "about": ["dad", "dinner"]},
-    )
-    # the request names neither "nsaid" nor "painkiller": the model reads "Advil" as one
-    body = ask(client, "Is it okay to give Dad a couple of Advil with dinner?", ns)
-    assert body["governing"]["id"] == rule
-    assert body["action"] == "verify_first"
-    # a request about another thing altogether is not brought under the rule
-    other = ask(client, "What time does Dad have dinner?", ns)
-    assert other["governing"] is None or other["governing"]["id"] != rule
-
-
 def test_explicit_edges_decide_precedence(client: TestClient, ns: str, uid: str) -> None:
     general, special = put(
         client,
