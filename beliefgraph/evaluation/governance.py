@@ -216,12 +216,13 @@ def load_scenario(store: Store, scenario: Scenario, *, run: str, index: int) -> 
             continue
         successor = infer_successor(scenario, i)
         if successor is None:
-            continue  # nothing current shares its words: it stays as stored
+            continue  # nothing current of its kind replaced it: stored archived
         store.supersede(
             memory_id(run, scenario, i),
             SupersedeRequest(
                 by_id=memory_id(run, scenario, successor),
-                reason="marked superseded in the packet; successor inferred by shared terms",
+                reason="marked superseded in the packet; successor as the packet names it, else "
+                "the newest active memory of its kind",
             ),
             actor="eval",
         )
