@@ -26,7 +26,7 @@ from typing import Any
 from beliefgraph.errors import InvalidInput
 from beliefgraph.gate.classifier import content_tokens
 from beliefgraph.importer.extract import RuleExtractor
-from beliefgraph.importer.statements import Extractor
+from beliefgraph.importer.statements import Extractor, Replies
 
 #: the extractor's kind -> the label it answers to
 _LABEL = {"policy": "directive", "directive": "directive"}
@@ -102,18 +102,13 @@ def evaluate_lines(
     """Extract every user turn and score it against its ``expect``."""
     extractor = extractor or RuleExtractor()
     report = ExtractionReport()
-    before: dict[str, Any] | None = None
+    replies = Replies()
     for turn in turns:
-        said_before, before = before, turn
+        replying_to = replies.answered(
+            str(turn.get("conversation_id")), str(turn.get("role")), turn["content"]
+        )
         if turn.get("role") != "user":
             continue
-        replying_to = (
-            said_before["content"]
-            if said_before is not None
-            and said_before.get("role") == "assistant"
-            and said_before.get("conversation_id") == turn.get("conversation_id")
-            else None
-        )
         kept = [
             {"kind": _LABEL.get(s.kind.value, s.kind.value), "text": s.text}
             for s in extractor.extract("user", turn["content"], replying_to)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from beliefgraph.importer.sentences import sentences
+from beliefgraph.language.words import fold_plural
 
 #: what may lead a pick: "ok the 10:09 works", "fine £500 excess then"
 _LEAD = (
@@ -80,7 +81,7 @@ def _words(text: str) -> list[str]:
 def _same(a: str, b: str) -> bool:
     """Whether two words name the same thing: equal, a plural, or a number with its unit
     ("35" and "35mm", "40" and "40am")."""
-    if a == b or a + "s" == b or b + "s" == a or a + "es" == b or b + "es" == a:
+    if fold_plural(a) == fold_plural(b):
         return True
     short, long = sorted((a, b), key=len)
     return short[:1].isdigit() and long.startswith(short) and not long[len(short)].isdigit()

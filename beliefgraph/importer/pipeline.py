@@ -70,7 +70,7 @@ from beliefgraph.importer.input import (
     Turn,
     open_log,
 )
-from beliefgraph.importer.statements import USER_ROLES, Extractor, Statement
+from beliefgraph.importer.statements import USER_ROLES, Extractor, Replies, Statement
 from beliefgraph.importer.summary import (
     Batch,
     ImportOptions,
@@ -182,6 +182,7 @@ class Importer:
         summary.resumed_at = done_before
         self._source = {"key": source_key, "namespace": ns, "name": log.name, "format": fmt.value}
         timeline = Timeline()
+        replies = Replies()
         # turns an earlier run wrote, not yet placed: each with its time and what it answers
         recalled: list[tuple[Turn, float, str | None]] = []
         seen_conversations: set[str] = set()
@@ -214,7 +215,7 @@ class Importer:
                 summary.turns += 1
                 summary.user_turns += turn.role.lower() in USER_ROLES and bool(turn.content.strip())
                 seen_conversations.add(turn.conversation_id)
-                replying_to = timeline.replying_to(turn)
+                replying_to = replies.answered(turn.conversation_id, turn.role, turn.content)
                 if ordinal <= done_before:
                     recalled.append((turn, timeline.when(turn), replying_to))
                     if len(recalled) >= RECALLED_TURNS:

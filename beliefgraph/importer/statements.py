@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from beliefgraph.importer.input import OFFER_KEPT
 from beliefgraph.models import EpistemicStatus, Kind, Priority, Status
 
 #: roles whose words may become beliefs; everything else (system, tool, ...) yields nothing
@@ -57,3 +58,22 @@ class Extractor(Protocol):
         was picked only beside the message that offered it.
         """
         ...
+
+
+class Replies:
+    """What each turn answers: the assistant's message just before it in its conversation.
+
+    Fed every turn in the order read (conversations may interleave); keeps, per conversation,
+    the first :data:`~beliefgraph.importer.input.OFFER_KEPT` characters of its last message
+    when that is the assistant's.
+    """
+
+    def __init__(self) -> None:
+        self._offered: dict[str, str | None] = {}  # conversation -> its assistant's last word
+
+    def answered(self, conversation: str, role: str, content: str) -> str | None:
+        """The assistant's message the turn (``role``, ``content``) answers, or ``None``."""
+        before = self._offered.get(conversation)
+        said = role.lower() in ASSISTANT_ROLES
+        self._offered[conversation] = content[:OFFER_KEPT] if said else None
+        return before

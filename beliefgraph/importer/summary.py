@@ -12,8 +12,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import IO, Any, Protocol
 
-from beliefgraph.importer.input import OFFER_KEPT, TIMELINE_KEPT, LogFormat, Reject, Turn
-from beliefgraph.importer.statements import ASSISTANT_ROLES, Statement
+from beliefgraph.importer.input import TIMELINE_KEPT, LogFormat, Reject, Turn
+from beliefgraph.importer.statements import Statement
 
 # -- ids -----------------------------------------------------------------------------------
 
@@ -189,16 +189,7 @@ class Timeline:
         self._times: dict[str, list[tuple[float, int]]] = {}
         self._keys: dict[str, list[str]] = {}
         self._last: dict[str, float] = {}  # conversation -> its previous turn's time
-        self._offered: dict[str, str | None] = {}  # conversation -> its assistant's last word
         self._read = 0
-
-    def replying_to(self, turn: Turn) -> str | None:
-        """The assistant's message ``turn`` answers: the turn before it in its conversation,
-        when that is the assistant's (called for every turn, in order)."""
-        before = self._offered.get(turn.conversation_id)
-        said = turn.role.lower() in ASSISTANT_ROLES
-        self._offered[turn.conversation_id] = turn.content[:OFFER_KEPT] if said else None
-        return before
 
     def when(self, turn: Turn) -> float:
         """The time ``turn`` takes in its conversation (called for every turn, in order)."""
