@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from sklearn.ensemble import GradientBoostingClassifier  # type: ignore[import-untyped]
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -58,7 +59,16 @@ from beliefgraph.planner.assess import Assessment, Candidate  # noqa: E402
 from beliefgraph.planner.models import QueryRequest  # noqa: E402
 from beliefgraph.planner.planner import Planner  # noqa: E402
 from beliefgraph.planner.precedence import decide  # noqa: E402
-from beliefgraph.planner.ranking import WEIGHTS_FILE, Ranker, eligible, features  # noqa: E402
+from beliefgraph.planner.ranking import (  # noqa: E402
+    TREES_FILE,
+    WEIGHTS_FILE,
+    Chooser,
+    Panel,
+    Ranker,
+    Trees,
+    eligible,
+    features,
+)
 from beliefgraph.schema import init_schema  # noqa: E402
 from beliefgraph.store import Store  # noqa: E402
 
@@ -129,7 +139,7 @@ def record(store: Store) -> list[Case]:
     planner = Planner(store.db, store.embedder, ranker=recorder)
     run = uuid.uuid4().hex[:8]
     serial = itertools.count()  # one namespace per scenario, recorded or not
-    cases = []
+    cases: list[Case] = []
 
     def ask(
         where: str,
@@ -193,34 +203,74 @@ def record(store: Store) -> list[Case]:
 
 def fit(cases: Sequence[Case], names: Sequence[str], *, l2: float, steps: int) -> dict[str, float]:
     """Conditional-logit weights by full-batch Adam from zero (deterministic); a shared
-    packet's configuration counts :data:`SHARED_WEIGHT` times."""
-    groups = [
-        (
-            np.array([[row[n] for n in names] for row in c.rows]),
-            np.array(c.labels) / sum(c.labels),
-            SHARED_WEIGHT if c.round == SHARED_ROUND else 1.0,
-        )
-        for c in cases
-        if c.rows and sum(c.labels) > 0
-    ]
+    packet's configuration counts :data:`SHARED_WEIGHT` times. Every case's candidates are
+    stacked into one matrix and each step's softmax is taken per case over its slice."""
+    groups = [c for c in cases if c.rows and sum(c.labels) > 0]
+    x = np.array([[row[n] for n in names] for c in groups for row in c.rows])
+    y = np.concatenate([np.array(c.labels) / sum(c.labels) for c in groups])
+    weight = np.array([SHARED_WEIGHT if c.round == SHARED_ROUND else 1.0 for c in groups])
+    sizes = np.array([len(c.rows) for c in groups])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    case = np.repeat(np.arange(len(groups)), sizes)  # each row's case
     w = np.zeros(len(names))
     m = np.zeros_like(w)
     v = np.zeros_like(w)
-    n = sum(weight for _, _, weight in groups)
+    n = weight.sum()
     for t in range(1, steps + 1):
-        grad = l2 * w / n
-        for x, y, weight in groups:
-            s = x @ w
-            p = np.exp(s - s.max())
-            p /= p.sum()
-            grad += weight * (x.T @ (p - y)) / n
+        s = x @ w
+        e = np.exp(s - np.maximum.reduceat(s, starts)[case])
+        p = e / np.add.reduceat(e, starts)[case]
+        grad = l2 * w / n + x.T @ ((p - y) * weight[case]) / n
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad * grad
         w -= 0.1 * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
     return {name: round(float(x), 4) for name, x in zip(names, w, strict=True)}
 
 
-def score(cases: Sequence[Case], ranker: Ranker | None) -> Counter[str]:
+#: the tree ensemble's shape: small trees, many of them, each a small step
+TREE_PARAMS = {
+    "n_estimators": 300,
+    "max_depth": 4,
+    "learning_rate": 0.05,
+    "subsample": 0.8,
+    "random_state": 0,
+}
+
+
+def fit_trees(cases: Sequence[Case], names: Sequence[str]) -> list[list[list[float]]]:
+    """Boosted trees that tell a right candidate from the others, one candidate at a time
+    (seeded, so the same on every run); a shared packet's configuration counts
+    :data:`SHARED_WEIGHT` times. Each tree is returned as the nodes
+    :class:`~beliefgraph.planner.ranking.Trees` reads, the learning rate folded into the
+    leaves."""
+    groups = [c for c in cases if c.rows and sum(c.labels) > 0]
+    x = np.array([[row[n] for n in names] for c in groups for row in c.rows])
+    y = np.array([label > 0 for c in groups for label in c.labels])
+    weight = np.array(
+        [SHARED_WEIGHT if c.round == SHARED_ROUND else 1.0 for c in groups for _ in c.rows]
+    )
+    model = GradientBoostingClassifier(**TREE_PARAMS).fit(x, y, sample_weight=weight)
+    rate = float(TREE_PARAMS["learning_rate"])
+    trees = []
+    for estimator in model.estimators_[:, 0]:
+        t = estimator.tree_
+        trees.append(
+            [
+                [round(float(t.value[n][0][0]) * rate, 6)]
+                if t.children_left[n] < 0
+                else [
+                    int(t.feature[n]),
+                    float(t.threshold[n]),
+                    int(t.children_left[n]),
+                    int(t.children_right[n]),
+                ]
+                for n in range(t.node_count)
+            ]
+        )
+    return trees
+
+
+def score(cases: Sequence[Case], ranker: Chooser | Panel | None) -> Counter[str]:
     """Target, action, both right and false certainties, deciding each case again."""
     tally: Counter[str] = Counter()
     for c in cases:
@@ -235,41 +285,48 @@ def score(cases: Sequence[Case], ranker: Ranker | None) -> Counter[str]:
     return tally
 
 
+#: the report's columns: how each held-out round is decided
+_COLUMNS = ("rules", "weights", "trees", "panel")
+
+
 def report(cases: Sequence[Case], names: Sequence[str], *, l2: float, steps: int) -> str:
     lines = [
         "# The planner's ranker, left out one round at a time",
         "",
-        "`.venv/bin/python bench/train_ranker.py --report`: for each round, the ranker is",
+        "`.venv/bin/python bench/train_ranker.py --report`: for each round, the rankers are",
         "fitted on every other round, the shared packets and the realistic stores of seed 11,",
-        "and that round is decided again with it; beside it, the rules alone. Scenarios where",
-        "the rules find nothing to govern are left out (the ranker is never asked there).",
+        "and that round is decided again: by the rules alone, with the linear weights alone,",
+        "with the trees alone, and with the panel of both the planner uses (each choice",
+        "carried to its action, the more protective taken). Scenarios where the rules find",
+        "nothing to govern are left out (the rankers are never asked there). Each cell:",
+        "target / action / both right / false certainties.",
         "",
-        "| round | n | rules: target | action | both | false cert. "
-        "| ranker: target | action | both | false cert. |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| round | n | " + " | ".join(_COLUMNS) + " |",
+        "|---|---|" + "---|" * len(_COLUMNS),
     ]
-    totals: dict[str, Counter[str]] = {"rules": Counter(), "ranker": Counter()}
+    totals: dict[str, Counter[str]] = {column: Counter() for column in _COLUMNS}
     for held in sorted({c.round for c in cases} - {STORES}):
         train = [c for c in cases if c.round != held]
         test = [c for c in cases if c.round == held]
-        rules = score(test, None)
-        ranked = score(test, Ranker(fit(train, names, l2=l2, steps=steps)))
-        totals["rules"] += rules
-        totals["ranker"] += ranked
-        lines.append(_line(held, rules, ranked))
-    lines.append(_line("**all**", totals["rules"], totals["ranker"]))
+        weights = Ranker(fit(train, names, l2=l2, steps=steps))
+        trees = Trees(names, fit_trees(train, names))
+        row = {
+            "rules": score(test, None),
+            "weights": score(test, weights),
+            "trees": score(test, trees),
+            "panel": score(test, Panel((trees, weights))),
+        }
+        for column in _COLUMNS:
+            totals[column] += row[column]
+        lines.append(_line(held, row))
+    lines.append(_line("**all**", totals))
     return "\n".join(lines) + "\n"
 
 
-def _line(label: str, rules: Counter[str], ranked: Counter[str]) -> str:
+def _line(label: str, row: Mapping[str, Counter[str]]) -> str:
     keys = ("target", "action", "both", "false_certainty")
-    return (
-        f"| {label} | {rules['n']} | "
-        + " | ".join(str(rules[k]) for k in keys)
-        + " | "
-        + " | ".join(str(ranked[k]) for k in keys)
-        + " |"
-    )
+    cells = [" / ".join(str(row[column][k]) for k in keys) for column in _COLUMNS]
+    return f"| {label} | {row['rules']['n']} | " + " | ".join(cells) + " |"
 
 
 def main() -> None:
@@ -310,7 +367,22 @@ def main() -> None:
         + "\n",
         encoding="utf-8",
     )
-    print(f"{len(cases)} scenarios from {len(rounds)} rounds; weights in {WEIGHTS_FILE}")
+    TREES_FILE.write_text(
+        json.dumps(
+            {
+                "fitted_by": "bench/train_ranker.py",
+                "rounds": rounds,
+                "scenarios": len(cases),
+                "params": TREE_PARAMS,
+                "features": names,
+                "trees": fit_trees(cases, names),
+            },
+            separators=(",", ":"),
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    print(f"{len(cases)} scenarios from {len(rounds)} rounds; in {WEIGHTS_FILE}, {TREES_FILE}")
 
 
 if __name__ == "__main__":

@@ -334,6 +334,38 @@ def precedence_rank(a: Assessment, heads: Mapping[str, Candidate]) -> tuple[obje
     )
 
 
+def win_reason(a: Assessment, winner: Assessment | None) -> str:
+    """Why ``a`` governs, for the trace."""
+    if a.lane in ("authority", "history") and a.scope is not None:
+        return f"governs: in scope ({', '.join(a.scope.matched)}), first by precedence"
+    if winner is not None and winner.candidate.id != a.candidate.id:
+        return f"governs as the head of {winner.candidate.id}'s chain"
+    if a.outcome == "excluded":
+        return f"governs: the ranker's pick, though by the rules {a.why}"
+    return "governs: the most relevant evidence, with no authority in scope"
+
+
+def loss_reason(a: Assessment, winner: Assessment, heads: Mapping[str, Candidate]) -> str:
+    """Why ``a``, in the lane, lost to ``winner``: the first of :func:`precedence_rank`'s
+    readings on which the two differ."""
+    mine, theirs = precedence_rank(a, heads), precedence_rank(winner, heads)
+    labels = (
+        "current",
+        "what it is about",
+        "naming the instance asked about",
+        "strong match",
+        "action types match",
+        "priority",
+        "exactly its thing",
+        "specificity",
+        "trust",
+    )
+    for label, x, y in zip(labels, mine, theirs, strict=False):
+        if x != y:
+            return f"in scope, but {winner.candidate.id} wins on {label}"
+    return f"in scope, but {winner.candidate.id} wins the tie (recency, then id)"
+
+
 def without_standing(c: Candidate) -> bool:
     """A belief too weak to govern: floated, contested or unverified, or merely reported
     in words that say it is unsure (a label can say "reported" of hearsay)."""

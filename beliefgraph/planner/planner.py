@@ -50,7 +50,7 @@ from beliefgraph.planner.models import (
     ScopeTrace,
 )
 from beliefgraph.planner.precedence import decide
-from beliefgraph.planner.ranking import Chooser, default_ranker
+from beliefgraph.planner.ranking import Chooser, Panel, default_ranker
 from beliefgraph.records import link_from_map
 from beliefgraph.text import tokenize, unique
 
@@ -110,8 +110,8 @@ class Planner:
         embedder: embeds the request.
         settings: discovery limits.
         clock: a monotonic clock in seconds, for the timings.
-        ranker: has the last word on who governs; the fitted one (``ranker.json``) when
-            not given.
+        ranker: has the last word on who governs; the fitted panel (the trees of
+            ``ranker_trees.json`` and the weights of ``ranker.json``) when not given.
     """
 
     def __init__(
@@ -121,7 +121,7 @@ class Planner:
         settings: PlannerSettings | None = None,
         *,
         clock: Callable[[], float] = time.perf_counter,
-        ranker: Chooser | None = None,
+        ranker: Chooser | Panel | None = None,
     ) -> None:
         self.db = db
         self.embedder = embedder

@@ -79,7 +79,9 @@ The rules (DESIGN §3), in order:
    about the past (rule 9): it weighs what the rules read of every candidate beside its
    standing, similarity and recency (:mod:`beliefgraph.planner.ranking`); a rule whose
    explicit scope holds the request gives way only to another belief with authority. Rules
-   6 to 10 then set the action from the belief it chose.
+   6 to 10 then set the action from the belief it chose. Given a panel of rankers (the
+   planner's: trees, then linear weights), each choice is carried through rules 6 to 10, and
+   where they would let the agent do different things the more protective stands.
 """
 
 from __future__ import annotations
@@ -129,8 +131,10 @@ from beliefgraph.planner.assess import (
     Decision,
     about_rank,
     assess,
+    loss_reason,
     more_protective,
     precedence_rank,
+    win_reason,
 )
 from beliefgraph.planner.cautions import (
     closest_rule,
@@ -139,7 +143,7 @@ from beliefgraph.planner.cautions import (
     hand_to_rule,
     open_doubt,
 )
-from beliefgraph.planner.ranking import Chooser
+from beliefgraph.planner.ranking import Chooser, Panel
 
 #: hints by which a belief's writer measured its caution, or asked for background only: its
 #: text's wording does not raise them
@@ -361,7 +365,7 @@ def decide(
     *,
     overrides: Iterable[tuple[str, str]] = (),
     narrows: Iterable[tuple[str, str]] = (),
-    ranker: Chooser | None = None,
+    ranker: Chooser | Panel | None = None,
 ) -> Decision:
     """Decide which candidate governs ``query`` and what the agent may do.
 
@@ -373,7 +377,9 @@ def decide(
         overrides: ``(winner_id, loser_id)`` pairs of ``OVERRIDES`` edges.
         narrows: ``(narrow_scope_key, broad_scope_key)`` pairs of ``NARROWS`` edges.
         ranker: has the last word on which candidate governs, when the rules found one
-            (:mod:`beliefgraph.planner.ranking`); ``None`` decides by the rules alone.
+            (:mod:`beliefgraph.planner.ranking`); a :class:`Panel` of them, each carried
+            through to its action, the most protective taken; ``None`` decides by the rules
+            alone.
 
     Returns:
         The :class:`Decision`; ``governing`` is ``None`` when nothing applies.
@@ -461,6 +467,27 @@ def decide(
                 f"no authority in scope; the most relevant evidence is {winner.candidate.id}"
             )
 
+    choosers = ranker.members if isinstance(ranker, Panel) else (ranker,)
+    decisions = [
+        _conclude(request, kinds, assessed, heads, losers, winner, past, list(steps), chooser)
+        for chooser in choosers
+    ]
+    return decisions[0] if len(decisions) == 1 else Panel.most_protective(decisions)
+
+
+def _conclude(
+    request: Terms,
+    kinds: frozenset[ActionType],
+    assessed: Mapping[str, Assessment],
+    heads: Mapping[str, Candidate],
+    losers: Mapping[str, str],
+    winner: Assessment | None,
+    past: Assessment | None,
+    steps: list[str],
+    ranker: Chooser | None,
+) -> Decision:
+    """The rest of :func:`decide` from the rules' ``winner``: the ranker's last word, the
+    action, and what holds it back."""
     chosen_by_ranker = False
     if ranker is not None and winner is not None and past is None:
         # what an OVERRIDES or NARROWS edge put below another is a curator's word: not ranked;
@@ -481,7 +508,7 @@ def decide(
             steps.append(f"{winner.candidate.id} is superseded; its head {governor.id} governs")
     for cid, a in assessed.items():
         if governor is not None and cid == governor.id:
-            why = _win_reason(a, winner)
+            why = win_reason(a, winner)
             if chosen_by_ranker and winner is not None:
                 why = f"governs: the ranker put {winner.candidate.id} first ({why})"
             final[cid] = replace(a, outcome="governs", why=why)
@@ -499,7 +526,7 @@ def decide(
             # the record of the past asked about is a statement, ranked on no scope
             final[cid] = replace(a, why=f"{a.why}; {winner.candidate.id} is the record asked for")
         elif winner is not None and a.lane in ("authority", "history"):
-            final[cid] = replace(a, why=_loss_reason(a, winner, heads))
+            final[cid] = replace(a, why=loss_reason(a, winner, heads))
         elif winner is not None and winner.lane in ("authority", "history"):
             final[cid] = replace(a, why=f"{a.why}; the authority lane decides")
         elif winner is not None:
@@ -565,32 +592,3 @@ def decide(
     if governor.contested_by:
         reason += f"; contested by {', '.join(governor.contested_by)}"
     return Decision(governor.id, action, reason, tuple(final.values()), tuple(steps))
-
-
-def _win_reason(a: Assessment, winner: Assessment | None) -> str:
-    if a.lane in ("authority", "history") and a.scope is not None:
-        return f"governs: in scope ({', '.join(a.scope.matched)}), first by precedence"
-    if winner is not None and winner.candidate.id != a.candidate.id:
-        return f"governs as the head of {winner.candidate.id}'s chain"
-    if a.outcome == "excluded":
-        return f"governs: the ranker's pick, though by the rules {a.why}"
-    return "governs: the most relevant evidence, with no authority in scope"
-
-
-def _loss_reason(a: Assessment, winner: Assessment, heads: Mapping[str, Candidate]) -> str:
-    mine, theirs = precedence_rank(a, heads), precedence_rank(winner, heads)
-    labels = (
-        "current",
-        "what it is about",
-        "naming the instance asked about",
-        "strong match",
-        "action types match",
-        "priority",
-        "exactly its thing",
-        "specificity",
-        "trust",
-    )
-    for label, x, y in zip(labels, mine, theirs, strict=False):
-        if x != y:
-            return f"in scope, but {winner.candidate.id} wins on {label}"
-    return f"in scope, but {winner.candidate.id} wins the tie (recency, then id)"

@@ -11,6 +11,15 @@ the evaluation rounds already read and on realistic stores, as a conditional log
 softmax over each scenario's candidates); its leave-one-round-out report in
 ``bench/results/ranker.md`` is the estimate of how it carries to an author it has not seen.
 
+A weight per reading cannot say that one reading counts only beside another (a plain note's
+closeness matters where no rule is about the thing, not where one is). So a second ranker,
+:class:`Trees`, scores the same features with a boosted ensemble of small decision trees,
+fitted by the same script on the same labels (``ranker_trees.json``). Neither is right
+always, and they err on different scenarios: the two sit as a :class:`Panel`, each choice is
+carried through to its action, and where the two choices would let the agent do different
+things the more protective stands (left out one round at a time, the panel made fewer false
+certainties than either ranker alone, and more right answers than the linear one).
+
 The ranker decides only among candidates, and only when the rules found a winner: where no
 belief governs, none does (a question about nothing stored stays unanswered by a belief).
 Nor does it choose when the request asks about the past: the record asked for answers. The
@@ -26,16 +35,20 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Protocol
 
+import numpy as np
+
 from beliefgraph.models import ActionClass, EpistemicStatus, Kind, Priority, Status
-from beliefgraph.planner.assess import Assessment, Candidate
+from beliefgraph.planner.assess import Assessment, Candidate, Decision, more_protective
 
 #: where the fitted weights live (written by bench/train_ranker.py)
 WEIGHTS_FILE = Path(__file__).with_name("ranker.json")
+#: where the fitted trees live (written by bench/train_ranker.py)
+TREES_FILE = Path(__file__).with_name("ranker_trees.json")
 
 _LANES = ("authority", "evidence", "history", "none")
 _ABOUT = ("same", "class", "mention", "none")
@@ -143,14 +156,11 @@ def features(
     return rows
 
 
-@dataclass(frozen=True)
-class Ranker:
-    """A weight per feature; a feature it has no weight for counts nothing."""
+class _Scorer:
+    """The choice both rankers make from their scores (see :meth:`choose`)."""
 
-    weights: Mapping[str, float]
-
-    def score(self, row: Mapping[str, float]) -> float:
-        return sum(self.weights.get(name, 0.0) * value for name, value in row.items())
+    def scores(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
+        raise NotImplementedError
 
     def choose(
         self,
@@ -170,19 +180,126 @@ class Ranker:
         """
         if winner is None:
             return None
-        scored = [
-            (self.score(row), a.candidate.id == winner.candidate.id, a)
+        pairs = [
+            (a, row)
             for a, row in zip(assessed, features(assessed, heads, winner), strict=True)
             if eligible(a, heads)
         ]
-        if not scored:
+        if not pairs:
             return winner
+        scored = [
+            (score, a.candidate.id == winner.candidate.id, a)
+            for (a, _), score in zip(pairs, self.scores([row for _, row in pairs]), strict=True)
+        ]
         scored.sort(key=lambda t: t[2].candidate.id)
         scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
         best = scored[0][2]
         if explicit_scope_holds(winner) and not best.authority:
             return winner
         return best
+
+
+@dataclass(frozen=True)
+class Ranker(_Scorer):
+    """A weight per feature; a feature it has no weight for counts nothing."""
+
+    weights: Mapping[str, float]
+
+    def score(self, row: Mapping[str, float]) -> float:
+        return sum(self.weights.get(name, 0.0) * value for name, value in row.items())
+
+    def scores(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
+        return [self.score(row) for row in rows]
+
+
+class Trees(_Scorer):
+    """A boosted ensemble of decision trees over the features: each tree sends a candidate
+    left where its feature is at most the node's threshold, and the leaves' values are
+    summed. All trees are walked at once, a level at a time, over every candidate.
+
+    ``trees`` holds, per tree, its nodes in order: ``[feature, threshold, left, right]`` for
+    a split (``feature`` indexes ``features``), ``[value]`` for a leaf.
+    """
+
+    def __init__(self, features: Sequence[str], trees: Sequence[Sequence[Sequence[float]]]):
+        self.features = tuple(features)
+        width = max(len(tree) for tree in trees)
+        shape = (len(trees), width)
+        self._feature = np.zeros(shape, dtype=np.int64)
+        self._threshold = np.zeros(shape)
+        self._left = np.zeros(shape, dtype=np.int64)
+        self._right = np.zeros(shape, dtype=np.int64)
+        self._value = np.zeros(shape)
+        self._leaf = np.ones(shape, dtype=bool)
+        for t, tree in enumerate(trees):
+            for n, node in enumerate(tree):
+                if len(node) == 1:
+                    self._value[t, n] = node[0]
+                    continue
+                self._leaf[t, n] = False
+                self._feature[t, n] = int(node[0])
+                self._threshold[t, n] = node[1]
+                self._left[t, n], self._right[t, n] = int(node[2]), int(node[3])
+        self._depth = _depth(trees)
+
+    def scores(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
+        # the trees were grown on single-precision features: compare as they were
+        x = np.array([[row.get(f, 0.0) for f in self.features] for row in rows], np.float32)
+        trees = np.arange(self._feature.shape[0])
+        node = np.zeros((len(rows), len(trees)), dtype=np.int64)
+        for _ in range(self._depth):
+            feature = self._feature[trees, node]
+            value = np.take_along_axis(x, feature, axis=1).astype(np.float64)
+            step = np.where(
+                value <= self._threshold[trees, node],
+                self._left[trees, node],
+                self._right[trees, node],
+            )
+            node = np.where(self._leaf[trees, node], node, step)
+        return [float(v) for v in self._value[trees, node].sum(axis=1)]
+
+
+def _depth(trees: Sequence[Sequence[Sequence[float]]]) -> int:
+    """The most splits on any path from a root to a leaf."""
+    deepest = 0
+    for tree in trees:
+        levels = {0: 0}
+        for n, node in enumerate(tree):
+            if len(node) > 1:
+                for child in (int(node[2]), int(node[3])):
+                    levels[child] = levels[n] + 1
+        deepest = max(deepest, *levels.values())
+    return deepest
+
+
+@dataclass(frozen=True)
+class Panel:
+    """Rankers that each choose who governs; the planner carries each choice through to its
+    action and, where they differ, takes the more protective (the first member's on a tie)."""
+
+    members: tuple[Chooser, ...]
+
+    @staticmethod
+    def most_protective(decisions: Sequence[Decision]) -> Decision:
+        """Of the decisions the members' choices led to, the first, unless a later one lets
+        the agent do less (history, ``archive_only``, is on no such scale: the first
+        stands); the trace says what the others would have had govern."""
+        best = decisions[0]
+        for other in decisions[1:]:
+            if ActionClass.archive_only in (best.action, other.action):
+                continue
+            if (
+                other.action != best.action
+                and more_protective(other.action, best.action) == other.action
+            ):
+                best = other
+        others = [d for d in decisions if d.governing != best.governing]
+        if not others:
+            return best
+        step = "; ".join(
+            f"another ranker would have {d.governing} govern ({d.action.value})" for d in others
+        )
+        return replace(best, steps=(*best.steps, f"{step}: the more protective choice stands"))
 
 
 def explicit_scope_holds(a: Assessment) -> bool:
@@ -197,7 +314,13 @@ def load_ranker(path: Path = WEIGHTS_FILE) -> Ranker:
     return Ranker({str(k): float(v) for k, v in data["weights"].items()})
 
 
+def load_trees(path: Path = TREES_FILE) -> Trees:
+    """The tree ensemble ``path`` holds (``{"features": [...], "trees": [...]}``)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return Trees([str(f) for f in data["features"]], data["trees"])
+
+
 @cache
-def default_ranker() -> Ranker:
-    """The fitted ranker, read once."""
-    return load_ranker()
+def default_ranker() -> Panel:
+    """The fitted rankers, read once: the trees first, then the linear weights."""
+    return Panel((load_trees(), load_ranker()))

@@ -9,13 +9,17 @@ from beliefgraph.models import ActionClass, Governs, Kind, Status
 from beliefgraph.planner.assess import Assessment, Candidate
 from beliefgraph.planner.precedence import decide
 from beliefgraph.planner.ranking import (
+    TREES_FILE,
     WEIGHTS_FILE,
+    Panel,
     Ranker,
+    Trees,
     default_ranker,
     eligible,
     explicit_scope_holds,
     features,
     load_ranker,
+    load_trees,
 )
 from tests.unit.test_planner_precedence import R, belief
 
@@ -124,7 +128,64 @@ def test_the_fitted_weights_name_only_features_the_planner_computes() -> None:
     computed = set(features(list(d.assessments), {}, None)[0])
     weights = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))["weights"]
     assert set(weights) == computed
-    assert load_ranker().weights == default_ranker().weights
+    trees = json.loads(TREES_FILE.read_text(encoding="utf-8"))["features"]
+    assert set(trees) == computed
+    panel = default_ranker()
+    assert isinstance(panel.members[0], Trees)
+    assert panel.members[0].features == tuple(trees)
+    assert isinstance(panel.members[1], Ranker)
+    assert panel.members[1].weights == load_ranker().weights
+
+
+#: a rule that checks handing a badge out, and a note on where badges are (closer in meaning)
+CHECKED = belief(
+    "rule",
+    "Visitor badges must be checked at reception before they are handed out.",
+    kind=Kind.policy,
+    names=("visitor badge",),
+    similarity=0.40,
+)
+HAND_OUT = "hand out a visitor badge from reception"
+#: one tree, one split: a candidate more similar than 0.5 scores 1, any other -1
+BY_SIMILARITY = Trees(["similarity"], [[[0, 0.5, 1, 2], [-1.0], [1.0]]])
+
+
+def test_trees_send_a_candidate_down_each_split_and_sum_the_leaves() -> None:
+    two = Trees(
+        ["similarity", "strong"],
+        [
+            [[0, 0.5, 1, 2], [-1.0], [0, 0.7, 3, 4], [0.5], [2.0]],
+            [[1, 0.5, 1, 2], [0.25], [-0.25]],
+        ],
+    )
+    rows = [{"similarity": 0.4}, {"similarity": 0.6, "strong": 1.0}, {"similarity": 0.9}]
+    assert two.scores(rows) == [-0.75, 0.25, 2.25]
+    # a value equal to the threshold goes left, as the trees were grown
+    assert BY_SIMILARITY.scores([{"similarity": 0.5}]) == [-1.0]
+
+
+def test_trees_move_the_governor_as_the_weights_do() -> None:
+    d = decide(QUERY, {R}, [RULE, NOTE], ranker=BY_SIMILARITY)
+    assert d.governing == "note"
+    assert any("the ranker puts note first (the rules had rule)" in s for s in d.steps)
+    assert load_trees().scores([{}]) == load_trees().scores([{}])  # the fitted trees load
+
+
+def test_a_panel_takes_the_more_protective_of_its_members_choices_whoever_made_it() -> None:
+    closer, rules = Ranker({"similarity": 5.0}), Ranker({})
+    assert decide(HAND_OUT, {R}, [CHECKED, NOTE], ranker=closer).action == ActionClass.answer
+    for panel in (Panel((closer, rules)), Panel((rules, closer))):
+        d = decide(HAND_OUT, {R}, [CHECKED, NOTE], ranker=panel)
+        assert (d.governing, d.action) == ("rule", ActionClass.verify_first)
+        assert d.steps[-1] == (
+            "another ranker would have note govern (answer): the more protective choice stands"
+        )
+
+
+def test_a_panel_whose_members_agree_decides_as_one_of_them() -> None:
+    alone = decide(HAND_OUT, {R}, [CHECKED, NOTE], ranker=Ranker({}))
+    both = decide(HAND_OUT, {R}, [CHECKED, NOTE], ranker=Panel((Ranker({}), Ranker({}))))
+    assert both == alone
 
 
 def test_a_curators_override_is_not_undone_by_the_ranker() -> None:
