@@ -143,7 +143,7 @@ from beliefgraph.planner.cautions import (
     hand_to_rule,
     open_doubt,
 )
-from beliefgraph.planner.ranking import Chooser, Panel
+from beliefgraph.planner.ranking import Chooser, Panel, last_word
 
 #: hints by which a belief's writer measured its caution, or asked for background only: its
 #: text's wording does not raise them
@@ -468,9 +468,14 @@ def decide(
             )
 
     choosers = ranker.members if isinstance(ranker, Panel) else (ranker,)
+    # each ranker's choice; a choice two rankers share is carried to its action once
+    choices: dict[str | None, Assessment | None] = {}
+    for chooser in choosers:
+        chosen = last_word(chooser, winner, past, assessed, heads, losers)
+        choices.setdefault(chosen.candidate.id if chosen else None, chosen)
     decisions = [
-        _conclude(request, kinds, assessed, heads, losers, winner, past, list(steps), chooser)
-        for chooser in choosers
+        _conclude(request, kinds, assessed, heads, losers, winner, chosen, list(steps))
+        for chosen in choices.values()
     ]
     return decisions[0] if len(decisions) == 1 else Panel.most_protective(decisions)
 
@@ -481,25 +486,16 @@ def _conclude(
     assessed: Mapping[str, Assessment],
     heads: Mapping[str, Candidate],
     losers: Mapping[str, str],
+    rules_winner: Assessment | None,
     winner: Assessment | None,
-    past: Assessment | None,
     steps: list[str],
-    ranker: Chooser | None,
 ) -> Decision:
-    """The rest of :func:`decide` from the rules' ``winner``: the ranker's last word, the
-    action, and what holds it back."""
-    chosen_by_ranker = False
-    if ranker is not None and winner is not None and past is None:
-        # what an OVERRIDES or NARROWS edge put below another is a curator's word: not ranked;
-        # nor is the record a question about the past asked for
-        ranked = [a for a in assessed.values() if a.candidate.id not in losers]
-        chosen = ranker.choose(winner, ranked, heads)
-        if chosen is not None and chosen is not winner:
-            steps.append(
-                f"the ranker puts {chosen.candidate.id} first (the rules had {winner.candidate.id})"
-            )
-            winner = chosen
-            chosen_by_ranker = True
+    """The rest of :func:`decide` once ``winner`` is chosen (by the ranker, or the rules'
+    ``rules_winner`` kept): the action, and what holds it back."""
+    chosen_by_ranker = winner is not rules_winner
+    if chosen_by_ranker and winner is not None and rules_winner is not None:
+        had = rules_winner.candidate.id
+        steps.append(f"the ranker puts {winner.candidate.id} first (the rules had {had})")
     final: dict[str, Assessment] = {}
     governor: Candidate | None = None
     if winner is not None:

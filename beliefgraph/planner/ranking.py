@@ -302,6 +302,24 @@ class Panel:
         return replace(best, steps=(*best.steps, f"{step}: the more protective choice stands"))
 
 
+def last_word(
+    ranker: Chooser | None,
+    winner: Assessment | None,
+    past: Assessment | None,
+    assessed: Mapping[str, Assessment],
+    heads: Mapping[str, Candidate],
+    losers: Mapping[str, str],
+) -> Assessment | None:
+    """The ranker's last word on the rules' ``winner`` (the winner itself when it has none)."""
+    if ranker is None or winner is None or past is not None:
+        return winner
+    # what an OVERRIDES or NARROWS edge put below another is a curator's word: not ranked;
+    # nor is the record a question about the past asked for
+    ranked = [a for a in assessed.values() if a.candidate.id not in losers]
+    chosen = ranker.choose(winner, ranked, heads)
+    return winner if chosen is None else chosen
+
+
 def explicit_scope_holds(a: Assessment) -> bool:
     """Whether ``a`` has an explicit scope that holds the request's terms and its acts."""
     scope = a.scope
