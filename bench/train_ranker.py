@@ -114,6 +114,7 @@ class Recorder:
         winner: Assessment | None,
         assessed: Sequence[Assessment],
         heads: Mapping[str, Candidate],
+        rows: Sequence[Mapping[str, float]] | None = None,
     ) -> Assessment | None:
         self.seen = (list(assessed), dict(heads), winner)
         return winner

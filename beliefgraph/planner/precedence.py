@@ -143,7 +143,7 @@ from beliefgraph.planner.cautions import (
     hand_to_rule,
     open_doubt,
 )
-from beliefgraph.planner.ranking import Chooser, Panel, last_word
+from beliefgraph.planner.ranking import Chooser, Panel, last_words
 
 #: hints by which a belief's writer measured its caution, or asked for background only: its
 #: text's wording does not raise them
@@ -467,15 +467,10 @@ def decide(
                 f"no authority in scope; the most relevant evidence is {winner.candidate.id}"
             )
 
-    choosers = ranker.members if isinstance(ranker, Panel) else (ranker,)
-    # each ranker's choice; a choice two rankers share is carried to its action once
-    choices: dict[str | None, Assessment | None] = {}
-    for chooser in choosers:
-        chosen = last_word(chooser, winner, past, assessed, heads, losers)
-        choices.setdefault(chosen.candidate.id if chosen else None, chosen)
+    choices = last_words(ranker, winner, past, assessed, heads, losers)
     decisions = [
         _conclude(request, kinds, assessed, heads, losers, winner, chosen, list(steps))
-        for chosen in choices.values()
+        for chosen in choices
     ]
     return decisions[0] if len(decisions) == 1 else Panel.most_protective(decisions)
 

@@ -68,6 +68,7 @@ class Chooser(Protocol):
         winner: Assessment | None,
         assessed: Sequence[Assessment],
         heads: Mapping[str, Candidate],
+        rows: Sequence[Mapping[str, float]] | None = None,
     ) -> Assessment | None: ...
 
 
@@ -167,9 +168,11 @@ class _Scorer:
         winner: Assessment | None,
         assessed: Sequence[Assessment],
         heads: Mapping[str, Candidate],
+        rows: Sequence[Mapping[str, float]] | None = None,
     ) -> Assessment | None:
         """The candidate that governs: the best scored of those eligible, when the rules
-        found a winner at all; ties go to the rules' winner, then the smallest id.
+        found a winner at all; ties go to the rules' winner, then the smallest id. ``rows``
+        are the candidates' :func:`features`, when the caller has them already.
 
         A winner whose explicit scope holds the request and its acts (its writer said it
         reaches there) gives way only to a belief with authority, by its kind or by what its
@@ -182,7 +185,9 @@ class _Scorer:
             return None
         pairs = [
             (a, row)
-            for a, row in zip(assessed, features(assessed, heads, winner), strict=True)
+            for a, row in zip(
+                assessed, features(assessed, heads, winner) if rows is None else rows, strict=True
+            )
             if eligible(a, heads)
         ]
         if not pairs:
@@ -302,22 +307,29 @@ class Panel:
         return replace(best, steps=(*best.steps, f"{step}: the more protective choice stands"))
 
 
-def last_word(
-    ranker: Chooser | None,
+def last_words(
+    ranker: Chooser | Panel | None,
     winner: Assessment | None,
     past: Assessment | None,
     assessed: Mapping[str, Assessment],
     heads: Mapping[str, Candidate],
     losers: Mapping[str, str],
-) -> Assessment | None:
-    """The ranker's last word on the rules' ``winner`` (the winner itself when it has none)."""
-    if ranker is None or winner is None or past is not None:
-        return winner
+) -> list[Assessment | None]:
+    """Each ranker's last word on the rules' ``winner``, a choice two of them make listed once
+    (the winner alone where no ranker is asked: none given, nothing won, or the past asked
+    about). The candidates' features are computed once for every ranker."""
+    if winner is None or past is not None or ranker is None:
+        return [winner]
+    members = ranker.members if isinstance(ranker, Panel) else (ranker,)
     # what an OVERRIDES or NARROWS edge put below another is a curator's word: not ranked;
     # nor is the record a question about the past asked for
     ranked = [a for a in assessed.values() if a.candidate.id not in losers]
-    chosen = ranker.choose(winner, ranked, heads)
-    return winner if chosen is None else chosen
+    rows = features(ranked, heads, winner)
+    found: dict[str, Assessment] = {}
+    for member in members:
+        chosen = member.choose(winner, ranked, heads, rows) or winner
+        found.setdefault(chosen.candidate.id, chosen)
+    return list(found.values())
 
 
 def explicit_scope_holds(a: Assessment) -> bool:
