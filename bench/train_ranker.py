@@ -202,17 +202,26 @@ def record(store: Store) -> list[Case]:
     return cases
 
 
+def _stacked(
+    cases: Sequence[Case], names: Sequence[str]
+) -> tuple[list[Case], np.ndarray, np.ndarray, np.ndarray]:
+    """The cases with a right candidate, every one's candidates stacked into one feature
+    matrix (columns in the order of ``names``), each case's weight in the fit (a shared
+    packet's configuration counts :data:`SHARED_WEIGHT` times) and each row's case."""
+    groups = [c for c in cases if c.rows and sum(c.labels) > 0]
+    x = np.array([[row[n] for n in names] for c in groups for row in c.rows])
+    weight = np.array([SHARED_WEIGHT if c.round == SHARED_ROUND else 1.0 for c in groups])
+    case = np.repeat(np.arange(len(groups)), [len(c.rows) for c in groups])
+    return groups, x, weight, case
+
+
 def fit(cases: Sequence[Case], names: Sequence[str], *, l2: float, steps: int) -> dict[str, float]:
     """Conditional-logit weights by full-batch Adam from zero (deterministic); a shared
     packet's configuration counts :data:`SHARED_WEIGHT` times. Every case's candidates are
     stacked into one matrix and each step's softmax is taken per case over its slice."""
-    groups = [c for c in cases if c.rows and sum(c.labels) > 0]
-    x = np.array([[row[n] for n in names] for c in groups for row in c.rows])
+    groups, x, weight, case = _stacked(cases, names)
     y = np.concatenate([np.array(c.labels) / sum(c.labels) for c in groups])
-    weight = np.array([SHARED_WEIGHT if c.round == SHARED_ROUND else 1.0 for c in groups])
-    sizes = np.array([len(c.rows) for c in groups])
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    case = np.repeat(np.arange(len(groups)), sizes)  # each row's case
+    starts = np.concatenate([[0], np.cumsum([len(c.rows) for c in groups])[:-1]])
     w = np.zeros(len(names))
     m = np.zeros_like(w)
     v = np.zeros_like(w)
@@ -244,13 +253,9 @@ def fit_trees(cases: Sequence[Case], names: Sequence[str]) -> list[list[list[flo
     :data:`SHARED_WEIGHT` times. Each tree is returned as the nodes
     :class:`~beliefgraph.planner.ranking.Trees` reads, the learning rate folded into the
     leaves."""
-    groups = [c for c in cases if c.rows and sum(c.labels) > 0]
-    x = np.array([[row[n] for n in names] for c in groups for row in c.rows])
+    groups, x, weight, case = _stacked(cases, names)
     y = np.array([label > 0 for c in groups for label in c.labels])
-    weight = np.array(
-        [SHARED_WEIGHT if c.round == SHARED_ROUND else 1.0 for c in groups for _ in c.rows]
-    )
-    model = GradientBoostingClassifier(**TREE_PARAMS).fit(x, y, sample_weight=weight)
+    model = GradientBoostingClassifier(**TREE_PARAMS).fit(x, y, sample_weight=weight[case])
     rate = float(TREE_PARAMS["learning_rate"])
     trees = []
     for estimator in model.estimators_[:, 0]:

@@ -472,7 +472,7 @@ def decide(
         _conclude(request, kinds, assessed, heads, losers, winner, chosen, list(steps))
         for chosen in choices
     ]
-    return decisions[0] if len(decisions) == 1 else Panel.most_protective(decisions)
+    return Panel.most_protective(decisions)
 
 
 def _conclude(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from beliefgraph.models import ActionClass, Governs, Kind, Status
 from beliefgraph.planner.assess import Assessment, Candidate
@@ -138,12 +139,8 @@ def test_the_fitted_weights_name_only_features_the_planner_computes() -> None:
 
 
 #: a rule that checks handing a badge out, and a note on where badges are (closer in meaning)
-CHECKED = belief(
-    "rule",
-    "Visitor badges must be checked at reception before they are handed out.",
-    kind=Kind.policy,
-    names=("visitor badge",),
-    similarity=0.40,
+CHECKED = replace(
+    RULE, text="Visitor badges must be checked at reception before they are handed out."
 )
 HAND_OUT = "hand out a visitor badge from reception"
 #: one tree, one split: a candidate more similar than 0.5 scores 1, any other -1
