@@ -61,6 +61,8 @@ def american(token: str) -> str:
     return token
 
 
+# a word is folded wherever a text holding it is read: once per word of the vocabulary
+@lru_cache(maxsize=65536)
 def fold_plural(token: str) -> str:
     """``token`` without a regular English plural ending ("policies" -> "policy"), in its
     American spelling, and under the one name of a thing with two common ones ("bills" ->
@@ -161,12 +163,15 @@ class Terms:
         phrase = words(term)
         if not phrase:
             return None
-        n, toks = len(phrase), self.tokens
-        for i in range(len(toks) - n + 1):
-            if toks[i : i + n] == phrase:
-                return i, i + n
+        n, toks, first = len(phrase), self.tokens, phrase[0]
+        if first in toks:
+            for i in range(len(toks) - n + 1):
+                if toks[i] == first and toks[i : i + n] == phrase:
+                    return i, i + n
         joined = "".join(phrase)
         for i in range(len(toks)):
+            if not joined.startswith(toks[i]):
+                continue  # a run from here never spells the phrase
             run = ""
             for j in range(i, min(len(toks), i + 6)):
                 run += toks[j]
@@ -176,7 +181,7 @@ class Terms:
                     break
         toks = self.parts
         for i in range(len(toks) - n + 1):
-            if toks[i : i + n] == phrase:
+            if toks[i] == first and toks[i : i + n] == phrase:
                 return self.part_of[i], self.part_of[i + n - 1] + 1
         return None
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -211,10 +212,12 @@ class Ranker(_Scorer):
     weights: Mapping[str, float]
 
     def score(self, row: Mapping[str, float]) -> float:
-        return sum(self.weights.get(name, 0.0) * value for name, value in row.items())
+        return self.scores([row])[0]
 
     def scores(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
-        return [self.score(row) for row in rows]
+        names = tuple(self.weights)
+        weights = np.array([self.weights[name] for name in names])
+        return [float(v) for v in _matrix(rows, names, np.float64) @ weights]
 
 
 class Trees(_Scorer):
@@ -228,40 +231,51 @@ class Trees(_Scorer):
 
     def __init__(self, features: Sequence[str], trees: Sequence[Sequence[Sequence[float]]]):
         self.features = tuple(features)
+        # every tree's nodes side by side in flat arrays, tree t's node n at t * width + n
         width = max(len(tree) for tree in trees)
-        shape = (len(trees), width)
-        self._feature = np.zeros(shape, dtype=np.int64)
-        self._threshold = np.zeros(shape)
-        self._left = np.zeros(shape, dtype=np.int64)
-        self._right = np.zeros(shape, dtype=np.int64)
-        self._value = np.zeros(shape)
-        self._leaf = np.ones(shape, dtype=bool)
+        size = len(trees) * width
+        self._feature = np.zeros(size, dtype=np.int64)
+        self._threshold = np.zeros(size)
+        self._left = np.zeros(size, dtype=np.int64)
+        self._right = np.zeros(size, dtype=np.int64)
+        self._value = np.zeros(size)
+        self._leaf = np.ones(size, dtype=bool)
         for t, tree in enumerate(trees):
             for n, node in enumerate(tree):
+                at = t * width + n
                 if len(node) == 1:
-                    self._value[t, n] = node[0]
+                    self._value[at] = node[0]
                     continue
-                self._leaf[t, n] = False
-                self._feature[t, n] = int(node[0])
-                self._threshold[t, n] = node[1]
-                self._left[t, n], self._right[t, n] = int(node[2]), int(node[3])
+                self._leaf[at] = False
+                self._feature[at] = int(node[0])
+                self._threshold[at] = node[1]
+                self._left[at] = t * width + int(node[2])
+                self._right[at] = t * width + int(node[3])
+        self._roots = np.arange(len(trees)) * width
         self._depth = _depth(trees)
 
     def scores(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
         # the trees were grown on single-precision features: compare as they were
-        x = np.array([[row.get(f, 0.0) for f in self.features] for row in rows], np.float32)
-        trees = np.arange(self._feature.shape[0])
-        node = np.zeros((len(rows), len(trees)), dtype=np.int64)
+        x = _matrix(rows, self.features, np.float32).astype(np.float64)
+        node = np.tile(self._roots, (len(rows), 1))
+        which = np.arange(len(rows))[:, None]
         for _ in range(self._depth):
-            feature = self._feature[trees, node]
-            value = np.take_along_axis(x, feature, axis=1).astype(np.float64)
-            step = np.where(
-                value <= self._threshold[trees, node],
-                self._left[trees, node],
-                self._right[trees, node],
-            )
-            node = np.where(self._leaf[trees, node], node, step)
-        return [float(v) for v in self._value[trees, node].sum(axis=1)]
+            value = x[which, self._feature[node]]
+            step = np.where(value <= self._threshold[node], self._left[node], self._right[node])
+            node = np.where(self._leaf[node], node, step)
+        return [float(v) for v in self._value[node].sum(axis=1)]
+
+
+def _matrix(rows: Sequence[Mapping[str, float]], names: tuple[str, ...], dtype: type) -> np.ndarray:
+    """The rows' values of ``names``, a row each; a feature a row lacks counts nothing."""
+    if not names:
+        return np.zeros((len(rows), 0), dtype)
+    pick = operator.itemgetter(*names)
+    try:
+        values = [pick(row) for row in rows]
+    except KeyError:
+        values = [tuple(row.get(name, 0.0) for name in names) for row in rows]
+    return np.array(values, dtype).reshape(len(rows), len(names))
 
 
 def _depth(trees: Sequence[Sequence[Sequence[float]]]) -> int:
