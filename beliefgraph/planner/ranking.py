@@ -78,17 +78,19 @@ def _one_hot(prefix: str, value: str | None, values: Sequence[str | None]) -> di
 
 
 def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
-    """Whether a candidate may be ranked: everything but a belief whose explicit scope the
-    request falls outside, a belief about another one of the request's thing (the east
-    boiler's price is no answer for the west boiler's, however alike the two read) and a
-    superseded or retracted belief, unless it has a current head to hand its place to and is
-    about the request's thing."""
+    """Whether a candidate may be ranked: everything but a belief whose explicit scope
+    excludes the request (its writer's word that it does not reach there), a belief about
+    another one of the request's thing (the east boiler's price is no answer for the west
+    boiler's, however alike the two read) and a superseded or retracted belief, unless it has
+    a current head to hand its place to and is about the request's thing.
+
+    A rule whose explicit terms the request merely misses is ranked, the miss a feature
+    (``out_of_scope``): a writer names a class in their terms ("controlled drugs", "lithium
+    batteries") and a request names a member of it in words of its own ("the spare
+    tramadol", "the replacement laptop"). Left out one round at a time, ranking them made
+    more answers right and fewer false certainties than leaving them out."""
     c = a.candidate
-    if a.about.other:
-        return False
-    if a.scope is not None and a.scope.explicit and not a.scope.in_scope:
-        # an explicit scope is its writer's word on where the belief reaches, even where the
-        # request may name a member of a class it names: the instance may be outside it
+    if a.about.other or (a.scope is not None and a.scope.excluded_by is not None):
         return False
     if c.status in (Status.superseded, Status.retracted):
         # an old version stands for its chain's head only when it is about what is asked,
@@ -135,6 +137,7 @@ def features(
             "newest": float(age[c.id] == 0),
             "scope": float(scope is not None),
             "scope_explicit": float(scope is not None and scope.explicit),
+            "out_of_scope": float(scope is not None and scope.explicit and not scope.in_scope),
             "scope_weight": scope.weight if scope is not None else 0.0,
             "strong": float(a.strong),
             "type_match": float(a.type_match),

@@ -232,9 +232,9 @@ def test_a_belief_whose_explicit_scope_excludes_the_request_is_not_ranked() -> N
     assert d.governing == "note"
 
 
-def test_a_rule_whose_explicit_scope_the_request_misses_is_not_ranked() -> None:
-    # "Controlled drugs" may name a class the tramadol belongs to, but the writer's terms
-    # say where the rule reaches: the ranker does not reach past them
+def test_a_rule_whose_explicit_scope_the_request_misses_is_ranked_with_its_miss() -> None:
+    # "Controlled drugs" may name a class the tramadol belongs to, though the writer's terms
+    # miss the request: the rule is ranked, and its miss counts as the weights say
     query = "pop the spare tramadol boxes back on shelf C"
     shelf = belief("shelf", "Shelf C holds the cough syrups and the tramadol boxes.")
     drugs = belief(
@@ -244,10 +244,14 @@ def test_a_rule_whose_explicit_scope_the_request_misses_is_not_ranked() -> None:
         governs=Governs(any_terms=["controlled drugs"]),
         similarity=0.9,
     )
-    d = decide(query, {R}, [shelf, drugs], ranker=Ranker({"similarity": 9.0}))
-    assert d.governing == "shelf"
-    assessed = {a.candidate.id: a for a in d.assessments}
-    assert not eligible(assessed["drugs"], {})
+    assessed = {a.candidate.id: a for a in decide(query, {R}, [shelf, drugs]).assessments}
+    assert eligible(assessed["drugs"], {})
+    rows = dict(zip(assessed, features(list(assessed.values()), {}, None), strict=True))
+    assert (rows["drugs"]["out_of_scope"], rows["shelf"]["out_of_scope"]) == (1.0, 0.0)
+    closer = decide(query, {R}, [shelf, drugs], ranker=Ranker({"similarity": 9.0}))
+    assert closer.governing == "drugs"
+    missed = Ranker({"similarity": 9.0, "out_of_scope": -20.0})
+    assert decide(query, {R}, [shelf, drugs], ranker=missed).governing == "shelf"
 
 
 def test_an_old_version_about_something_else_does_not_bring_its_head_in() -> None:
