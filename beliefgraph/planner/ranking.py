@@ -73,7 +73,9 @@ class Chooser(Protocol):
     ) -> Assessment | None: ...
 
 
-def _one_hot(prefix: str, value: str | None, values: Sequence[str | None]) -> dict[str, float]:
+@cache
+def _one_hot(prefix: str, value: str | None, values: tuple[str | None, ...]) -> dict[str, float]:
+    # shared between calls: only ever spread into a row, never changed
     return {f"{prefix}:{v}": 1.0 if value == v else 0.0 for v in values}
 
 
@@ -234,38 +236,36 @@ class Trees(_Scorer):
 
     def __init__(self, features: Sequence[str], trees: Sequence[Sequence[Sequence[float]]]):
         self.features = tuple(features)
-        # every tree's nodes side by side in flat arrays, tree t's node n at t * width + n
+        # every tree's nodes side by side in flat arrays, tree t's node n at t * width + n; a
+        # node's two children at 2 * node (left) and 2 * node + 1 (right) of ``_children``,
+        # a leaf its own two children, so that a walk may go on past it and stay
         width = max(len(tree) for tree in trees)
         size = len(trees) * width
         self._feature = np.zeros(size, dtype=np.int64)
         self._threshold = np.zeros(size)
-        self._left = np.zeros(size, dtype=np.int64)
-        self._right = np.zeros(size, dtype=np.int64)
+        self._children = np.repeat(np.arange(size, dtype=np.int64), 2)
         self._value = np.zeros(size)
-        self._leaf = np.ones(size, dtype=bool)
         for t, tree in enumerate(trees):
             for n, node in enumerate(tree):
                 at = t * width + n
                 if len(node) == 1:
                     self._value[at] = node[0]
                     continue
-                self._leaf[at] = False
                 self._feature[at] = int(node[0])
                 self._threshold[at] = node[1]
-                self._left[at] = t * width + int(node[2])
-                self._right[at] = t * width + int(node[3])
+                self._children[2 * at] = t * width + int(node[2])
+                self._children[2 * at + 1] = t * width + int(node[3])
         self._roots = np.arange(len(trees)) * width
         self._depth = _depth(trees)
 
     def scores(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
         # the trees were grown on single-precision features: compare as they were
-        x = _matrix(rows, self.features, np.float32).astype(np.float64)
+        x = _matrix(rows, self.features, np.float32).astype(np.float64).ravel()
         node = np.tile(self._roots, (len(rows), 1))
-        which = np.arange(len(rows))[:, None]
+        row = (np.arange(len(rows)) * len(self.features))[:, None]
         for _ in range(self._depth):
-            value = x[which, self._feature[node]]
-            step = np.where(value <= self._threshold[node], self._left[node], self._right[node])
-            node = np.where(self._leaf[node], node, step)
+            right = x[row + self._feature[node]] > self._threshold[node]
+            node = self._children[2 * node + right]
         return [float(v) for v in self._value[node].sum(axis=1)]
 
 
