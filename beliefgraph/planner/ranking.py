@@ -81,18 +81,21 @@ def _one_hot(prefix: str, value: str | None, values: tuple[str | None, ...]) -> 
 
 def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     """Whether a candidate may be ranked: everything but a belief whose explicit scope
-    excludes the request (its writer's word that it does not reach there), a belief about
-    another one of the request's thing (the east boiler's price is no answer for the west
-    boiler's, however alike the two read) and a superseded or retracted belief, unless it has
-    a current head to hand its place to and is about the request's thing.
+    excludes the request (its writer's word that it does not reach there) and a superseded
+    or retracted belief, unless it has a current head to hand its place to and is about the
+    request's thing.
 
-    A rule whose explicit terms the request merely misses is ranked, the miss a feature
-    (``out_of_scope``): a writer names a class in their terms ("controlled drugs", "lithium
-    batteries") and a request names a member of it in words of its own ("the spare
-    tramadol", "the replacement laptop"). Left out one round at a time, ranking them made
-    more answers right and fewer false certainties than leaving them out."""
+    Two readings that once kept a belief out are features instead. A rule whose explicit
+    terms the request merely misses (``out_of_scope``): a writer names a class in their terms
+    ("controlled drugs", "lithium batteries") and a request names a member of it in words of
+    its own ("the spare tramadol", "the replacement laptop"). And a belief read as about
+    another one of the request's thing (``about_other``: the east boiler's price, asked about
+    the west boiler's), a reading that is wrong where one thing is written two ways ("Y10"
+    and "Year 10", "Kessler Metals GmbH" and "Kessler Metals"). Left out one round at a
+    time, ranking them made more answers right and fewer false certainties than leaving them
+    out."""
     c = a.candidate
-    if a.about.other or (a.scope is not None and a.scope.excluded_by is not None):
+    if a.scope is not None and a.scope.excluded_by is not None:
         return False
     if c.status in (Status.superseded, Status.retracted):
         # an old version stands for its chain's head only when it is about what is asked,
@@ -145,6 +148,7 @@ def features(
             "type_match": float(a.type_match),
             **_one_hot("about", a.about.level, _ABOUT),
             "about_exact": float(a.about.exact),
+            "about_other": float(a.about.other),
             "instance": float(a.instance),
             "names_qualified_thing": float(a.about.names_qualified_thing),
             "other_property": float(a.other_property),

@@ -254,6 +254,23 @@ def test_a_rule_whose_explicit_scope_the_request_misses_is_ranked_with_its_miss(
     assert decide(query, {R}, [shelf, drugs], ranker=missed).governing == "shelf"
 
 
+def test_a_belief_read_as_about_another_thing_is_ranked_with_that_reading() -> None:
+    # the locker 5 note reads as about another locker than the one asked; the ranker sees
+    # the reading as a feature, and a weight against it keeps the note about locker 4
+    query = "where is the spare key for locker 4 kept?"
+    four = belief("four", "The spare key for locker 4 is kept in the red box.", similarity=0.6)
+    five = belief("five", "The spare key for locker 5 is kept at reception.", similarity=0.9)
+    assessed = {a.candidate.id: a for a in decide(query, {R}, [four, five]).assessments}
+    assert assessed["five"].about.other
+    assert eligible(assessed["five"], {})
+    rows = dict(zip(assessed, features(list(assessed.values()), {}, None), strict=True))
+    assert (rows["five"]["about_other"], rows["four"]["about_other"]) == (1.0, 0.0)
+    closer = Ranker({"similarity": 9.0})
+    assert decide(query, {R}, [four, five], ranker=closer).governing == "five"
+    other = Ranker({"similarity": 9.0, "about_other": -20.0})
+    assert decide(query, {R}, [four, five], ranker=other).governing == "four"
+
+
 def test_an_old_version_about_something_else_does_not_bring_its_head_in() -> None:
     old = belief("old", "Deploys happen on Tuesdays.", status=Status.superseded, head="new")
     new = belief("new", "Deploys are on Fridays now.", similarity=0.1)
