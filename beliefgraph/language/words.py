@@ -61,8 +61,12 @@ def american(token: str) -> str:
     return token
 
 
-# a word is folded wherever a text holding it is read: once per word of the vocabulary
-@lru_cache(maxsize=65536)
+#: how many distinct words :func:`fold_plural` remembers: a word is folded wherever a text
+#: holding it is read, so once per word of the vocabulary
+WORD_CACHE = 65536
+
+
+@lru_cache(maxsize=WORD_CACHE)
 def fold_plural(token: str) -> str:
     """``token`` without a regular English plural ending ("policies" -> "policy"), in its
     American spelling, and under the one name of a thing with two common ones ("bills" ->

@@ -37,9 +37,10 @@ import math
 import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
-from typing import Protocol
+from types import MappingProxyType
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -74,9 +75,8 @@ class Chooser(Protocol):
 
 
 @cache
-def _one_hot(prefix: str, value: str | None, values: tuple[str | None, ...]) -> dict[str, float]:
-    # shared between calls: only ever spread into a row, never changed
-    return {f"{prefix}:{v}": 1.0 if value == v else 0.0 for v in values}
+def _one_hot(prefix: str, value: str | None, values: tuple[str | None, ...]) -> Mapping[str, float]:
+    return MappingProxyType({f"{prefix}:{v}": 1.0 if value == v else 0.0 for v in values})
 
 
 def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
@@ -85,15 +85,13 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     or retracted belief, unless it has a current head to hand its place to and is about the
     request's thing.
 
-    Two readings that once kept a belief out are features instead. A rule whose explicit
-    terms the request merely misses (``out_of_scope``): a writer names a class in their terms
-    ("controlled drugs", "lithium batteries") and a request names a member of it in words of
-    its own ("the spare tramadol", "the replacement laptop"). And a belief read as about
-    another one of the request's thing (``about_other``: the east boiler's price, asked about
-    the west boiler's), a reading that is wrong where one thing is written two ways ("Y10"
-    and "Year 10", "Kessler Metals GmbH" and "Kessler Metals"). Left out one round at a
-    time, ranking them made more answers right and fewer false certainties than leaving them
-    out."""
+    Two readings the rules take as final are features here, weighed with the rest (the
+    evidence is in ``bench/results/ranker.md``): a rule whose explicit terms the request
+    merely misses (``out_of_scope``), since a writer names a class in their terms
+    ("controlled drugs") and a request may name a member of it in words of its own ("the
+    spare tramadol"); and a belief read as about another one of the request's thing
+    (``about_other``: the east boiler's price, asked about the west boiler's), a reading
+    that is wrong where one thing is written two ways ("Y10" and "Year 10")."""
     c = a.candidate
     if a.scope is not None and a.scope.excluded_by is not None:
         return False
@@ -220,12 +218,13 @@ class Ranker(_Scorer):
 
     weights: Mapping[str, float]
 
-    def score(self, row: Mapping[str, float]) -> float:
-        return self.scores([row])[0]
+    @cached_property
+    def _vector(self) -> tuple[tuple[str, ...], np.ndarray[Any, Any]]:
+        names = tuple(self.weights)
+        return names, np.array([self.weights[name] for name in names])
 
     def scores(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
-        names = tuple(self.weights)
-        weights = np.array([self.weights[name] for name in names])
+        names, weights = self._vector
         return [float(v) for v in _matrix(rows, names, np.float64) @ weights]
 
 
@@ -241,8 +240,8 @@ class Trees(_Scorer):
     def __init__(self, features: Sequence[str], trees: Sequence[Sequence[Sequence[float]]]):
         self.features = tuple(features)
         # every tree's nodes side by side in flat arrays, tree t's node n at t * width + n; a
-        # node's two children at 2 * node (left) and 2 * node + 1 (right) of ``_children``,
-        # a leaf its own two children, so that a walk may go on past it and stay
+        # node's two children at 2 * node (left) and 2 * node + 1 (right) of ``_children``;
+        # a leaf points to itself, so a walk that reaches it stays there for the levels left
         width = max(len(tree) for tree in trees)
         size = len(trees) * width
         self._feature = np.zeros(size, dtype=np.int64)
@@ -266,17 +265,21 @@ class Trees(_Scorer):
         # the trees were grown on single-precision features: compare as they were
         x = _matrix(rows, self.features, np.float32).astype(np.float64).ravel()
         node = np.tile(self._roots, (len(rows), 1))
-        row = (np.arange(len(rows)) * len(self.features))[:, None]
+        offset = (np.arange(len(rows)) * len(self.features))[:, None]
         for _ in range(self._depth):
-            right = x[row + self._feature[node]] > self._threshold[node]
+            right = x[offset + self._feature[node]] > self._threshold[node]
             node = self._children[2 * node + right]
         return [float(v) for v in self._value[node].sum(axis=1)]
 
 
-def _matrix(rows: Sequence[Mapping[str, float]], names: tuple[str, ...], dtype: type) -> np.ndarray:
+def _matrix(
+    rows: Sequence[Mapping[str, float]], names: tuple[str, ...], dtype: type[np.floating[Any]]
+) -> np.ndarray[Any, Any]:
     """The rows' values of ``names``, a row each; a feature a row lacks counts nothing."""
     if not names:
         return np.zeros((len(rows), 0), dtype)
+    # one name gives a value, not a tuple (hence the reshape); a row without every name (rows
+    # the planner computes have them all) sends every row the slow way
     pick = operator.itemgetter(*names)
     try:
         values = [pick(row) for row in rows]

@@ -248,8 +248,8 @@ def test_a_rule_whose_explicit_scope_the_request_misses_is_ranked_with_its_miss(
     assert eligible(assessed["drugs"], {})
     rows = dict(zip(assessed, features(list(assessed.values()), {}, None), strict=True))
     assert (rows["drugs"]["out_of_scope"], rows["shelf"]["out_of_scope"]) == (1.0, 0.0)
-    closer = decide(query, {R}, [shelf, drugs], ranker=Ranker({"similarity": 9.0}))
-    assert closer.governing == "drugs"
+    closer = Ranker({"similarity": 9.0})
+    assert decide(query, {R}, [shelf, drugs], ranker=closer).governing == "drugs"
     missed = Ranker({"similarity": 9.0, "out_of_scope": -20.0})
     assert decide(query, {R}, [shelf, drugs], ranker=missed).governing == "shelf"
 
