@@ -232,10 +232,23 @@ def test_a_belief_whose_explicit_scope_excludes_the_request_is_not_ranked() -> N
     assert d.governing == "note"
 
 
+def _ranked_with(feature: str, query: str, kept: Candidate, flagged: Candidate) -> None:
+    """``flagged`` is ranked with ``feature`` set (``kept`` without it): a closer reading
+    alone puts it first, and a weight against the feature keeps ``kept``."""
+    both = [kept, flagged]
+    assessed = {a.candidate.id: a for a in decide(query, {R}, both).assessments}
+    assert eligible(assessed[flagged.id], {})
+    rows = dict(zip(assessed, features(list(assessed.values()), {}, None), strict=True))
+    assert (rows[flagged.id][feature], rows[kept.id][feature]) == (1.0, 0.0)
+    closer = Ranker({"similarity": 9.0})
+    assert decide(query, {R}, both, ranker=closer).governing == flagged.id
+    against = Ranker({"similarity": 9.0, feature: -20.0})
+    assert decide(query, {R}, both, ranker=against).governing == kept.id
+
+
 def test_a_rule_whose_explicit_scope_the_request_misses_is_ranked_with_its_miss() -> None:
     # "Controlled drugs" may name a class the tramadol belongs to, though the writer's terms
     # miss the request: the rule is ranked, and its miss counts as the weights say
-    query = "pop the spare tramadol boxes back on shelf C"
     shelf = belief("shelf", "Shelf C holds the cough syrups and the tramadol boxes.")
     drugs = belief(
         "drugs",
@@ -244,14 +257,7 @@ def test_a_rule_whose_explicit_scope_the_request_misses_is_ranked_with_its_miss(
         governs=Governs(any_terms=["controlled drugs"]),
         similarity=0.9,
     )
-    assessed = {a.candidate.id: a for a in decide(query, {R}, [shelf, drugs]).assessments}
-    assert eligible(assessed["drugs"], {})
-    rows = dict(zip(assessed, features(list(assessed.values()), {}, None), strict=True))
-    assert (rows["drugs"]["out_of_scope"], rows["shelf"]["out_of_scope"]) == (1.0, 0.0)
-    closer = Ranker({"similarity": 9.0})
-    assert decide(query, {R}, [shelf, drugs], ranker=closer).governing == "drugs"
-    missed = Ranker({"similarity": 9.0, "out_of_scope": -20.0})
-    assert decide(query, {R}, [shelf, drugs], ranker=missed).governing == "shelf"
+    _ranked_with("out_of_scope", "pop the spare tramadol boxes back on shelf C", shelf, drugs)
 
 
 def test_a_belief_read_as_about_another_thing_is_ranked_with_that_reading() -> None:
@@ -262,13 +268,7 @@ def test_a_belief_read_as_about_another_thing_is_ranked_with_that_reading() -> N
     five = belief("five", "The spare key for locker 5 is kept at reception.", similarity=0.9)
     assessed = {a.candidate.id: a for a in decide(query, {R}, [four, five]).assessments}
     assert assessed["five"].about.other
-    assert eligible(assessed["five"], {})
-    rows = dict(zip(assessed, features(list(assessed.values()), {}, None), strict=True))
-    assert (rows["five"]["about_other"], rows["four"]["about_other"]) == (1.0, 0.0)
-    closer = Ranker({"similarity": 9.0})
-    assert decide(query, {R}, [four, five], ranker=closer).governing == "five"
-    other = Ranker({"similarity": 9.0, "about_other": -20.0})
-    assert decide(query, {R}, [four, five], ranker=other).governing == "four"
+    _ranked_with("about_other", query, four, five)
 
 
 def test_an_old_version_about_something_else_does_not_bring_its_head_in() -> None:
