@@ -37,6 +37,7 @@ from beliefgraph.language.acts import infer_action_types
 from beliefgraph.language.scopes import STRONG
 from beliefgraph.language.words import STOPWORDS, Terms, fold_plural
 from beliefgraph.models import ActionClass, BeliefPublic, ChainLink
+from beliefgraph.planner.actions import ActionModel, default_actions
 from beliefgraph.planner.assess import Assessment, Candidate, Decision
 from beliefgraph.planner.candidates import CandidateRow, contest_from_map, planner_rows
 from beliefgraph.planner.models import (
@@ -112,6 +113,8 @@ class Planner:
         clock: a monotonic clock in seconds, for the timings.
         ranker: has the last word on who governs; the fitted panel (the trees of
             ``ranker_trees.json`` and the weights of ``ranker.json``) when not given.
+        actions: has the last word on the action; the fitted model (``actions.json``) when
+            not given.
     """
 
     def __init__(
@@ -122,11 +125,13 @@ class Planner:
         *,
         clock: Callable[[], float] = time.perf_counter,
         ranker: Chooser | Panel | None = None,
+        actions: ActionModel | None = None,
     ) -> None:
         self.db = db
         self.embedder = embedder
         self.settings = settings or PlannerSettings()
         self.ranker = ranker if ranker is not None else default_ranker()
+        self.actions = actions if actions is not None else default_actions()
         self._clock = clock
 
     def query(self, request: QueryRequest, *, caller: Caller = DEVELOPMENT_CALLER) -> QueryResult:
@@ -237,7 +242,13 @@ class Planner:
             (extra.scope_key, s) for _, extra, _ in found if extra.scope_key for s in extra.narrows
         ]
         decision = decide(
-            read, kinds, candidates, overrides=overrides, narrows=narrows, ranker=self.ranker
+            read,
+            kinds,
+            candidates,
+            overrides=overrides,
+            narrows=narrows,
+            ranker=self.ranker,
+            actions=self.actions,
         )
         timings["decide"] = self._ms(mark)
 

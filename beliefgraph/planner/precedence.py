@@ -84,6 +84,8 @@ The rules (DESIGN §3), in order:
    6 to 10 then set the action from the belief it chose. Given a panel of rankers (the
    planner's: trees, then linear weights), each choice is carried through rules 6 to 10, and
    where they would let the agent do different things the more protective stands.
+12. **The action model.** Given one (the planner passes the fitted one), it has the last word
+   on the action where the ranker had it on the belief (:mod:`beliefgraph.planner.actions`).
 """
 
 from __future__ import annotations
@@ -125,6 +127,7 @@ from beliefgraph.models import (
     Kind,
     Status,
 )
+from beliefgraph.planner.actions import ActionModel
 from beliefgraph.planner.assess import (
     RULE_WORDS,
     WITHOUT_STANDING,
@@ -368,6 +371,7 @@ def decide(
     overrides: Iterable[tuple[str, str]] = (),
     narrows: Iterable[tuple[str, str]] = (),
     ranker: Chooser | Panel | None = None,
+    actions: ActionModel | None = None,
 ) -> Decision:
     """Decide which candidate governs ``query`` and what the agent may do.
 
@@ -382,6 +386,7 @@ def decide(
             (:mod:`beliefgraph.planner.ranking`); a :class:`Panel` of them, each carried
             through to its action, the most protective taken; ``None`` decides by the rules
             alone.
+        actions: has the last word on the action where ``ranker`` had it on the belief.
 
     Returns:
         The :class:`Decision`; ``governing`` is ``None`` when nothing applies.
@@ -474,7 +479,10 @@ def decide(
         _conclude(request, kinds, assessed, heads, losers, winner, chosen, list(steps))
         for chosen in choices
     ]
-    return Panel.most_protective(decisions)
+    decision = Panel.most_protective(decisions)
+    if actions is None or winner is None or past is not None:
+        return decision
+    return actions.settle(request, kinds, decision, by_id)
 
 
 def _conclude(

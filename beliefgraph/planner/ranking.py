@@ -23,7 +23,8 @@ certainties than either ranker alone, and more right answers than the linear one
 The ranker decides only among candidates, and only when the rules found a winner: where no
 belief governs, none does (a question about nothing stored stays unanswered by a belief).
 Nor does it choose when the request asks about the past: the record asked for answers. The
-rules then set the action from the belief it chose.
+rules then set the action from the belief it chose, and the action model
+(:mod:`beliefgraph.planner.actions`) has the last word on it.
 
 >>> ranker = Ranker({"sim": 1.0})
 >>> ranker.weights["sim"]

@@ -288,16 +288,19 @@ def test_an_old_version_whose_head_is_retracted_is_not_ranked() -> None:
     assert d.governing == "note"
 
 
+#: the record of how things were, and a question about that time
+RECORD = belief(
+    "record",
+    "Visitor badges were kept in the blue box at reception until 2023.",
+    names=("visitor badge",),
+    status=Status.archived,
+    similarity=0.3,
+)
+BACK_THEN = "back in 2023, where were the visitor badges kept at reception?"
+
+
 def test_a_question_about_the_past_keeps_the_record_it_asks_for() -> None:
-    record = belief(
-        "record",
-        "Visitor badges were kept in the blue box at reception until 2023.",
-        names=("visitor badge",),
-        status=Status.archived,
-        similarity=0.3,
-    )
-    query = "back in 2023, where were the visitor badges kept at reception?"
-    rules = decide(query, {R}, [NOTE, record])
-    ranked = decide(query, {R}, [NOTE, record], ranker=Ranker({"similarity": 9.0}))
+    rules = decide(BACK_THEN, {R}, [NOTE, RECORD])
+    ranked = decide(BACK_THEN, {R}, [NOTE, RECORD], ranker=Ranker({"similarity": 9.0}))
     assert rules.governing == ranked.governing == "record"
     assert ranked.action == ActionClass.archive_only

@@ -1,0 +1,177 @@
+"""The last word on what the agent may do: a model of the action, learned from labelled scenarios.
+
+The rules of :func:`~beliefgraph.planner.precedence.action_for` set the action from the
+governing belief: its hint, the rule its text states, what the request puts at stake. Each
+reading is right more often than not, and the order they are applied in was set by hand; a
+request to move money under a plain note, or a dose read from a belief labelled ``answer``,
+is decided by whichever reading was written first. Here the rules' action is one feature
+among the readings that set it (the request's acts and stakes, the belief's label, kind,
+standing and what its text holds) and the words of the request and of the belief; a
+multinomial logistic model (``actions.json`` beside this module, fitted by
+``bench/train_ranker.py`` on the evaluation rounds already read) gives each action class a
+probability, and the action taken is the one whose expected loss is least.
+
+The losses are the evaluation's (a permissive answer where a check or a block was due costs
+seven, a weaker protection than due four, more caution than due one) plus two for any
+action other than the one due, as the fitting script writes them: a false certainty is bought
+back only at a price in overblocking, and the model checks where it cannot tell a plain read
+from a hand-over. Left out one round at a time, it made fewer false certainties than the
+rules' action and more right actions (``bench/results/ranker.md``).
+
+It decides only where the rankers do (the rules found a belief to govern, and the request
+does not ask about the past): where nothing governs, or history answers, the rules stand. Nor
+does it decide for a belief that is history itself (archived, or past its ``valid_to``:
+``archive_only``), or one that live beliefs contest: a contest comes from a writer the gate's
+guards refused, and what it may do to the action is the rules' to say (``warn``, never more;
+rule 7 of :mod:`beliefgraph.planner.precedence`), not a lever to pull through a model.
+
+>>> model = ActionModel(("answer", "block"), {"sure": (2.0, -2.0), "unsure": (1.0, -1.0)},
+...                     (0.0, 0.0), ((0.0, 1.0), (8.0, 0.0)))
+>>> model.choose({"sure": 1.0})[0].value
+'answer'
+>>> model.choose({"unsure": 1.0})[0].value  # answer is likelier (0.88), but costs 8 if wrong
+'block'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+from typing import TypeGuard
+
+import numpy as np
+
+from beliefgraph.language.acts import CHANGING, asks_what_was_done
+from beliefgraph.language.directives import read_directive
+from beliefgraph.language.stakes import (
+    at_stake,
+    holds_at_stake,
+    holds_safety_setting,
+    kept_confidential,
+    may_be_handed_on,
+    safety_at_stake,
+    someone_elses_act,
+)
+from beliefgraph.language.words import Terms, words
+from beliefgraph.models import ActionClass, ActionType
+from beliefgraph.planner.assess import Candidate, Decision
+
+#: where the fitted model lives (written by bench/train_ranker.py)
+ACTIONS_FILE = Path(__file__).with_name("actions.json")
+
+
+def action_features(
+    request: Terms, kinds: Iterable[ActionType], decision: Decision, governor: Candidate
+) -> dict[str, float]:
+    """What the model reads of a decision: the rules' action, the request's acts and stakes,
+    the governing belief's label, standing and what its text holds, and both texts' words."""
+    found: dict[str, float] = {f"action={decision.action.value}": 1.0}
+    kinds = frozenset(kinds)
+    found |= {f"type={t.value}": 1.0 for t in kinds}
+    found[f"request_stake={at_stake(request.text)}"] = 1.0
+    safety = safety_at_stake(request.text)
+    found[f"request_safety={safety[0].value if safety else None}"] = 1.0
+    found["asks_what_was_done"] = float(asks_what_was_done(request.text))
+    hint = governor.allowed_action.value if governor.allowed_action else None
+    directive = read_directive(governor.text)
+    found |= {
+        f"hint={hint}": 1.0,
+        f"kind={governor.kind.value}": 1.0,
+        f"status={governor.status.value}": 1.0,
+        f"epistemic={governor.epistemic_status.value}": 1.0,
+        f"priority={governor.priority.value}": 1.0,
+        f"says={directive.action.value if directive.action else None}": 1.0,
+        f"holds={holds_at_stake(governor.text)}": 1.0,
+        "verification_required": float(governor.verification_required),
+        "states_a_rule": float(directive.is_rule),
+        "holds_a_safety_setting": float(holds_safety_setting(governor.text)),
+        "someone_elses_act": float(someone_elses_act(governor.text)),
+        "told_in_confidence": float(kept_confidential(governor.text)),
+        "may_be_handed_on": float(may_be_handed_on(governor.text)),
+        "explicit_scope": float(governor.governs is not None),
+    }
+    scoped = frozenset(governor.governs.action_types if governor.governs else ())
+    found["scope_changes"] = float(bool(scoped & CHANGING))
+    held = next((a for a in decision.assessments if a.candidate.id == governor.id), None)
+    if held is not None:
+        found[f"lane={held.lane}"] = 1.0
+        found["strong_scope"] = float(held.strong)
+    found |= {f"request:{w}": 1.0 for w in request.tokens}
+    found |= {f"belief:{w}": 1.0 for w in words(governor.text)}
+    return found
+
+
+def decides_for(governor: Candidate | None) -> TypeGuard[Candidate]:
+    """Whether the model has the last word on the action of what ``governor`` governs: not
+    where nothing does, nor for history, nor for a contested belief."""
+    return governor is not None and not governor.historical and not governor.contested_by
+
+
+@dataclass(frozen=True)
+class ActionModel:
+    """A multinomial logistic model of the action class, and the loss of each action taken
+    (``losses[due][taken]``, in the order of ``classes``)."""
+
+    classes: tuple[str, ...]
+    weights: Mapping[str, Sequence[float]]
+    intercept: Sequence[float]
+    losses: Sequence[Sequence[float]]
+
+    def choose(self, found: Mapping[str, float]) -> tuple[ActionClass, list[float]]:
+        """The action of least expected loss, and each class's probability."""
+        score = np.array(self.intercept, dtype=float)
+        for name, value in found.items():
+            w = self.weights.get(name)
+            if w is not None:
+                score += value * np.asarray(w)
+        p = np.exp(score - score.max())
+        p /= p.sum()
+        expected = p @ np.asarray(self.losses, dtype=float)
+        return ActionClass(self.classes[int(np.argmin(expected))]), p.tolist()
+
+    def settle(
+        self,
+        request: Terms,
+        kinds: Iterable[ActionType],
+        decision: Decision,
+        by_id: Mapping[str, Candidate],
+    ) -> Decision:
+        """``decision`` with the model's action, the trace saying so where it changed."""
+        governor = by_id.get(decision.governing or "")
+        if not decides_for(governor):
+            return decision
+        action, p = self.choose(action_features(request, kinds, decision, governor))
+        if action == decision.action:
+            return decision
+        likely = self.classes[int(np.argmax(p))]
+        step = (
+            f"the action model reads {decision.action.value} as {action.value} (most likely "
+            f"{likely}, {max(p):.2f}; least expected loss)"
+        )
+        reason = f"{decision.reason}; the action model: {action.value}"
+        return replace(decision, action=action, reason=reason, steps=(*decision.steps, step))
+
+
+def load_actions(path: Path = ACTIONS_FILE) -> ActionModel:
+    """The model ``path`` holds (``{"classes", "weights", "intercept", "losses"}``)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    classes = tuple(str(c) for c in data["classes"])
+    losses = [[float(x) for x in row] for row in data["losses"]]
+    if len(losses) != len(classes) or any(not math.isfinite(x) for r in losses for x in r):
+        raise ValueError(f"{path}: a loss for each class is needed")
+    return ActionModel(
+        classes,
+        {str(k): tuple(float(x) for x in v) for k, v in data["weights"].items()},
+        tuple(float(x) for x in data["intercept"]),
+        losses,
+    )
+
+
+@cache
+def default_actions() -> ActionModel:
+    """The fitted action model, read once."""
+    return load_actions()

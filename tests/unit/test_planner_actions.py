@@ -1,0 +1,136 @@
+"""The action model's last word on what the agent may do, over hand-made candidates and the
+fitted model."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from beliefgraph.language.words import Terms
+from beliefgraph.models import ActionClass, ActionType, Kind
+from beliefgraph.planner.actions import (
+    ACTIONS_FILE,
+    ActionModel,
+    action_features,
+    decides_for,
+    default_actions,
+    load_actions,
+)
+from beliefgraph.planner.precedence import decide
+from beliefgraph.planner.ranking import Ranker
+from tests.unit.test_planner_precedence import R, belief
+from tests.unit.test_planner_ranking import BACK_THEN, NOTE, QUERY, RECORD, RULE
+
+CLASSES = ("answer", "verify_first", "block")
+#: the evaluation's losses plus one for a miss: answer where a check was due costs 8
+LOSSES = ((0.0, 2.0, 2.0), (8.0, 0.0, 2.0), (8.0, 5.0, 0.0))
+
+
+def model(weights: dict[str, tuple[float, float, float]]) -> ActionModel:
+    return ActionModel(CLASSES, weights, (0.0, 0.0, 0.0), LOSSES)
+
+
+def test_the_action_of_least_expected_loss_is_taken_not_the_likeliest() -> None:
+    # answer is likelier (about 0.58), but answering wrongly costs four times as much
+    leaning = model({"action=answer": (1.0, 0.7, -3.0)})
+    action, p = leaning.choose({"action=answer": 1.0})
+    assert max(p) == p[0]
+    assert action == ActionClass.verify_first
+    sure = model({"action=answer": (6.0, 0.0, 0.0)})
+    assert sure.choose({"action=answer": 1.0})[0] == ActionClass.answer
+
+
+def test_features_the_model_does_not_know_are_ignored() -> None:
+    sure = model({"action=answer": (6.0, 0.0, 0.0)})
+    assert sure.choose({"action=answer": 1.0, "request:unheard": 1.0})[0] == ActionClass.answer
+
+
+def test_the_model_changes_the_action_where_the_ranker_is_asked_and_says_so() -> None:
+    checks = model({"request:reception": (0.0, 9.0, 0.0)})
+    plain = decide(QUERY, {R}, [RULE, NOTE], ranker=Ranker({}))
+    d = decide(QUERY, {R}, [RULE, NOTE], ranker=Ranker({}), actions=checks)
+    assert d.governing == plain.governing
+    assert plain.action != ActionClass.verify_first
+    assert d.action == ActionClass.verify_first
+    assert "the action model" in d.steps[-1]
+    assert plain.action.value in d.steps[-1]
+    assert d.reason.endswith("the action model: verify_first")
+
+
+def test_the_model_is_not_asked_where_nothing_governs_or_the_past_is_asked() -> None:
+    checks = model({"request:visitor": (0.0, 9.0, 0.0)})
+    nothing = decide("what is the capital of peru?", {R}, [NOTE], actions=checks)
+    assert nothing.governing is None
+    assert nothing.action == ActionClass.answer_context
+    d = decide(BACK_THEN, {R}, [NOTE, RECORD], actions=checks)
+    assert d.action == ActionClass.archive_only
+
+
+def test_features_read_the_request_the_belief_and_the_rules_action() -> None:
+    d = decide(QUERY, {R}, [RULE, NOTE])
+    governor = next(a.candidate for a in d.assessments if a.candidate.id == d.governing)
+    found = action_features(Terms.of(QUERY), {R}, d, governor)
+    assert found[f"action={d.action.value}"] == 1.0
+    assert found["type=read"] == 1.0
+    assert found["request:reception"] == found["belief:reception"] == 1.0
+    assert found[f"kind={governor.kind.value}"] == 1.0
+    assert "lane=authority" in found or "lane=evidence" in found
+
+
+def test_the_fitted_model_loads_and_keeps_a_loss_for_every_class() -> None:
+    fitted = default_actions()
+    assert fitted == load_actions()
+    assert {ActionClass(c) for c in fitted.classes} >= {
+        ActionClass.answer,
+        ActionClass.verify_first,
+        ActionClass.block,
+    }
+    assert all(len(row) == len(fitted.classes) for row in fitted.losses)
+    assert all(len(w) == len(fitted.classes) for w in fitted.weights.values())
+    # a permissive answer where a check was due costs more than a needless check
+    a, v = fitted.classes.index("answer"), fitted.classes.index("verify_first")
+    assert fitted.losses[v][a] > fitted.losses[a][v] > 0
+    data = json.loads(ACTIONS_FILE.read_text(encoding="utf-8"))
+    assert data["fitted_by"] == "bench/train_ranker.py"
+
+
+def test_the_fitted_model_names_only_features_the_planner_computes() -> None:
+    def family(name: str) -> str:
+        return name.split("=")[0].split(":")[0]
+
+    fitted = {family(name) for name in default_actions().weights}
+    execute = belief("pay", "Supplier invoices are paid by bank transfer.", kind=Kind.fact)
+    d = decide("pay the supplier invoice now", {ActionType.execute}, [execute])
+    computed = action_features(
+        Terms.of("pay the supplier invoice now"), {ActionType.execute}, d, execute
+    )
+    assert fitted <= {family(name) for name in computed}
+
+
+def test_a_model_without_a_loss_for_each_class_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "actions.json"
+    bad.write_text(
+        json.dumps(
+            {"classes": ["answer", "block"], "weights": {}, "intercept": [0, 0], "losses": [[0]]}
+        ),
+        encoding="utf-8",
+    )
+    with pytest.raises(ValueError, match="a loss for each class"):
+        load_actions(bad)
+
+
+def test_the_model_leaves_a_contested_belief_and_history_to_the_rules() -> None:
+    checks = model({"request:reception": (0.0, 9.0, 0.0)})
+    disputed = replace(NOTE, contested_by=("claim",))
+    plain = decide(QUERY, {R}, [disputed], ranker=Ranker({}))
+    assert plain.action == ActionClass.warn  # rule 7: a contest warns, never more
+    assert decide(QUERY, {R}, [disputed], ranker=Ranker({}), actions=checks) == plain
+    expired = replace(NOTE, expired=True)
+    history = decide(QUERY, {R}, [expired], ranker=Ranker({}), actions=checks)
+    assert history == decide(QUERY, {R}, [expired], ranker=Ranker({}))
+    assert not decides_for(disputed)
+    assert not decides_for(expired)
+    assert decides_for(NOTE)
