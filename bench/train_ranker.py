@@ -326,7 +326,7 @@ def action_rows(
             continue
         request, kinds = Terms.of(c.query), infer_action_types(c.query)
         d = decide(request, kinds, c.candidates, ranker=ranker)
-        governor = next(x for x in c.candidates if x.id == d.governing)
+        governor = next((x for x in c.candidates if x.id == d.governing), None)
         if not decides_for(governor):
             continue  # history, or contested: the rules' action stands
         rows.append(action_features(request, kinds, d, governor))

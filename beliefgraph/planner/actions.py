@@ -9,7 +9,9 @@ among the readings that set it (the request's acts and stakes, the belief's labe
 standing and what its text holds) and the words of the request and of the belief; a
 multinomial logistic model (``actions.json`` beside this module, fitted by
 ``bench/train_ranker.py`` on the evaluation rounds already read) gives each action class a
-probability, and the action taken is the one whose expected loss is least.
+probability, and the action taken is the one whose expected loss is least, among every class
+it was fitted on (``answer_context`` where a belief is only background to what is asked,
+``archive_only`` where what it says has had its day).
 
 The losses are the evaluation's (a permissive answer where a check or a block was due costs
 seven, a weaker protection than due four, more caution than due one) plus two for any
@@ -159,16 +161,16 @@ class ActionModel:
 def load_actions(path: Path = ACTIONS_FILE) -> ActionModel:
     """The model ``path`` holds (``{"classes", "weights", "intercept", "losses"}``)."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    classes = tuple(str(c) for c in data["classes"])
+    classes = tuple(ActionClass(c).value for c in data["classes"])
     losses = [[float(x) for x in row] for row in data["losses"]]
-    if len(losses) != len(classes) or any(not math.isfinite(x) for r in losses for x in r):
-        raise ValueError(f"{path}: a loss for each class is needed")
-    return ActionModel(
-        classes,
-        {str(k): tuple(float(x) for x in v) for k, v in data["weights"].items()},
-        tuple(float(x) for x in data["intercept"]),
-        losses,
-    )
+    weights = {str(k): tuple(float(x) for x in v) for k, v in data["weights"].items()}
+    intercept = tuple(float(x) for x in data["intercept"])
+    widths = {len(intercept), *map(len, losses), *map(len, weights.values())}
+    if len(losses) != len(classes) or widths != {len(classes)}:
+        raise ValueError(f"{path}: a loss, a weight and an intercept for each class is needed")
+    if not all(math.isfinite(x) for row in losses for x in row):
+        raise ValueError(f"{path}: losses must be finite numbers")
+    return ActionModel(classes, weights, intercept, losses)
 
 
 @cache

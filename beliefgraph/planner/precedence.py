@@ -386,7 +386,8 @@ def decide(
             (:mod:`beliefgraph.planner.ranking`); a :class:`Panel` of them, each carried
             through to its action, the most protective taken; ``None`` decides by the rules
             alone.
-        actions: has the last word on the action where ``ranker`` had it on the belief.
+        actions: has the last word on the action where the rules found a winner and the past
+            is not asked (and the governor is neither history nor contested).
 
     Returns:
         The :class:`Decision`; ``governing`` is ``None`` when nothing applies.
