@@ -67,6 +67,11 @@ FUNCTION_WORDS = word_set(
     would you your
     """
 )
+#: words that flip a statement's polarity
+NEGATIONS = word_set(
+    """not no never none nobody nothing neither nor cannot cant dont doesnt didnt isnt arent
+    wasnt werent wont wouldnt shouldnt mustnt hasnt havent hadnt without anymore longer"""
+)
 
 
 def normalize(token: str) -> str:

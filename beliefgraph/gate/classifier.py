@@ -27,6 +27,7 @@ the candidates, applies the hard rules and guards, and acts on the verdicts.
    ``gate_subsume_similarity``: the longer one ``subsumes`` the shorter.
 5. **Redundancy** — cosine at least ``gate_compatible_similarity``: ``compatible``.
 6. Otherwise ``add``.
+7. **The pair model** has the last word on two plain-text beliefs of one kind: :mod:`.relation`.
 
 Without an entity or canonical name, a **correction** (or a credential against a
 credential) is split as in 3: its writer said it replaces something, and its attribute words
@@ -57,12 +58,13 @@ from typing import Any, Protocol
 
 from beliefgraph.config import Settings
 from beliefgraph.errors import LLMUnavailable
+from beliefgraph.gate.relation import RelationModel, default_relation_model
 from beliefgraph.language import frames
 from beliefgraph.language.things import ATTRIBUTES
 from beliefgraph.language.words import fold_plural
 from beliefgraph.llm import ChatEndpoint
 from beliefgraph.models import Verdict
-from beliefgraph.text import CORRECTION_OPENING, FUNCTION_WORDS, tokenize, word_set
+from beliefgraph.text import CORRECTION_OPENING, FUNCTION_WORDS, NEGATIONS, tokenize, word_set
 
 log = logging.getLogger(__name__)
 
@@ -75,11 +77,6 @@ STOPWORDS = FUNCTION_WORDS | word_set(
     """
     also currently may mine ones s shall still t
     """
-)
-#: words that flip a statement's polarity
-NEGATIONS = word_set(
-    """not no never none nobody nothing neither nor cannot cant dont doesnt didnt isnt arent
-    wasnt werent wont wouldnt shouldnt mustnt hasnt havent hadnt without anymore longer"""
 )
 #: a copula or change verb: what comes before is the subject, what comes after the value
 _PIVOT = re.compile(
@@ -272,8 +269,9 @@ class DefaultClassifier:
 
     name = DEFAULT
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, relation: RelationModel | None = None) -> None:
         self.settings = settings
+        self.relation = relation  # the pair model; the fitted one when None
 
     def judge(self, pairs: Sequence[Pair]) -> list[Judgement]:
         """One judgement per pair (see the module docstring for the rules)."""
@@ -318,7 +316,26 @@ class DefaultClassifier:
         return own
 
     def judge_one(self, pair: Pair) -> Judgement:
-        """The verdict on one pair."""
+        """The verdict on one pair: the rules' (:meth:`by_rules`), unless the pair model reads
+        a plain-text pair of one kind otherwise (:mod:`beliefgraph.gate.relation`)."""
+        judged, new, old = self.by_rules(pair), pair.new, pair.old
+        named = new.entities or old.entities or new.canonical_name or old.canonical_name
+        if named or new.kind != old.kind or pair.similarity < self.floor_for(new):
+            return judged
+        words = (content_tokens(new.text), content_tokens(old.text))
+        settled = (self.relation or default_relation_model()).settle(
+            new.text,
+            old.text,
+            old.id,
+            pair.similarity,
+            judged.verdict,
+            words,
+            compatible_from=self.settings.gate_compatible_similarity,
+        )
+        return judged if settled is None else Judgement(*settled)
+
+    def by_rules(self, pair: Pair) -> Judgement:
+        """The verdict of the rules alone on one pair."""
         s = self.settings
         new, old, sim = pair.new, pair.old, pair.similarity
         cos = f"cosine {sim:.2f}"

@@ -56,7 +56,9 @@ WIFI = {"office_wifi": {"office", "wifi"}}
 
 
 def judge(new: BeliefView, old: BeliefView, similarity: float) -> tuple[Verdict, str]:
-    j = DEFAULT.judge_one(Pair(new, old, similarity))
+    """The rules' verdict: the cosines here are chosen, not measured, and the pair model
+    (tests/unit/test_relation.py) reads the cosine beside the words."""
+    j = DEFAULT.by_rules(Pair(new, old, similarity))
     return j.verdict, j.reason
 
 

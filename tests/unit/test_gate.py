@@ -6,7 +6,7 @@ from typing import Any
 
 from beliefgraph.access import DEVELOPMENT_CALLER, Caller, Role
 from beliefgraph.config import Settings
-from beliefgraph.gate.classifier import BeliefView, DefaultClassifier
+from beliefgraph.gate.classifier import BeliefView, DefaultClassifier, Judgement, Pair
 from beliefgraph.gate.gate import Gate
 from beliefgraph.gate.incoming import Neighbour, incoming_from_rows
 from beliefgraph.gate.write import audit_entries
@@ -15,7 +15,17 @@ from tests.fakes import HashingEmbedder
 
 SETTINGS = Settings()
 EMBED = HashingEmbedder()
-GATE = Gate(None, None, SETTINGS, DefaultClassifier(SETTINGS))  # type: ignore[arg-type]  # decide() reads nothing
+
+
+class RulesOnly(DefaultClassifier):
+    """The default classifier's rules without the pair model: the cosines here are chosen."""
+
+    def judge_one(self, pair: Pair) -> Judgement:
+        return self.by_rules(pair)
+
+
+GATE = Gate(None, None, SETTINGS, RulesOnly(SETTINGS))  # type: ignore[arg-type]  # decide() reads nothing
+GATE.default = RulesOnly(SETTINGS)  # what decides the pairs the configured classifier did not
 AGENT = Caller("agent-key", Role.agent, frozenset({"user:me"}))
 
 

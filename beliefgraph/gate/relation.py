@@ -1,0 +1,185 @@
+"""The last word on how two plain-text beliefs relate: a model learned from labelled pairs.
+
+The default classifier's rules (:mod:`beliefgraph.gate.classifier`) read a pair by its
+structure: the same words, a negation, a slot of a named subject, a change announced, the same
+values in other words. Each reading is right more often than not, and each was written for the
+pairs it was diagnosed on; a correction said as "we're doing it at home instead" or a
+restatement that shares two words with what it restates slips past all of them. Here the rules'
+verdict is one feature beside the pair's cosine, how many content words the two share, the
+numbers one keeps, adds or drops, a negation on one side only, the words that announce a change
+("now", "instead", "anymore", ...), and the words only one side has. A multinomial logistic model
+(``relation.json`` beside this module, fitted by ``bench/train_gate.py`` on the labelled pairs
+already read) gives each label a probability, and the gate reads the pair as the relation that
+costs least in expectation - the second *corrects* the first, *restates* it, or stands
+*beside* it: replacing what was not corrected costs 6, and so does merging what should stay
+apart (the second statement is not stored), any other miss 1. It never undoes a change the rules
+read (a correction dropped or merged would lose its new value), never reads otherwise than the
+rules two texts one of which says all the other says, and a restatement keeps every number.
+Left out one author at a time, it applied more corrections and merged more restatements than
+the rules, with fewer false merges and no more false supersessions
+(``bench/results/gate_model.md``).
+
+It decides only pairs like the ones it learned from: two beliefs of the same kind that name no
+subject (no ``about``, no canonical name), at a cosine the rules read at all (the floor of
+:meth:`~beliefgraph.gate.classifier.DefaultClassifier.floor_for`). A subject named by the
+writer is the rules' to compare, slot by slot.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from beliefgraph.models import Verdict
+from beliefgraph.text import NEGATIONS, tokenize, word_set
+
+#: where the fitted model lives (written by bench/train_gate.py)
+RELATION_FILE = Path(__file__).with_name("relation.json")
+
+#: the relations the model tells apart, in the order of its classes
+RELATIONS = ("corrects", "restates", "beside")
+#: what each relation makes of the pair
+_VERDICTS = {"corrects": Verdict.contradicts, "restates": Verdict.noop}
+#: verdicts that merge the two into one belief: a "restates" reading keeps them as they are
+_MERGING = frozenset({Verdict.noop, Verdict.subsumes, Verdict.subsumed})
+#: verdicts that replace or merge: a "beside" reading undoes them
+_ACTING = _MERGING | {Verdict.contradicts}
+#: the words a correction announces itself with
+CHANGE_WORDS = word_set(
+    """actually now instead anymore longer changed moved switched new no not stopped scratch
+    update turns cancelled canceled replaced moving switching changing going"""
+)
+_NUMBER = re.compile(r"\d+(?:[.:,]\d+)?")
+
+
+def relation_features(
+    new: str, old: str, similarity: float, rules: Verdict, words: tuple[frozenset[str], ...]
+) -> dict[str, float]:
+    """What the model reads of a pair: the rules' verdict, the cosine, the content words shared
+    and not (``words``: the new text's content words, then the old one's), numbers,
+    negations, change words."""
+    b, a = words
+    shared = len(a & b)
+    found: dict[str, float] = {
+        f"rules={rules.value}": 1.0,
+        "cosine": similarity,
+        "cosine_squared": similarity * similarity,
+        "shared_of_all": shared / max(1, len(a | b)),
+        "shared_of_shorter": shared / max(1, min(len(a), len(b))),
+        "shared_of_longer": shared / max(1, max(len(a), len(b))),
+        "length_ratio": min(len(a), len(b)) / max(1, len(a), len(b)),
+    }
+    before, after = set(_NUMBER.findall(old)), set(_NUMBER.findall(new))
+    found["number_kept"] = float(bool(before & after))
+    found["number_added"] = float(bool(after - before))
+    found["number_dropped"] = float(bool(before - after))
+    found["numbers_all_new"] = float(bool(before) and bool(after) and not before & after)
+    said, was = tokenize(new), tokenize(old)
+    found["negation_one_side"] = float(_negations(said) != _negations(was))
+    found |= {f"change:{w}": 1.0 for w in set(said) & CHANGE_WORDS}
+    found |= {f"new:{w}": 1.0 for w in set(said)}
+    found |= {f"new_only:{w}": 1.0 for w in b - a}
+    found |= {f"old_only:{w}": 1.0 for w in a - b}
+    return found
+
+
+def _negations(tokens: Sequence[str]) -> int:
+    return sum(t in NEGATIONS for t in tokens)
+
+
+@dataclass(frozen=True)
+class RelationModel:
+    """A multinomial logistic model of a pair's label (``classes``: the labels it was fitted
+    on), and the cost of reading a pair of each label as each relation of :data:`RELATIONS`
+    (``costs[label][relation]``)."""
+
+    classes: tuple[str, ...]
+    weights: Mapping[str, Sequence[float]]
+    intercept: Sequence[float]
+    costs: Sequence[Sequence[float]]
+
+    def read(self, found: Mapping[str, float]) -> tuple[str, list[float]]:
+        """The relation of least expected cost, and each label's probability."""
+        score = np.array(self.intercept, dtype=float)
+        for name, value in found.items():
+            w = self.weights.get(name)
+            if w is not None:
+                score += value * np.asarray(w)
+        p = np.exp(score - score.max())
+        p /= p.sum()
+        expected = p @ np.asarray(self.costs, dtype=float)
+        return RELATIONS[int(np.argmin(expected))], p.tolist()
+
+    def settle(
+        self,
+        new: str,
+        old: str,
+        old_id: str,
+        similarity: float,
+        rules: Verdict,
+        words: tuple[frozenset[str], ...],
+        *,
+        compatible_from: float,
+    ) -> tuple[Verdict, str] | None:
+        """The verdict and reason where the model reads the pair otherwise than ``rules``, else
+        ``None``. ``compatible_from``: the cosine from which a pair kept apart is
+        ``compatible`` (the older one takes the redundancy penalty) rather than ``add``."""
+        found = relation_features(new, old, similarity, rules, words)
+        relation, p = self.read(found)
+        if not _may_read(relation, rules, found, words):
+            return None
+        sure = f"{max(p):.2f}"
+        cos = f"cosine {similarity:.2f}"
+        if relation == "beside":
+            if rules not in _ACTING:
+                return None
+            verdict = Verdict.compatible if similarity >= compatible_from else Verdict.add
+            why = (
+                f"kept beside {old_id}: the pair model reads neither a correction nor a restatement"
+            )
+            return verdict, f"{why} (p {sure}; {cos}; the rules said {rules.value})"
+        verdict = _VERDICTS[relation]
+        if rules == verdict or (relation == "restates" and rules in _MERGING):
+            return None
+        what = "corrects" if relation == "corrects" else "says in other words"
+        return verdict, f"{what} {old_id}, by the pair model (p {sure}; {cos})"
+
+
+def _may_read(
+    relation: str, rules: Verdict, found: Mapping[str, float], words: tuple[frozenset[str], ...]
+) -> bool:
+    """Whether the model's reading may stand against the rules': never where the rules read a
+    change (a correction kept beside what it corrects, or merged into it, would lose its new
+    value), never where one says all the other says (the rules read those exactly: the same
+    statement, one negated, one that holds the other), and never a restatement where a number
+    changed."""
+    new, old = words
+    if rules is Verdict.contradicts or new <= old or old <= new or (new ^ old) <= NEGATIONS:
+        return False
+    return relation != "restates" or not (found["number_added"] or found["number_dropped"])
+
+
+def load_relation_model(path: Path = RELATION_FILE) -> RelationModel:
+    """The model ``path`` holds (``{"classes", "weights", "intercept", "costs"}``)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    classes = tuple(str(c) for c in data["classes"])
+    costs = [[float(x) for x in row] for row in data["costs"]]
+    weights = {str(k): tuple(float(x) for x in v) for k, v in data["weights"].items()}
+    intercept = tuple(float(x) for x in data["intercept"])
+    if len(costs) != len(classes) or any(len(row) != len(RELATIONS) for row in costs):
+        raise ValueError(f"{path}: a cost for each label and each of {RELATIONS} is needed")
+    if {len(intercept), *map(len, weights.values())} != {len(classes)}:
+        raise ValueError(f"{path}: a weight and an intercept for each label is needed")
+    return RelationModel(classes, weights, intercept, costs)
+
+
+@cache
+def default_relation_model() -> RelationModel:
+    """The fitted model, read once."""
+    return load_relation_model()

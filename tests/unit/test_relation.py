@@ -1,0 +1,137 @@
+"""The gate's pair model: its last word on two plain-text beliefs, and the fitted model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from beliefgraph.config import Settings
+from beliefgraph.gate.classifier import BeliefView, DefaultClassifier, Pair, content_tokens
+from beliefgraph.gate.relation import (
+    RELATION_FILE,
+    RELATIONS,
+    RelationModel,
+    default_relation_model,
+    load_relation_model,
+    relation_features,
+)
+from beliefgraph.models import Verdict
+
+SETTINGS = Settings()
+LABELS = ("contradicts", "same", "compatible", "unrelated")
+#: replacing what was not corrected, or merging what should stay apart, costs 6; a miss 1
+COSTS = ((0.0, 1.0, 1.0), (6.0, 0.0, 1.0), (6.0, 6.0, 0.0), (6.0, 6.0, 0.0))
+OLD = "Our rental van in Leeds is with Avis."
+NEW = "We ended up going with Sixt for the Leeds van."
+
+
+def model(intercept: tuple[float, float, float, float]) -> RelationModel:
+    """A model that reads every pair the same way, by its intercept alone."""
+    return RelationModel(LABELS, {}, intercept, COSTS)
+
+
+CORRECTS = model((9.0, 0.0, 0.0, 0.0))
+RESTATES = model((0.0, 9.0, 0.0, 0.0))
+BESIDE = model((0.0, 0.0, 9.0, 0.0))
+
+
+def view(id_: str, text: str, kind: str = "fact", about: set[str] | None = None) -> BeliefView:
+    entities = {"leeds_van": frozenset(about)} if about else {}
+    return BeliefView(id_, text, kind, 0.9, None, ("user:me",), entities)
+
+
+def judged(relation: RelationModel, new: BeliefView, old: BeliefView, cosine: float) -> Verdict:
+    return DefaultClassifier(SETTINGS, relation).judge_one(Pair(new, old, cosine)).verdict
+
+
+def test_the_relation_of_least_expected_cost_is_read_not_the_likeliest() -> None:
+    # "corrects" is the likeliest label (about 0.5), but replacing what was not corrected
+    # costs six times a miss: the pair stays beside
+    leaning = model((1.0, -9.0, 0.9, -9.0))
+    relation, p = leaning.read({})
+    assert max(p) == p[0]
+    assert relation == "beside"
+    assert CORRECTS.read({})[0] == "corrects"
+
+
+def test_a_correction_the_rules_missed_replaces_and_says_so() -> None:
+    new = view("n", "The team offsite will be in Porto.")
+    old = view("o", "The team offsite is in Lisbon.")
+    rules = DefaultClassifier(SETTINGS).by_rules(Pair(new, old, 0.85)).verdict
+    assert rules is Verdict.compatible
+    j = DefaultClassifier(SETTINGS, CORRECTS).judge_one(Pair(new, old, 0.85))
+    assert j.verdict is Verdict.contradicts
+    assert "by the pair model" in j.reason
+
+
+def test_a_pair_read_as_standing_beside_undoes_a_merge_never_a_change_read() -> None:
+    new, old = view("n", NEW), view("o", OLD)
+    assert DefaultClassifier(SETTINGS).by_rules(Pair(new, old, 0.6)).verdict is Verdict.contradicts
+    for relation in (BESIDE, RESTATES):  # a correction is neither dropped nor merged
+        assert judged(relation, new, old, 0.6) is Verdict.contradicts
+    fiscal, short = view("o", "Our fiscal year ends on June 30."), view("n", "FY ends 30 June.")
+    assert DefaultClassifier(SETTINGS).by_rules(Pair(short, fiscal, 0.68)).verdict is Verdict.noop
+    assert judged(BESIDE, short, fiscal, 0.68) is Verdict.add
+    assert judged(BESIDE, short, fiscal, 0.85) is Verdict.compatible  # close: the penalty
+    # one says all the other says, or the same words: the rules read those exactly
+    subsumed = view("s", "Our rental van is with Avis.")
+    assert judged(BESIDE, subsumed, old, 0.95) is Verdict.subsumed
+    assert judged(BESIDE, view("same", OLD), old, 0.99) is Verdict.noop
+
+
+def test_a_restatement_keeps_every_number() -> None:
+    old = view("o", "The gym opens at 6 on weekdays.")
+    again = view("n", "Weekday opening at the gym is 6.")
+    later = view("n", "Weekday opening at the gym is 7.")
+    assert judged(RESTATES, again, old, 0.85) is Verdict.noop
+    assert judged(RESTATES, later, old, 0.85) is not Verdict.noop
+
+
+def test_the_model_leaves_named_subjects_other_kinds_and_far_pairs_to_the_rules() -> None:
+    rules = DefaultClassifier(SETTINGS)
+    named = view("n", NEW, about={"leeds", "van"}), view("o", OLD, about={"leeds", "van"})
+    kinds = view("n", NEW, kind="decision"), view("o", OLD)
+    far = view("n", "We ended up going with a new supplier."), view("o", "The cat is grey.")
+    for (new, old), cosine in ((named, 0.6), (kinds, 0.6), (far, 0.1)):
+        assert cosine < rules.floor_for(new) or new.entities or new.kind != old.kind
+        expected = rules.by_rules(Pair(new, old, cosine)).verdict
+        assert judged(CORRECTS, new, old, cosine) is expected
+        assert judged(BESIDE, new, old, cosine) is expected
+
+
+def test_features_read_the_words_numbers_and_changes_of_the_pair() -> None:
+    old, new = "The standup is at 9am.", "The standup moved to 10am now."
+    words = (content_tokens(new), content_tokens(old))
+    found = relation_features(new, old, 0.79, Verdict.contradicts, words)
+    assert found["rules=contradicts"] == 1.0
+    assert found["cosine"] == 0.79
+    assert found["number_added"] == found["number_dropped"] == found["numbers_all_new"] == 1.0
+    assert found["number_kept"] == 0.0
+    assert found["change:now"] == 1.0
+    assert found["new_only:moved"] == found["old_only:9am"] == 1.0
+    assert 0.0 < found["shared_of_all"] < found["shared_of_shorter"] <= 1.0
+
+
+def test_the_fitted_model_loads_with_a_cost_for_each_label_and_relation() -> None:
+    fitted = default_relation_model()
+    assert set(fitted.classes) == set(LABELS)
+    assert all(len(row) == len(RELATIONS) for row in fitted.costs)
+    assert all(len(w) == len(fitted.classes) for w in fitted.weights.values())
+    same, compatible = fitted.classes.index("same"), fitted.classes.index("compatible")
+    corrects, restates = RELATIONS.index("corrects"), RELATIONS.index("restates")
+    # replacing a restatement, and merging what should stay apart, cost more than a miss
+    assert fitted.costs[same][corrects] > 1.0
+    assert fitted.costs[compatible][restates] > 1.0
+    data = json.loads(RELATION_FILE.read_text(encoding="utf-8"))
+    assert data["fitted_by"] == "bench/train_gate.py"
+    assert not any(s.startswith("unread-13") or s == "unread-14" for s in data["sets"])
+
+
+def test_a_model_without_a_cost_for_each_label_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "relation.json"
+    data = {"classes": ["same", "unrelated"], "weights": {}, "intercept": [0, 0]}
+    bad.write_text(json.dumps(data | {"costs": [[0, 1, 1]]}), encoding="utf-8")
+    with pytest.raises(ValueError, match="a cost for each label"):
+        load_relation_model(bad)
