@@ -27,16 +27,12 @@ named by the writer is the rules' to compare, slot by slot.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import cache, cached_property, lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
 
-import numpy as np
-
+from beliefgraph.logit import Logit, read_logit
 from beliefgraph.models import Verdict
 from beliefgraph.text import NEGATIONS, tokenize, word_set
 
@@ -107,35 +103,15 @@ def _negations(tokens: Sequence[str]) -> int:
     return sum(t in NEGATIONS for t in tokens)
 
 
-@dataclass(frozen=True)
-class RelationModel:
+class RelationModel(Logit):
     """A multinomial logistic model of a pair's label (``classes``: the labels it was fitted
     on), and the cost of reading a pair of each label as each relation of :data:`RELATIONS`
     (``costs[label][relation]``)."""
 
-    classes: tuple[str, ...]
-    weights: Mapping[str, Sequence[float]]
-    intercept: Sequence[float]
-    costs: Sequence[Sequence[float]]
-
-    @cached_property
-    def _matrix(self) -> tuple[dict[str, int], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-        """Each feature's row, the weights one row a feature, and the costs: built once."""
-        rows = {name: i for i, name in enumerate(self.weights)}
-        matrix = np.array(list(self.weights.values()), dtype=float).reshape(-1, len(self.classes))
-        return rows, matrix, np.asarray(self.costs, dtype=float)
-
     def read(self, found: Mapping[str, float]) -> tuple[str, list[float]]:
         """The relation of least expected cost, and each label's probability."""
-        rows, matrix, costs = self._matrix
-        known = [(rows[name], value) for name, value in found.items() if name in rows]
-        score = np.asarray(self.intercept, dtype=float)
-        if known:
-            at, values = zip(*known, strict=True)
-            score = score + np.asarray(values) @ matrix[list(at)]
-        p = np.exp(score - score.max())
-        p /= p.sum()
-        return RELATIONS[int(np.argmin(p @ costs))], p.tolist()
+        at, p = self.least_cost(found)
+        return RELATIONS[at], p
 
     def settle(
         self,
@@ -192,17 +168,13 @@ def counts_otherwise(found: Mapping[str, float], words: tuple[frozenset[str], ..
 
 
 def load_relation_model(path: Path = RELATION_FILE) -> RelationModel:
-    """The model ``path`` holds (``{"classes", "weights", "intercept", "costs"}``)."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    classes = tuple(str(c) for c in data["classes"])
-    costs = [[float(x) for x in row] for row in data["costs"]]
-    weights = {str(k): tuple(float(x) for x in v) for k, v in data["weights"].items()}
-    intercept = tuple(float(x) for x in data["intercept"])
-    if len(costs) != len(classes) or any(len(row) != len(RELATIONS) for row in costs):
-        raise ValueError(f"{path}: a cost for each label and each of {RELATIONS} is needed")
-    if {len(intercept), *map(len, weights.values())} != {len(classes)}:
-        raise ValueError(f"{path}: a weight and an intercept for each label is needed")
-    return RelationModel(classes, weights, intercept, costs)
+    """The model ``path`` holds (``{"classes", "weights", "intercept", "costs"}``).
+
+    Raises:
+        ValueError: a width does not match the labels and :data:`RELATIONS`, or a cost is not
+            a finite number.
+    """
+    return read_logit(path, RelationModel, len(RELATIONS), label="label")
 
 
 @cache

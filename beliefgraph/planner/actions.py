@@ -37,10 +37,8 @@ rule 7 of :mod:`beliefgraph.planner.precedence`), not a lever to pull through a 
 
 from __future__ import annotations
 
-import json
-import math
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import TypeGuard
@@ -59,6 +57,7 @@ from beliefgraph.language.stakes import (
     someone_elses_act,
 )
 from beliefgraph.language.words import Terms, words
+from beliefgraph.logit import Logit, read_logit
 from beliefgraph.models import ActionClass, ActionType
 from beliefgraph.planner.assess import Candidate, Decision
 
@@ -113,27 +112,14 @@ def decides_for(governor: Candidate | None) -> TypeGuard[Candidate]:
     return governor is not None and not governor.historical and not governor.contested_by
 
 
-@dataclass(frozen=True)
-class ActionModel:
+class ActionModel(Logit):
     """A multinomial logistic model of the action class, and the loss of each action taken
-    (``losses[due][taken]``, in the order of ``classes``)."""
-
-    classes: tuple[str, ...]
-    weights: Mapping[str, Sequence[float]]
-    intercept: Sequence[float]
-    losses: Sequence[Sequence[float]]
+    (``costs[due][taken]``, in the order of ``classes``)."""
 
     def choose(self, found: Mapping[str, float]) -> tuple[ActionClass, list[float]]:
         """The action of least expected loss, and each class's probability."""
-        score = np.array(self.intercept, dtype=float)
-        for name, value in found.items():
-            w = self.weights.get(name)
-            if w is not None:
-                score += value * np.asarray(w)
-        p = np.exp(score - score.max())
-        p /= p.sum()
-        expected = p @ np.asarray(self.losses, dtype=float)
-        return ActionClass(self.classes[int(np.argmin(expected))]), p.tolist()
+        at, p = self.least_cost(found)
+        return ActionClass(self.classes[at]), p
 
     def settle(
         self,
@@ -159,18 +145,16 @@ class ActionModel:
 
 
 def load_actions(path: Path = ACTIONS_FILE) -> ActionModel:
-    """The model ``path`` holds (``{"classes", "weights", "intercept", "losses"}``)."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    classes = tuple(ActionClass(c).value for c in data["classes"])
-    losses = [[float(x) for x in row] for row in data["losses"]]
-    weights = {str(k): tuple(float(x) for x in v) for k, v in data["weights"].items()}
-    intercept = tuple(float(x) for x in data["intercept"])
-    widths = {len(intercept), *map(len, losses), *map(len, weights.values())}
-    if len(losses) != len(classes) or widths != {len(classes)}:
-        raise ValueError(f"{path}: a loss, a weight and an intercept for each class is needed")
-    if not all(math.isfinite(x) for row in losses for x in row):
-        raise ValueError(f"{path}: losses must be finite numbers")
-    return ActionModel(classes, weights, intercept, losses)
+    """The model ``path`` holds (``{"classes", "weights", "intercept", "losses"}``).
+
+    Raises:
+        ValueError: a width does not match the classes, a class is no action class, or a
+            loss is not a finite number.
+    """
+    model = read_logit(path, ActionModel, cost="loss", costs="losses")
+    for c in model.classes:
+        ActionClass(c)
+    return model
 
 
 @cache

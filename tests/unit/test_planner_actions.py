@@ -88,11 +88,11 @@ def test_the_fitted_model_loads_and_keeps_a_loss_for_every_class() -> None:
         ActionClass.verify_first,
         ActionClass.block,
     }
-    assert all(len(row) == len(fitted.classes) for row in fitted.losses)
+    assert all(len(row) == len(fitted.classes) for row in fitted.costs)
     assert all(len(w) == len(fitted.classes) for w in fitted.weights.values())
     # a permissive answer where a check was due costs more than a needless check
     a, v = fitted.classes.index("answer"), fitted.classes.index("verify_first")
-    assert fitted.losses[v][a] > fitted.losses[a][v] > 0
+    assert fitted.costs[v][a] > fitted.costs[a][v] > 0
     data = json.loads(ACTIONS_FILE.read_text(encoding="utf-8"))
     assert data["fitted_by"] == "bench/train_ranker.py"
 
