@@ -314,9 +314,9 @@ ACTION_MIN_COUNT = 10
 
 
 def action_rows(
-    cases: Sequence[Case], ranker: Panel
+    cases: Sequence[Case], ranker: Chooser | Panel
 ) -> tuple[list[dict[str, float]], list[ActionClass], list[float]]:
-    """Each scenario's features as the panel decides it, the action due, and its weight in
+    """Each scenario's features as ``ranker`` decides it, the action due, and its weight in
     the fit (a shared packet's configuration counts :data:`SHARED_WEIGHT` times). The
     realistic stores are left out (the action of their questions is not labelled), and so is
     what the model never decides (history, a contested belief)."""
@@ -335,8 +335,10 @@ def action_rows(
     return rows, due, weight
 
 
-def fit_actions(cases: Sequence[Case], ranker: Panel) -> tuple[ActionModel, dict[str, object]]:
-    """The action model fitted on the panel's decisions of ``cases`` (lbfgs from the same
+def fit_actions(
+    cases: Sequence[Case], ranker: Chooser | Panel
+) -> tuple[ActionModel, dict[str, object]]:
+    """The action model fitted on ``ranker``'s decisions of ``cases`` (lbfgs from the same
     start: the same on every run), and what ``actions.json`` holds of it."""
     rows, due, weight = action_rows(cases, ranker)
     seen = Counter(name for row in rows for name in row)
@@ -366,7 +368,7 @@ def fit_actions(cases: Sequence[Case], ranker: Panel) -> tuple[ActionModel, dict
 
 
 #: the report's columns: how each held-out round is decided
-_COLUMNS = ("rules", "weights", "trees", "panel", "panel + actions")
+_COLUMNS = ("rules", "weights", "trees", "panel", "panel + actions", "trees + actions")
 
 
 def report(cases: Sequence[Case], names: Sequence[str], *, l2: float, steps: int) -> str:
@@ -378,7 +380,8 @@ def report(cases: Sequence[Case], names: Sequence[str], *, l2: float, steps: int
         "and that round is decided again: by the rules alone, with the linear weights alone,",
         "with the trees alone, with the panel of both the planner uses (each choice",
         "carried to its action, the more protective taken), and with the panel and the",
-        "action model fitted on the other rounds' panel decisions (the planner's).",
+        "action model fitted on the other rounds' panel decisions (the planner's); last,",
+        "the trees alone with an action model fitted on their decisions, for comparison.",
         "Scenarios where the rules find nothing to govern are left out (the rankers are",
         "never asked there). Each cell:",
         "target / action / both right / false certainties.",
@@ -399,6 +402,7 @@ def report(cases: Sequence[Case], names: Sequence[str], *, l2: float, steps: int
             "trees": score(test, trees),
             "panel": score(test, panel),
             "panel + actions": score(test, panel, fit_actions(train, panel)[0]),
+            "trees + actions": score(test, trees, fit_actions(train, trees)[0]),
         }
         for column in _COLUMNS:
             totals[column] += row[column]

@@ -358,7 +358,9 @@ def test_an_agents_rule_stays_evidence(app_client: TestClient, store: Store, k: 
 
     alone = ask()
     assert alone["governing"]["id"] == agents["id"]
-    assert alone["action"] in ("warn", "verify_first"), alone["reason"]  # never a bare answer
+    # never a bare answer: the rules warn; the action model may ask for more (a password to
+    # be handed on by nothing but an unverified note)
+    assert alone["action"] in ("warn", "verify_first", "block"), alone["reason"]
     lanes = {c["id"]: c["lane"] for c in alone["trace"]["candidates"]}
     assert lanes[agents["id"]] == "evidence"
     [policy] = store.create(
