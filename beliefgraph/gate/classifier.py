@@ -271,7 +271,7 @@ class DefaultClassifier:
 
     def __init__(self, settings: Settings, relation: RelationModel | None = None) -> None:
         self.settings = settings
-        self.relation = relation  # the pair model; the fitted one when None
+        self.relation = relation or default_relation_model()  # the fitted one: read at start-up
 
     def judge(self, pairs: Sequence[Pair]) -> list[Judgement]:
         """One judgement per pair (see the module docstring for the rules)."""
@@ -323,7 +323,7 @@ class DefaultClassifier:
         if named or new.kind != old.kind or pair.similarity < self.floor_for(new):
             return judged
         words = (content_tokens(new.text), content_tokens(old.text))
-        settled = (self.relation or default_relation_model()).settle(
+        settled = self.relation.settle(
             new.text,
             old.text,
             old.id,
