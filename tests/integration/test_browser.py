@@ -111,6 +111,25 @@ def drop_file(page: Any, path: Path) -> None:
     overlay.dispatch_event("drop", {"dataTransfer": data})
 
 
+def drop_until_offered(page: Any, path: Path, attempts: int = 3) -> Any:
+    """Drop a Cypher file until the Browser offers to save it, as a user drags it again when
+    nothing happened: on a loaded machine a drop can be lost (one CI run timed out waiting for
+    the offer). Returns the "Save to favorites" button."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    save = page.get_by_role("button", name="Save to favorites")
+    for _ in range(attempts - 1):
+        drop_file(page, path)
+        try:
+            save.wait_for(state="visible", timeout=10_000)
+            return save
+        except PlaywrightTimeout:
+            continue
+    drop_file(page, path)
+    save.wait_for(state="visible", timeout=10_000)
+    return save
+
+
 def run(page: Any, command: str) -> None:
     page.locator(".monaco-editor").first.click()
     page.keyboard.insert_text(command)
@@ -121,8 +140,7 @@ def test_the_favourites_and_style_load_and_the_chain_reads_at_a_glance(
     page: Any, chain: list[str], tmp_path: Path
 ) -> None:
     for favourite in FAVOURITES:
-        drop_file(page, favourite)
-        save = page.get_by_role("button", name="Save to favorites")
+        save = drop_until_offered(page, favourite)
         save.click(timeout=10_000)
         # a file dropped while the last one's banner is still going away is ignored
         # (one run in two lost the fifth favourite so): drop the next one after it
