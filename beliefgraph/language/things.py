@@ -121,6 +121,9 @@ class Thing:
     #: the text reports what it says ("the site manager says go ahead"): who speaks, not
     #: what is spoken of
     is_speaker: bool = False
+    #: the text names it as where another thing is ("the drone at dock 3", "the printer at
+    #: the library"): a place, not what the text is about
+    placed: bool = False
 
     def qualifiers_of(self, word: str) -> frozenset[str]:
         """The words before ``word`` in the compound (they qualify it)."""
@@ -168,6 +171,15 @@ def _after_an_article(tokens: tuple[str, ...], i: int) -> bool:
     return j >= 0 and tokens[j] in ("a", "an", "another", "no")
 
 
+def _after_at(tokens: tuple[str, ...], i: int) -> bool:
+    """Whether ``tokens[i]`` follows "at" or "at the" ("the drone at dock 3"). "In" is left
+    out: "Mr Okafor in bed 12", "Leo in 9C" name who, not where."""
+    j = i - 1
+    if j >= 0 and tokens[j] == "the":
+        j -= 1
+    return j >= 0 and tokens[j] == "at"
+
+
 def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
     """The things a token sequence names, in order."""
     runs: list[list[str]] = []
@@ -178,6 +190,7 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
     indefinite: set[int] = set()
     speaking: set[int] = set()
     belongs: set[int] = set()
+    placed: set[int] = set()
     for i, token in enumerate(tokens):
         previous = tokens[i - 1] if i > 0 else ""
         if _breaks(tokens, i, bool(run)):
@@ -201,6 +214,8 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
             quantified.add(len(runs))  # "any user invite list": every one of them
         if not run and _after_an_article(tokens, i):
             indefinite.add(len(runs))
+        if not run and runs and _after_at(tokens, i):
+            placed.add(len(runs))
         run.append(token)
     if run:
         runs.append(run)
@@ -237,6 +252,7 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
                 nearest_qualifier=nearest_qualifier,
                 indefinite=n in indefinite,
                 is_speaker=n in speaking,
+                placed=n in placed,
             )
         )
     # An attribute-only compound tied to a thing ("the price of the dock van") or naming the
@@ -374,6 +390,8 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
     if sibling(asked, held) is not None:
         return ANOTHER
     best, matched, exact, qualified = "none", [], False, False
+    heads = {h.head for h in held}
+    names_what_is_placed = any(a.head in heads for a in asked if not a.placed and not a.generic)
     for a in asked:
         level = "none"
         for h in held:
@@ -383,6 +401,11 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
                         # "terminals", "the terminal": the class; "a new terminal" is one
                         # terminal, not the workshop terminal asked about
                         level = _better(level, "class")
+                    continue
+                if a.placed and not names_what_is_placed:
+                    # where the request's thing is, not the thing: "the dock 3 router" for
+                    # "the drone at dock 3"
+                    level = _better(level, "mention")
                     continue
                 level = "same"
                 exact = exact or a.qualifiers == h.qualifiers
@@ -442,6 +465,27 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 #: "first signed", "3 ordered": a verb's form, no kind of thing ("bed 12", "shed 3" are kinds)
 _VERB_FORM = re.compile(r"^\w{3,}(?:ed|ing)$")
 
+#: a code of letters then digits ("P-40", "FV4", "CHG-2291") or a number then letters ("8R"
+#: for a class), read once punctuation is gone
+_LETTERS_DIGITS = re.compile(r"([a-z]+)(\d+)")
+_DIGITS_LETTERS = re.compile(r"(\d+)([a-z]{1,3})")
+
+
+def _code(token: str) -> tuple[str, str] | None:
+    """A model or class code as a kind and its instance: "p40" is instance "40" of the P
+    codes, so "P-60" is another one; "8r" is instance "r" of the codes of 8, so "8RL" is
+    another class. A quantity ("20mg", "10am", "3rd", "5k") is no code."""
+    if m := _LETTERS_DIGITS.fullmatch(token):
+        return m.group(1) + "#", m.group(2)
+    m = _DIGITS_LETTERS.fullmatch(token)
+    if m and m.group(2) not in _UNITS and m.group(2) not in _COUNTED:
+        return "#" + m.group(1), m.group(2)
+    return None
+
+
+#: letters after a number that count or size it ("2x", "5k", "4g", "90s")
+_COUNTED = frozenset({"x", "k", "g", "s", "m", "d", "h", "y", "w", "p", "v", "t"})
+
 #: function words that are also kinds of numbered thing ("Lot 7")
 _NUMBERED_KINDS = frozenset({"lot", "block", "part", "unit"})
 
@@ -479,6 +523,10 @@ def instances(text: str) -> dict[str, frozenset[str]]:
             nth = _ORDINALS.get(first) or (first[:-2] if _NUMBERED.fullmatch(first) else None)
             if nth and kind not in STOPWORDS and kind.isalpha() and not _VERB_FORM.search(kind):
                 found.setdefault(kind, set()).add(nth)  # "the second line": line 2
+    for piece in clauses(text):
+        for token in piece:
+            if code := _code(token):
+                found.setdefault(code[0], set()).add(code[1])
     for m in _LETTERED.finditer(text):
         named = words(m.group(1))
         if (

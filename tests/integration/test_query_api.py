@@ -277,12 +277,18 @@ def test_a_narrower_scope_wins_once_an_admin_says_so(client: TestClient, ns: str
         },
     )
     query = "Give the customer a small refund of five dollars"
-    assert ask(client, query, ns)["governing"]["id"] == broad  # critical beats low
+    # without the edge the planner weighs the two as it weighs any rules; whichever it puts
+    # first, the critical rule's check is not lost
+    first = ask(client, query, ns)
+    assert first["action"] == "verify_first"
     body = {"other": broad, "reason": "small refunds are the narrower case"}
     r = client.post(f"/v1/beliefs/{narrow}/narrows", json=body)
     assert r.status_code == 201, r.text
     assert r.json()["source_scope"] != r.json()["target_scope"]
-    assert ask(client, query, ns)["governing"]["id"] == narrow
+    edged = ask(client, query, ns)
+    assert edged["governing"]["id"] == narrow
+    [below] = [c for c in edged["trace"]["candidates"] if c["id"] == broad]
+    assert "NARROWS" in below["why"]  # the curator's edge put the broad rule below the narrow
     assert_problem(
         client.post(f"/v1/beliefs/{broad}/narrows", json={"other": narrow, "reason": "r"}),
         409,
@@ -290,7 +296,13 @@ def test_a_narrower_scope_wins_once_an_admin_says_so(client: TestClient, ns: str
     # without the edge, the same two beliefs as at first: the broad rule governs again (asked
     # before a third belief joins them, whose presence the ranker's relative features weigh)
     assert client.delete(f"/v1/beliefs/{narrow}/narrows/{broad}").status_code == 204
-    assert ask(client, query, ns)["governing"]["id"] == broad
+    again = ask(client, query, ns)
+    assert (again["governing"]["id"], again["action"]) == (
+        first["governing"]["id"],
+        first["action"],
+    )
+    [broad_again] = [c for c in again["trace"]["candidates"] if c["id"] == broad]
+    assert "NARROWS" not in broad_again["why"]
     [plain] = put(client, ns, f"{uid}-plain", {"text": "Refunds are logged daily."})
     missing = client.post(f"/v1/beliefs/{plain}/narrows", json={"other": broad, "reason": "r"})
     assert "govern" in assert_problem(missing, 422, field="other")["detail"]

@@ -258,3 +258,41 @@ def test_a_bed_or_a_shed_is_a_numbered_kind_and_101_b_is_section_b_of_101() -> N
     assert other_instance("Push the grades of Chem 101 section A.", "CHEM 101-B: in review.")
     assert other_instance("Flat 3 needs a new lock.", "Flat 3B: no access, asbestos.") == "flat"
     assert other_instance("Push Chem 101's grades.", "CHEM 102: frozen.") == "chem"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "belief", "kind"),
+    [
+        # a model code: the P-60 is another pump than the P-40, however the code is written
+        (
+            "Torque for the housing screws on the P-40 pump?",
+            "P-60 pump housing screws: 18 Nm.",
+            "p#",
+        ),
+        (
+            "Torque for the housing screws on the P-40 pump?",
+            "P40 pump housing screws: 22 Nm.",
+            None,
+        ),
+        # a class code: 8RL is another class than 8R
+        ("Can 8R bring phones on the trip?", "8RL residential: no personal phones.", "#8"),
+        # a quantity or a time is no code
+        ("Give her 20mg at 10am.", "Give him 25mg at 9am.", None),
+    ],
+)
+def test_a_code_of_letters_and_digits_names_one_of_its_kind(
+    request_text: str, belief: str, kind: str | None
+) -> None:
+    assert other_instance(request_text, belief) == kind
+
+
+def test_where_the_thing_asked_is_found_is_not_what_it_is_about() -> None:
+    # the dock is where the drone is: the dock's router is no rule about the drone
+    drone = "Put the new firmware on the counting drone at dock 3."
+    assert about(drone, "Dock 3 edge router: frozen until January.").level == "mention"
+    assert about(drone, "The counting drone at dock 3 updates after 22:00.").level == "same"
+    # the place still counts beside the thing asked, named another way
+    cutoff = "Dock B Friday LTL same-day cut-off is 14:30."
+    assert about("What's the Friday cut-off at Dock B?", cutoff).level == "same"
+    # "in" names who as often as where: the patient in bed 12 is the one in the bed's note
+    assert about("Mr Okafor in bed 12 wants his tablets.", "Bed 12: all on hold.").level == "same"
