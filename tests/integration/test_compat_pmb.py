@@ -62,25 +62,40 @@ def test_off_by_default(client: TestClient) -> None:
     assert client.post(f"{BASE}/search", json={"query": "x", "user_id": "u"}).status_code == 404
 
 
-def test_the_public_harness_unchanged(neo4j_uri: str, tmp_path: Path) -> None:
-    # PrecisionMemBench's own TypeScript harness, run by its run.sh against a live server:
-    # every session turn passes, and every static case that fails is one the contract
-    # gives a provider no way to pass (bench/precisionmembench.py names why, per case).
+def run_the_harness(neo4j_uri: str, out: Path) -> subprocess.CompletedProcess[str]:
+    """``bench/precisionmembench.py``: the harness's own run.sh against a live server, with a
+    compat namespace prefix of its own."""
     env = {
         **os.environ,
         "NEO4J_URI": neo4j_uri,
         "BELIEFGRAPH_COMPAT_PMB_NAMESPACE_PREFIX": f"tenant:pmb{uuid.uuid4().hex[:8]}-",
     }
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "precisionmembench.py"), "--out", str(tmp_path)],
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "precisionmembench.py"), "--out", str(out)],
         capture_output=True,
         text=True,
         env=env,
         timeout=1800,
         check=False,
     )
+
+
+def test_the_public_harness_unchanged(neo4j_uri: str, tmp_path: Path) -> None:
+    # PrecisionMemBench's own TypeScript harness, run by its run.sh against a live server:
+    # every session turn passes, and every static case that fails is one the contract
+    # gives a provider no way to pass (bench/precisionmembench.py names why, per case).
+    # The harness sends one alias update without awaiting it and searches at once (its
+    # session suite, turn 9 to 10 of a case): on a loaded machine the search can reach the
+    # server first, which no server can order. A run that fails is run once more, and that
+    # second run must pass in full; the first one's output is printed.
+    out = tmp_path / "first"
+    done = run_the_harness(neo4j_uri, out)
+    if done.returncode != 0:
+        print("the harness's first run failed:\n" + done.stdout + done.stderr)
+        out = tmp_path / "second"
+        done = run_the_harness(neo4j_uri, out)
     assert done.returncode == 0, done.stdout + done.stderr
-    summary = json.loads((tmp_path / "precisionmembench.json").read_text())
+    summary = json.loads((out / "precisionmembench.json").read_text())
     assert (summary["session"]["passed"], summary["session"]["cases"]) == (12, 12)
     assert summary["ours"] == []
     static = summary["static"]
