@@ -13,7 +13,9 @@ merely shares a word with it:
 * the words before the head are its **qualifiers** ("dock"), the attribute words after it
   say which property is meant;
 * a compound of attributes only ("passwords", "card numbers" has a head) is *generic*: a
-  rule about passwords in general covers every password.
+  rule about passwords in general covers every password;
+* a compound after "at" ("the drone at dock 3") says where another thing is: a belief that
+  meets the request only there is a mention, not about its thing.
 
 Compounds written apart, together or hyphenated compare equal ("on-call" / "on call" /
 "oncall", "e-mail" / "email"): :func:`about` aligns the two texts' tokens first.
@@ -493,8 +495,9 @@ _NUMBERED_KINDS = frozenset({"lot", "block", "part", "unit"})
 @lru_cache(maxsize=8192)
 def instances(text: str) -> dict[str, frozenset[str]]:
     """The numbered instances ``text`` names, by kind: "freezer 2", "dock 4", "Year 10"
-    give ``{"freezer": {"2"}, "dock": {"4"}, "year": {"10"}}``; a number that measures
-    ("12 IU", "28 tablets") or dates ("Nov 20") names no instance.
+    give ``{"freezer": {"2"}, "dock": {"4"}, "year": {"10"}}``, and a code "P-40" gives
+    ``{"p#": {"40"}}``; a number that measures ("12 IU", "28 tablets") or dates ("Nov 20")
+    names no instance.
 
     >>> instances("Freezer 3 shelf C, dock 4 gate; 12 IU on Nov 20")
     {'freezer': frozenset({'3'}), 'dock': frozenset({'4'}), 'shelf': frozenset({'c'})}
