@@ -15,7 +15,7 @@ merely shares a word with it:
 * a compound of attributes only ("passwords", "card numbers" has a head) is *generic*: a
   rule about passwords in general covers every password;
 * a compound after "at" ("the drone at dock 3") says where another thing is: a belief that
-  meets the request only there is a mention, not about its thing.
+  meets the request only there is a mention, about the place and not the thing asked.
 
 Compounds written apart, together or hyphenated compare equal ("on-call" / "on call" /
 "oncall", "e-mail" / "email"): :func:`about` aligns the two texts' tokens first.
@@ -217,6 +217,8 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
         if not run and _after_an_article(tokens, i):
             indefinite.add(len(runs))
         if not run and runs and _after_at(tokens, i):
+            # where something named before it is; a text that opens "At dock 3, ..." names
+            # nothing to be placed
             placed.add(len(runs))
         run.append(token)
     if run:
@@ -393,7 +395,7 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
         return ANOTHER
     best, matched, exact, qualified = "none", [], False, False
     heads = {h.head for h in held}
-    names_what_is_placed = any(a.head in heads for a in asked if not a.placed and not a.generic)
+    names_a_thing_asked = any(a.head in heads for a in asked if not a.placed and not a.generic)
     for a in asked:
         level = "none"
         for h in held:
@@ -404,7 +406,7 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
                         # terminal, not the workshop terminal asked about
                         level = _better(level, "class")
                     continue
-                if a.placed and not names_what_is_placed:
+                if a.placed and not names_a_thing_asked:
                     # where the request's thing is, not the thing: "the dock 3 router" for
                     # "the drone at dock 3"
                     level = _better(level, "mention")
@@ -471,6 +473,8 @@ _VERB_FORM = re.compile(r"^\w{3,}(?:ed|ing)$")
 #: for a class), read once punctuation is gone
 _LETTERS_DIGITS = re.compile(r"([a-z]+)(\d+)")
 _DIGITS_LETTERS = re.compile(r"(\d+)([a-z]{1,3})")
+#: letters after a number that count or size it ("2x", "5k", "4g", "90s")
+_COUNTED = frozenset({"x", "k", "g", "s", "m", "d", "h", "y", "w", "p", "v", "t"})
 
 
 def _code(token: str) -> tuple[str, str] | None:
@@ -484,9 +488,6 @@ def _code(token: str) -> tuple[str, str] | None:
         return "#" + m.group(1), m.group(2)
     return None
 
-
-#: letters after a number that count or size it ("2x", "5k", "4g", "90s")
-_COUNTED = frozenset({"x", "k", "g", "s", "m", "d", "h", "y", "w", "p", "v", "t"})
 
 #: function words that are also kinds of numbered thing ("Lot 7")
 _NUMBERED_KINDS = frozenset({"lot", "block", "part", "unit"})
@@ -503,7 +504,8 @@ def instances(text: str) -> dict[str, frozenset[str]]:
     {'freezer': frozenset({'3'}), 'dock': frozenset({'4'}), 'shelf': frozenset({'c'})}
     """
     found: dict[str, set[str]] = {}
-    for piece in clauses(text):
+    pieces = clauses(text)
+    for piece in pieces:
         for i in range(1, len(piece)):
             kind, number = piece[i - 1], piece[i]
             following = piece[i + 1] if i + 1 < len(piece) else ""
@@ -521,15 +523,16 @@ def instances(text: str) -> dict[str, frozenset[str]]:
             if following in _UNITS or (plural and len(following) > 3):
                 continue
             found.setdefault(kind, set()).add(number)
-    for piece in clauses(text):
+    for piece in pieces:
         for first, kind in itertools.pairwise(piece):
             nth = _ORDINALS.get(first) or (first[:-2] if _NUMBERED.fullmatch(first) else None)
             if nth and kind not in STOPWORDS and kind.isalpha() and not _VERB_FORM.search(kind):
                 found.setdefault(kind, set()).add(nth)  # "the second line": line 2
-    for piece in clauses(text):
+    for piece in pieces:
         for token in piece:
             if code := _code(token):
-                found.setdefault(code[0], set()).add(code[1])
+                kind, number = code
+                found.setdefault(kind, set()).add(number)
     for m in _LETTERED.finditer(text):
         named = words(m.group(1))
         if (

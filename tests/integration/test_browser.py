@@ -111,23 +111,25 @@ def drop_file(page: Any, path: Path) -> None:
     overlay.dispatch_event("drop", {"dataTransfer": data})
 
 
-def drop_until_offered(page: Any, path: Path, attempts: int = 3) -> Any:
-    """Drop a Cypher file until the Browser offers to save it, as a user drags it again when
-    nothing happened: on a loaded machine a drop can be lost (one CI run timed out waiting for
-    the offer). Returns the "Save to favorites" button."""
+def drop_and_save(page: Any, path: Path, attempts: int = 3) -> None:
+    """Drop a Cypher file and save it to the favourites, dropping it again when the Browser's
+    "Save to favorites" offer does not come or goes before it is clicked, as a user drags a
+    file again when nothing happened (on a loaded machine a CI run lost the offer both ways).
+    Returns once the offer is gone: a file dropped while the last one's banner is still going
+    away is ignored (one run in two lost the fifth favourite so)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     save = page.get_by_role("button", name="Save to favorites")
-    for _ in range(attempts - 1):
+    for attempt in range(1, attempts + 1):
         drop_file(page, path)
         try:
-            save.wait_for(state="visible", timeout=10_000)
-            return save
+            save.click(timeout=10_000)
         except PlaywrightTimeout:
-            continue
-    drop_file(page, path)
-    save.wait_for(state="visible", timeout=10_000)
-    return save
+            if attempt == attempts:
+                raise
+        else:
+            save.wait_for(state="detached", timeout=10_000)
+            return
 
 
 def run(page: Any, command: str) -> None:
@@ -140,11 +142,7 @@ def test_the_favourites_and_style_load_and_the_chain_reads_at_a_glance(
     page: Any, chain: list[str], tmp_path: Path
 ) -> None:
     for favourite in FAVOURITES:
-        save = drop_until_offered(page, favourite)
-        save.click(timeout=10_000)
-        # a file dropped while the last one's banner is still going away is ignored
-        # (one run in two lost the fifth favourite so): drop the next one after it
-        save.wait_for(state="detached", timeout=10_000)
+        drop_and_save(page, favourite)
     # each favourite is listed under Local scripts, titled by its first comment line
     page.get_by_test_id("navigationFavorites").click()
     for favourite in FAVOURITES:

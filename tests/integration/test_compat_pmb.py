@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import uuid
+import warnings
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -80,18 +81,30 @@ def run_the_harness(neo4j_uri: str, out: Path) -> subprocess.CompletedProcess[st
     )
 
 
+def only_session_turns_failed(out: Path) -> bool:
+    """Whether a run's summary exists and every failure of ours in it is a session turn."""
+    path = out / "precisionmembench.json"
+    if not path.exists():
+        return False
+    summary = json.loads(path.read_text())
+    session = {f["case"] for f in summary["session"]["failing"]}
+    return bool(summary["ours"]) and set(summary["ours"]) <= session
+
+
 def test_the_public_harness_unchanged(neo4j_uri: str, tmp_path: Path) -> None:
     # PrecisionMemBench's own TypeScript harness, run by its run.sh against a live server:
     # every session turn passes, and every static case that fails is one the contract
     # gives a provider no way to pass (bench/precisionmembench.py names why, per case).
     # The harness sends one alias update without awaiting it and searches at once (its
     # session suite, turn 9 to 10 of a case): on a loaded machine the search can reach the
-    # server first, which no server can order. A run that fails is run once more, and that
-    # second run must pass in full; the first one's output is printed.
+    # server first, which no server can order. A run whose only failures of ours are session
+    # turns is run once more, with a warning that names them, and that second run must pass
+    # in full; any other failure fails at once.
     out = tmp_path / "first"
     done = run_the_harness(neo4j_uri, out)
-    if done.returncode != 0:
-        print("the harness's first run failed:\n" + done.stdout + done.stderr)
+    if done.returncode != 0 and only_session_turns_failed(out):
+        first = json.loads((out / "precisionmembench.json").read_text())["ours"]
+        warnings.warn(f"PrecisionMemBench run again: session turns failed {first}", stacklevel=1)
         out = tmp_path / "second"
         done = run_the_harness(neo4j_uri, out)
     assert done.returncode == 0, done.stdout + done.stderr

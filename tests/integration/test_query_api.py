@@ -293,8 +293,9 @@ def test_a_narrower_scope_wins_once_an_admin_says_so(client: TestClient, ns: str
         client.post(f"/v1/beliefs/{broad}/narrows", json={"other": narrow, "reason": "r"}),
         409,
     )
-    # without the edge, the same two beliefs as at first: the broad rule governs again (asked
-    # before a third belief joins them, whose presence the ranker's relative features weigh)
+    # without the edge, the same two beliefs as at first: the same rule governs as at first
+    # (asked before a third belief joins them, whose presence the ranker's relative features
+    # weigh)
     assert client.delete(f"/v1/beliefs/{narrow}/narrows/{broad}").status_code == 204
     again = ask(client, query, ns)
     assert (again["governing"]["id"], again["action"]) == (

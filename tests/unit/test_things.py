@@ -291,7 +291,7 @@ def test_where_the_thing_asked_is_found_is_not_what_it_is_about() -> None:
     drone = "Put the new firmware on the counting drone at dock 3."
     assert about(drone, "Dock 3 edge router: frozen until January.").level == "mention"
     assert about(drone, "The counting drone at dock 3 updates after 22:00.").level == "same"
-    # the place still counts beside the thing asked, named another way
+    # the place counts where the belief also names the thing asked (the Dock B cut-off)
     cutoff = "Dock B Friday LTL same-day cut-off is 14:30."
     assert about("What's the Friday cut-off at Dock B?", cutoff).level == "same"
     # "in" names who as often as where: the patient in bed 12 is the one in the bed's note
