@@ -420,8 +420,8 @@ class DefaultClassifier:
         if found == "corrects":
             return Judgement(
                 Verdict.contradicts,
-                f"says what {old.id} said has changed: the same subject, a change announced "
-                f"({cos})",
+                f"says what {old.id} said has changed: the same subject, another value or a "
+                f"change announced ({cos})",
             )
         if found == "restates" and restates:
             shown = ", ".join(sorted(frames.read(new.text).values))
