@@ -715,9 +715,10 @@ def render(report: dict[str, Any]) -> str:
         "Per-run p50/p95/p99 (ms) and the 1-minute load average at the end of each run:",
         "",
     ]
-    series = [*report["sizes"].items(), ("100000 alone", a)]
+    alone = f"{args['large']} alone"
+    series = [*report["sizes"].items(), (alone, a)]
     if "baseline" in report:
-        series.append((f"100000 alone, baseline {args['baseline']}", report["baseline"]))
+        series.append((f"{alone}, baseline {args['baseline']}", report["baseline"]))
     for size, r in [*series, ("big namespace", b)]:
         runs = "; ".join(
             f"{x['p50']:.1f}/{x['p95']:.1f}/{x['p99']:.1f} (load {x['load']:.1f})"
