@@ -91,6 +91,7 @@ _AMOUNT_TO_GIVE = cues(
 _MEDICINE = cues(
     r"medicines?|medication|tablets?|pills?|drops|syrup|liquid|dose|doses|morphine|"
     r"paracetamol|calpol|ibuprofen|insulin|warfarin|inhaler|puffs?|mg|ml|painkillers?|"
+    r"blood thinners?|anticoagulants?|antibiotics?|steroids?|"
     r"basal|bolus|(?:insulin|syringe|feed|infusion) pump"
 )
 
@@ -122,6 +123,27 @@ def holds_safety_setting(text: str) -> bool:
     False
     """
     return bool(_SAFETY_SETTING.search(text)) and bool(_SAFETY_CONTEXT.search(text))
+
+
+#: an amount of a medicine to give, in its units: "7.5 mg Monday", "10 ml of the syrup",
+#: "half a ml of the oral morphine", "two puffs"
+_DOSE = re.compile(
+    r"\b(?:\d+(?:[.,]\d+)?|half an?|one|two|three|four)\s?"
+    r"(?:mg|mcg|ml|milligrams?|micrograms?|millilit(?:re|er)s?|puffs?)\b",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=CACHE)
+def holds_a_dose(text: str) -> bool:
+    """Whether a memory's text holds an amount of a medicine, whatever its label says.
+
+    >>> holds_a_dose("Warfarin plan from the clinic: 7.5 mg Monday, 5 mg the rest of the week.")
+    True
+    >>> holds_a_dose("Leo's repeat prescription is collected on Fridays.")
+    False
+    """
+    return bool(_DOSE.search(text))
 
 
 # What a request would hand over or move whatever any memory says of it: a secret, money,

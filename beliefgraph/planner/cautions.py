@@ -1,6 +1,7 @@
 """What holds an act back beyond the rule that governs it: the memory that holds what a
-request would hand over, an unconfirmed doubt about exactly this act, and the closest rule
-when no rule's words reach a request to act."""
+request would hand over, an unconfirmed doubt about exactly this act, the closest rule
+when no rule's words reach a request to act, and, when nothing governs, a dose or a safety
+setting held by the belief closest in meaning."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ from beliefgraph.language.acts import CHANGING
 from beliefgraph.language.stakes import (
     at_stake,
     checked_at_source,
+    holds_a_dose,
     holds_at_stake,
+    holds_safety_setting,
+    safety_at_stake,
 )
 from beliefgraph.language.words import Terms
 from beliefgraph.models import (
@@ -24,6 +28,7 @@ from beliefgraph.models import (
 from beliefgraph.planner.assess import (
     Assessment,
     Candidate,
+    Decision,
     about_rank,
     more_protective,
     without_standing,
@@ -86,6 +91,55 @@ def hand_to_rule(final: dict[str, Assessment], governor: Candidate | None, rule:
         f"no rule's words reach this request to act; {rule.candidate.id}, the closest rule "
         "that refuses or checks acts, asks for a check: verify_first"
     )
+
+
+def ungoverned(
+    final: dict[str, Assessment],
+    action_types: frozenset[ActionType],
+    request: Terms,
+    steps: list[str],
+) -> Decision:
+    """The decision where no belief governs: the closest rule's check on a request to act
+    (:func:`closest_rule`); else ``verify_first`` with nothing governing when a dose or a
+    safety figure is at stake (:func:`figure_at_stake`); else ``answer_context``."""
+    assessments = tuple(final.values())
+    if (rule := closest_rule(assessments, action_types)) is not None:
+        steps.append(hand_to_rule(final, None, rule))
+        reason = f"{rule.candidate.id} governs (the closest rule): verify_first"
+        return Decision(
+            rule.candidate.id, ActionClass.verify_first, reason, tuple(final.values()), tuple(steps)
+        )
+    if (figure := figure_at_stake(request.text, assessments)) is not None:
+        steps.append(f"no belief governs, but {figure}: verify_first")
+        reason = f"no stored belief governs this request, but {figure}: verify_first"
+        return Decision(None, ActionClass.verify_first, reason, assessments, tuple(steps))
+    steps.append("nothing in the requested namespaces applies: answer_context")
+    reason = "no stored belief applies to this request"
+    return Decision(None, ActionClass.answer_context, reason, assessments, tuple(steps))
+
+
+def figure_at_stake(request: str, assessed: Iterable[Assessment] = ()) -> str | None:
+    """Where no belief governs, the dose or safety figure that a bare answer would guess at,
+    said as a clause ("the request asks for a dose", "b7, the closest in meaning, holds a
+    safety-critical setting"); ``None`` when there is none.
+
+    A request that asks for a dose or a safety limit gets no answer from nowhere. Nor does
+    one whose closest belief in meaning holds such a figure: words decide what governs, and
+    a request may name in words of its own the very thing that belief is about ("the blood
+    thinner" for a warfarin plan, "the boiler dial" for a combi's pressure), so nothing
+    governs it, yet the store holds a figure nobody checked against the request."""
+    if (safety := safety_at_stake(request)) is not None:
+        return f"the request asks for {safety[1]}"
+    current = [a for a in assessed if a.candidate.current and a.candidate.similarity is not None]
+    if not current:
+        return None
+    closest = max(current, key=lambda a: (a.candidate.similarity, a.candidate.id))
+    text, cid = closest.candidate.text, closest.candidate.id
+    if holds_a_dose(text):
+        return f"{cid}, the closest in meaning, holds a dose"
+    if holds_safety_setting(text):
+        return f"{cid}, the closest in meaning, holds a safety-critical setting"
+    return None
 
 
 #: what handing over a held thing needs: a secret or a person's private data goes to no one

@@ -40,6 +40,7 @@ from beliefgraph.models import ActionClass, BeliefPublic, ChainLink
 from beliefgraph.planner.actions import ActionModel, default_actions
 from beliefgraph.planner.assess import Assessment, Candidate, Decision
 from beliefgraph.planner.candidates import CandidateRow, contest_from_map, planner_rows
+from beliefgraph.planner.cautions import figure_at_stake
 from beliefgraph.planner.models import (
     CandidateTrace,
     Contest,
@@ -170,9 +171,12 @@ class Planner:
 
         def empty(report: NamespaceReport, why: str, discovery: str) -> QueryResult:
             timings["total"] = self._ms(start)
+            action = ActionClass.answer_context
+            if report.searched and (figure := figure_at_stake(request.query)) is not None:
+                action, why = ActionClass.verify_first, f"{why}, but {figure}: verify_first"
             return QueryResult(
                 governing=None,
-                action=ActionClass.answer_context,
+                action=action,
                 reason=why,
                 trace=QueryTrace(
                     namespaces=report,

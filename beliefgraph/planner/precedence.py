@@ -75,7 +75,9 @@ The rules (DESIGN §3), in order:
    would answer outright (or nothing would), is ``verify_first`` under the rule closest to it
    in meaning that refuses or checks acts, when that rule stands and was set aside only
    because the request names none of its terms (:mod:`beliefgraph.planner.cautions`). Words
-   still decide jurisdiction; meaning only keeps a caution from being lost to them.
+   still decide jurisdiction; meaning only keeps a caution from being lost to them. Where
+   nothing governs, a request for a dose or a safety limit, or one whose closest belief in
+   meaning holds such a figure, is ``verify_first`` with no belief governing.
 11. **The ranker.** Given one (the planner passes the fitted one), it has the last word on
    which candidate governs once the rules have found a winner, unless the request asks
    about the past (rule 9): it weighs what the rules read of every candidate beside its
@@ -147,6 +149,7 @@ from beliefgraph.planner.cautions import (
     hand_to_holder,
     hand_to_rule,
     open_doubt,
+    ungoverned,
 )
 from beliefgraph.planner.ranking import Chooser, Panel, last_words
 
@@ -539,24 +542,7 @@ def _conclude(
             final[cid] = a
 
     if governor is None:
-        if (rule := closest_rule(final.values(), kinds)) is not None:
-            steps.append(hand_to_rule(final, None, rule))
-            reason = f"{rule.candidate.id} governs (the closest rule): verify_first"
-            return Decision(
-                rule.candidate.id,
-                ActionClass.verify_first,
-                reason,
-                tuple(final.values()),
-                tuple(steps),
-            )
-        steps.append("nothing in the requested namespaces applies: answer_context")
-        return Decision(
-            None,
-            ActionClass.answer_context,
-            "no stored belief applies to this request",
-            tuple(final.values()),
-            tuple(steps),
-        )
+        return ungoverned(final, kinds, request, steps)
     assert winner is not None
     action, action_steps = action_for(governor, winner, kinds, request)
     steps.extend(action_steps)

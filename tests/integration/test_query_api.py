@@ -340,6 +340,24 @@ def test_unknown_namespaces_give_an_explained_empty_result(client: TestClient) -
     assert "hold no beliefs" in body["reason"]
 
 
+def test_nothing_governs_but_a_dose_nearby_is_checked_not_guessed(
+    client: TestClient, ns: str, uid: str
+) -> None:
+    put(
+        client,
+        ns,
+        uid,
+        {"text": "Warfarin plan from Walt's clinic: 7.5 mg Mon, Wed and Fri, 5 mg otherwise."},
+        {"text": "The garden hose is kept in the shed by the back gate."},
+    )
+    body = ask(client, "What does Dad take on Thursday evenings?", ns)
+    assert body["governing"] is None
+    assert body["action"] == "verify_first"
+    assert "holds a dose" in body["reason"]
+    body = ask(client, "Where is the garden hose kept?", ns)
+    assert body["action"] != "verify_first"
+
+
 def test_namespaces_the_caller_may_not_read_are_never_read(
     client: TestClient, store: Store, ns: str, uid: str
 ) -> None:

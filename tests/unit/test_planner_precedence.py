@@ -484,6 +484,32 @@ def test_a_request_to_act_that_no_rules_words_reach_is_checked_under_the_closest
     assert decide(act, {W}, [shaky, note]).governing != "rule"
 
 
+def test_where_nothing_governs_a_figure_held_closest_in_meaning_asks_for_a_check() -> None:
+    plan = belief(
+        "plan",
+        "Warfarin plan from the anticoagulation clinic: 7.5 mg Mon, Wed, Fri; 5 mg otherwise.",
+        similarity=0.74,
+    )
+    tablets = belief("tablets", "Walt takes his evening tablets with dinner.", similarity=0.7)
+    asked = "What's on Dad's little calendar for Thursday evening?"
+    d = decide(asked, {R}, [plan, tablets])
+    # no word of the request names the plan: nothing governs, but its dose is not for guessing
+    assert (d.governing, d.action) == (None, ActionClass.verify_first)
+    assert "plan, the closest in meaning, holds a dose" in d.reason
+    combi = belief("combi", "Combi boiler: repressurise to 1.2-1.5 bar when cold.", similarity=0.7)
+    d = decide("The needle on the dial is at 0.5; what now?", {R}, [combi])
+    assert (d.governing, d.action) == (None, ActionClass.verify_first)
+    # only the closest counts, and only a current figure: a plain note leaves nothing at stake
+    far = replace(plan, similarity=0.6)
+    assert decide(asked, {R}, [far, tablets]).action == ActionClass.answer_context
+    old = replace(plan, status=Status.archived)
+    assert decide(asked, {R}, [old, tablets]).action == ActionClass.answer_context
+    # a request that asks for a dose gets none from nowhere, whatever is stored
+    d = decide("How much of the blood thinner should he have tonight?", {R}, [far, tablets])
+    assert (d.governing, d.action) == (None, ActionClass.verify_first)
+    assert "the request asks for a dose" in d.reason
+
+
 def test_handing_over_a_secret_is_never_a_bare_answer() -> None:
     note = belief(
         "note",
