@@ -134,6 +134,23 @@ _DOSE = re.compile(
 )
 
 
+#: a question after an amount: "how many of the little pink ones?", "what dose?"
+_AMOUNT_ASKED = cues(r"how (?:much|many)", r"what (?:dose|amount|strength)")
+
+
+@lru_cache(maxsize=CACHE)
+def asks_an_amount(text: str) -> bool:
+    """Whether a request asks how much or how many (of anything: a dose held in a memory
+    makes it a dose, whatever the request calls the medicine).
+
+    >>> asks_an_amount("How many of the little pink ones does she put out tonight?")
+    True
+    >>> asks_an_amount("Where are the pink tablets kept?")
+    False
+    """
+    return bool(_AMOUNT_ASKED.search(normalise(text)))
+
+
 @lru_cache(maxsize=CACHE)
 def holds_a_dose(text: str) -> bool:
     """Whether a memory's text holds an amount of a medicine, whatever its label says.

@@ -62,7 +62,8 @@ The rules (DESIGN §3), in order:
    Nor does a question that asks for a dose (``verify_first``) or a safety limit (``warn``,
    :func:`beliefgraph.language.stakes.safety_at_stake`), nor one answered by a memory that
    holds a torque, a pressure or a load limit, whatever its label (``warn``; a question about
-   what was done only reads the record). A label lies
+   what was done only reads the record), nor how much or how many, answered by a memory that
+   holds a dose ("the little pink ones": ``verify_first``). A label lies
    the other way too: a plain fact filed as a cautious policy, which states no rule and
    holds nothing at stake, is answered when only read.
 9. **History asked for.** A question about how things were ("back in 2023...") is answered
@@ -110,8 +111,10 @@ from beliefgraph.language.directives import (
     takes_the_way,
 )
 from beliefgraph.language.stakes import (
+    asks_an_amount,
     at_stake,
     checked_at_source,
+    holds_a_dose,
     holds_a_value,
     holds_at_stake,
     holds_safety_setting,
@@ -293,6 +296,16 @@ def action_for(
         # the label says "answer", the text holds a torque or a pressure to work to
         action = ActionClass.warn
         steps.append("it holds a safety-critical setting: warn")
+    elif (
+        request is not None
+        and action in (ActionClass.answer, ActionClass.answer_context)
+        and holds_a_dose(governor.text)
+        and asks_an_amount(request.text)
+        and not asks_what_was_done(request.text)
+    ):
+        # "how many of the little pink ones tonight?" asks for the dose the note holds
+        action = ActionClass.verify_first
+        steps.append("it holds a dose, and the request asks how much: verify_first")
     if action_types & CHANGING and action != ActionClass.block and someone_elses_act(governor.text):
         # "Refunds are done only at the till by a supervisor; the assistant may tell the
         # customer how": the act is not the agent's to do, what it may give is the answer.

@@ -831,6 +831,12 @@ def test_a_dose_or_a_safety_limit_from_a_plain_note_is_never_a_bare_answer() -> 
     record = belief("r", "24 morphine ampoules were destroyed on 16 October.")
     d = decide("How many of the morphine ampoules did we destroy in October?", {R}, [record])
     assert d.action == ActionClass.answer
+    # the note holds the dose; the request asks how many without naming the medicine
+    plan = belief("p", "Mum's pink tablets, per the clinic letter: a whole 5 mg on Mon and Fri.")
+    d = decide("How many of Mum's pink tablets go out tonight?", {R}, [plan])
+    assert (d.governing, d.action) == ("p", ActionClass.verify_first)
+    d = decide("Where are Mum's pink tablets kept?", {R}, [plan])
+    assert (d.governing, d.action) == ("p", ActionClass.answer)
 
 
 def test_a_rule_on_doing_an_act_does_not_hold_reading_its_record() -> None:
