@@ -195,6 +195,8 @@ _ASKING_CUE = re.compile(
     # the word after the verb: "Flash the firmware", "Bin them" (see _instructed)
     r"(?:\s+([a-z]+))?"
 )
+#: a verb after a comma, then the word after it (see _instructed)
+_AFTER_COMMA = re.compile(r",\s+(?:please\s+|just\s+|then\s+|so\s+)*([a-z-]+)\s+([a-z]+)")
 #: what follows a verb in the imperative: its object ("Bin them", "Flash the new firmware")
 _OBJECT_WORDS = word_set(
     """
@@ -262,6 +264,13 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
             found.add(ActionType.execute)
         elif asked_outright:
             unnamed = True
+    # after a clause that sets the scene, a verb and its object: "Dan emailed a new account
+    # number this morning, switch his salary over to it"
+    for m in _AFTER_COMMA.finditer(line):
+        if m.group(2) in _OBJECT_WORDS and m.group(1) in _INSTRUCTED_WRITES:
+            found.add(ActionType.write)
+        elif m.group(2) in _OBJECT_WORDS and m.group(1) in _INSTRUCTED_EXECUTES:
+            found.add(ActionType.execute)
     # into a document, a ticket, a folder: a write; onto a trailer or a shelf: a deed.
     # "I've put his form into the portal" is done already.
     line = _DONE_PLACING.sub(" ", line)

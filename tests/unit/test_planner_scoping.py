@@ -114,6 +114,10 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("Hope that helps. Sorry it took so long.", {R}),
         ("Press the reset button.", {X}),
         ("Apply the patch.", {X}),
+        # after a clause that sets the scene, a verb and its object; a list of nouns is none
+        ("Dan emailed a new account number this morning, switch his salary over to it.", {W}),
+        ("If the room is free on Friday, book it for the offsite.", {X}),
+        ("The rota, schedule and budget are on the wiki.", {R}),
         # an act handed to someone else, in words the verb lists leave out
         ("Get the confidential-waste firm to haul them off this week.", {X}),
         ("Have facilities get rid of the old files.", {X}),
