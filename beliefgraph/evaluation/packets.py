@@ -378,7 +378,25 @@ def infer_successor(scenario: Scenario, index: int) -> int | None:
     packet) - the rule of ``../shared/tools/rest-governance-scorer.py``, so that both
     evaluations load the same store. ``None`` when there is none: the memory is then
     stored archived (history that must not steer). Roles are never read.
+
+    A belief supersedes at most one other (a chain is a line): where two memories name the
+    same successor, the newer of them (ties: the earlier in the packet) is linked to it and
+    the other is stored archived, as history, rather than guessed into the chain.
     """
+    successor = _successor(scenario, index)
+    if successor is None:
+        return None
+    never = 10**9
+    rivals = [
+        (never if m.recency_rank is None else m.recency_rank, i)
+        for i, m in enumerate(scenario.memory_store)
+        if m.status == "superseded" and _successor(scenario, i) == successor
+    ]
+    return successor if min(rivals)[1] == index else None
+
+
+def _successor(scenario: Scenario, index: int) -> int | None:
+    """The memory the packet (or the REST scorer's rule) names as ``index``'s successor."""
     old = scenario.memory_store[index]
     if old.superseded_by is not None:
         ids = [m.id for m in scenario.memory_store]

@@ -192,6 +192,23 @@ def test_a_superseded_memory_nothing_replaced_is_stored_as_history(tmp_path: Pat
     assert to_beliefs(s, run="r", namespace="project:x")[0].status == Status.archived
 
 
+def test_two_memories_naming_one_successor_link_the_newer_and_keep_the_other_as_history(
+    tmp_path: Path,
+) -> None:
+    old = {"memory_type": "fact", "status": "superseded", "superseded_by": "d"}
+    memories = [
+        {**old, "id": "a", "text": "Old note.", "recency_rank": 7},
+        {**old, "id": "b", "text": "Older note.", "recency_rank": 8},
+        {"id": "c", "memory_type": "fact", "text": "Another fact.", "recency_rank": 1},
+        {"id": "d", "memory_type": "decision", "text": "The decision.", "recency_rank": 6},
+    ]
+    [s] = read_packet(write(tmp_path, {"scenarios": [scenario(memory_store=memories)]})).scenarios
+    # a belief supersedes at most one other: the newer is linked, the older kept as history
+    assert (infer_successor(s, 0), infer_successor(s, 1)) == (3, None)
+    statuses = [b.status for b in to_beliefs(s, run="r", namespace="project:x")]
+    assert statuses[:2] == [Status.active, Status.archived]
+
+
 def test_superseded_by_must_name_another_memory_of_the_store(tmp_path: Path) -> None:
     memories = [
         {
