@@ -266,10 +266,12 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
             unnamed = True
     # after a clause that sets the scene, a verb and its object: "Dan emailed a new account
     # number this morning, switch his salary over to it"
-    for m in _AFTER_COMMA.finditer(line):
-        if m.group(2) in _OBJECT_WORDS and m.group(1) in _INSTRUCTED_WRITES:
+    for verb, following in _AFTER_COMMA.findall(line):
+        if following not in _OBJECT_WORDS:
+            continue
+        if verb in _INSTRUCTED_WRITES:
             found.add(ActionType.write)
-        elif m.group(2) in _OBJECT_WORDS and m.group(1) in _INSTRUCTED_EXECUTES:
+        elif verb in _INSTRUCTED_EXECUTES:
             found.add(ActionType.execute)
     # into a document, a ticket, a folder: a write; onto a trailer or a shelf: a deed.
     # "I've put his form into the portal" is done already.
