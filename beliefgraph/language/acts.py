@@ -170,6 +170,10 @@ _ON_A_CARRIER = re.compile(
     r"\b(?:get|put|stick|pop)\s+(?:[\w-]+\s+){1,5}?(?:on|onto)\s+(?:the\s+|[\w]+s\s+)?"
     r"(?:dhl|ups|fedex|van|truck|lorry|flight|courier|post|shuttle|run)\b"
 )
+#: what is taken off the premises is moved: "take it home on Saturday", "carry them away"
+_TAKEN_AWAY = re.compile(
+    r"\b(?:take|carry|bring)\s+(?:[\w'-]+\s+){0,4}?(?:home|away|off site|offsite)\b"
+)
 #: "pick one and lock it in": committing a choice is an act
 _COMMITTING = re.compile(r"\block (?:it|them|that|this) in\b")
 #: sending in other words: "shoot it over to reception", "read it out to her", "to x@y.org"
@@ -185,7 +189,9 @@ _SENDING = re.compile(
 #: phrases that ask for what follows them
 _ASKING = (
     r"go ahead and|can you|could you|would you|will you|i need you to|id like you to|"
-    r"i want you to|please|just|and|so"
+    r"i want you to|please|just|and|so|"
+    # asking leave for an act puts the act at stake: "Can I bin the old records?"
+    r"can i|could i|may i|can we|could we|may we"
 )
 #: where an instruction starts: after an asking phrase, or at a sentence's start (or after a
 #: dash), an asking phrase there too ("... last week. Could you sweep ...")
@@ -218,6 +224,10 @@ _NOT_VERBS = word_set(
     """
 )
 _LIGHT_VERBS = word_set("take get make have keep")
+#: asking leave: the act asked about is at stake ("Can I bin the old records?"), unless it
+#: is only to be told or to talk ("Can I ask what the code is?", "Could I grab the code?")
+_ASKING_LEAVE = ("can i", "could i", "may i", "can we", "could we", "may we")
+_NOT_LEAVE_FOR_AN_ACT = _NOT_DELEGATED | word_set("ask talk speak chat say grab")
 _ASKED_EXPLICITLY = (
     "go ahead and",
     "can you",
@@ -226,6 +236,7 @@ _ASKED_EXPLICITLY = (
     "will you",
     "you to",
     "just",
+    *_ASKING_LEAVE,
 )
 
 
@@ -257,6 +268,7 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
             and verb not in _LIGHT_VERBS
             and not any(f in _READ_VERBS for f in _base_forms(verb, past=False))
             and not is_act(verb)
+            and not (cue.endswith(_ASKING_LEAVE) and verb in _NOT_LEAVE_FOR_AN_ACT)
         )
         if verb in _INSTRUCTED_WRITES:
             found.add(ActionType.write)
@@ -282,7 +294,7 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
         found.add(ActionType.execute)
     if _RECORD_CHANGES.search(line):
         found.add(ActionType.write)
-    if _COMMITTING.search(line) or _ON_A_CARRIER.search(line):
+    if _COMMITTING.search(line) or _ON_A_CARRIER.search(line) or _TAKEN_AWAY.search(line):
         found.add(ActionType.execute)
     for m in _DELEGATED.finditer(line):
         verb = m.group(1)
@@ -421,6 +433,30 @@ _VERB_LEADS = word_set(
 )
 #: a word after these is a noun ("bought in store", "receipt in hand", "sent by email")
 _PREPOSITIONS = word_set("in on at by of from with")
+#: a question asking to be told something ("How much do we get off ...?", "What happens
+#: ...?"), where an act in a condition ("... when we buy in store?") is not asked for
+_TOLD = re.compile(r"\s*(?:what|whats|which|how|who|whose|where|why)\b[^?]*\?\s*$", re.I)
+#: what opens such a condition, and who it is about: "when we buy", "if I delete"
+_CONDITIONS = word_set("when whenever if once")
+_SUBJECTS = word_set("i we you they he she staff people someone anyone customers")
+
+
+def _condition_starts(sentence: str, tokens: Sequence[str]) -> int:
+    """Where a question that asks to be told something turns to a condition ("... when we
+    buy things in store?"): the index of "when" or "if" before its subject, or past the
+    end (an act after it is not asked for: "what happens if I delete the backups?").
+
+    >>> asked = "What happens if I delete them?"
+    >>> _condition_starts(asked, tokenize(asked))
+    2
+    >>> _condition_starts("Delete them if we can.", tokenize("Delete them if we can."))
+    5
+    """
+    if _TOLD.match(sentence):
+        for i, token in enumerate(tokens[:-1]):
+            if token in _CONDITIONS and tokens[i + 1] in _SUBJECTS:
+                return i
+    return len(tokens)
 
 
 def _asked_for(tokens: Sequence[str], i: int) -> bool:
@@ -471,8 +507,9 @@ def infer_action_types(text: str, *, describing: bool = False) -> frozenset[Acti
     # ("... in the queue. Sign it off")
     for sentence in _SENTENCE.split(text):
         tokens = tokenize(sentence)
+        condition = len(tokens) if describing else _condition_starts(sentence, tokens)
         for i, token in enumerate(tokens):
-            if not describing and not _asked_for(tokens, i):
+            if not describing and (i > condition or not _asked_for(tokens, i)):
                 continue
             for form in _base_forms(token, past=describing):
                 if form in _WRITE_VERBS:

@@ -124,6 +124,18 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("Get the twelve spare modules on tomorrow's DHL to Kaya Optik.", {X}),
         ("Have a look at the logs.", {R}),
         ("Get me the figures for March.", {R}),
+        # asking leave for an act puts it at stake; asking leave to be told or to talk does not
+        ("Can I bin the old records?", {X}),
+        ("Rather than return it, can I take it home on Saturday?", {X}),
+        ("Could we borrow the van on Sunday?", {X}),
+        ("Can I see the report?", {R}),
+        ("Can I ask what the code is?", {R}),
+        ("Can we talk about the rota?", {R}),
+        # an act in the condition of a question that asks to be told something is not asked
+        ("How much do we get knocked off when we buy things in store?", {R}),
+        ("What happens if I delete the old backups?", {R}),
+        ("Is it OK if I delete the old backups?", {X}),
+        ("Can you delete the backups when we finish?", {X}),
     ],
 )
 def test_requests_name_their_acts(query: str, kinds: set[ActionType]) -> None:
