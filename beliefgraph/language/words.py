@@ -93,10 +93,33 @@ def _singular(token: str) -> str:
 CACHE = 8192
 
 
+#: numbers written as words, two to twenty: "line two" is "Line 2"
+_COUNTING = (
+    "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
+    " sixteen seventeen eighteen nineteen twenty"
+)
+_NUMBER_WORDS = {w: str(n) for n, w in enumerate(_COUNTING.split(), start=2)}
+
+
 @lru_cache(maxsize=CACHE)
 def words(text: str) -> tuple[str, ...]:
-    """The tokens of ``text`` with plurals folded, in order (the unit every match uses)."""
-    return tuple(fold_plural(t) for t in tokenize(text))
+    """The tokens of ``text`` with plurals folded, in order (the unit every match uses); a
+    number in words that names one of a row of things is its digits ("bed twelve", "press
+    three tonight"), not one that counts them ("two pallets", "in ten minutes").
+
+    >>> words("Bounce the unit on dock three")[-2:]
+    ('dock', '3')
+    >>> words("Load the two pallets")[-2:]
+    ('two', 'pallet')
+    """
+    raw = tokenize(text)
+    tokens = [fold_plural(t) for t in raw]
+    for i in range(1, len(raw)):
+        digits = _NUMBER_WORDS.get(raw[i])
+        counted = i + 1 < len(raw) and tokens[i + 1] != raw[i + 1]  # a plural follows
+        if digits and raw[i - 1] not in FUNCTION_WORDS and not counted:
+            tokens[i] = digits
+    return tuple(tokens)
 
 
 #: words that say nothing about *what* a belief governs: function words, question words,
