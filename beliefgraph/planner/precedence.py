@@ -88,7 +88,8 @@ The rules (DESIGN §3), in order:
    planner's: trees, then linear weights), each choice is carried through rules 6 to 10, and
    where they would let the agent do different things the more protective stands.
 12. **The action model.** Given one (the planner passes the fitted one), it has the last word
-   on the action where the ranker had it on the belief (:mod:`beliefgraph.planner.actions`).
+   on the action where the ranker had it on the belief and no curator's edge ordered the rules
+   in reach (:mod:`beliefgraph.planner.actions`).
 """
 
 from __future__ import annotations
@@ -497,7 +498,8 @@ def decide(
         for chosen in choices
     ]
     decision = Panel.most_protective(decisions)
-    if actions is None or winner is None or past is not None:
+    # nor where a curator's edge ordered the rules in reach: no store it was fitted on has one
+    if actions is None or winner is None or past is not None or losers:
         return decision
     return actions.settle(request, kinds, decision, by_id)
 

@@ -23,7 +23,7 @@ from beliefgraph.planner.actions import (
 from beliefgraph.planner.precedence import decide
 from beliefgraph.planner.ranking import Ranker, default_ranker
 from tests.unit.test_planner_precedence import R, belief
-from tests.unit.test_planner_ranking import BACK_THEN, NOTE, QUERY, RECORD, RULE
+from tests.unit.test_planner_ranking import BACK_THEN, NOTE, QUERY, RECORD, RULE, RULED
 
 CLASSES = ("answer", "verify_first", "block")
 #: hand-made losses in the evaluation's shape: answer where a check was due costs 8
@@ -68,6 +68,18 @@ def test_the_model_is_not_asked_where_nothing_governs_or_the_past_is_asked() -> 
     assert nothing.action == ActionClass.answer_context
     d = decide(BACK_THEN, {R}, [NOTE, RECORD], actions=checks)
     assert d.action == ActionClass.archive_only
+
+
+def test_the_model_is_not_asked_where_a_curators_edge_ordered_the_rules() -> None:
+    checks = model({"request:reception": (0.0, 9.0, 0.0)})
+    other = replace(RULED, id="other", text="Visitor badges are signed out at reception.")
+    rules = [RULED, other]
+    ordered = decide(QUERY, {R}, rules, overrides=[("other", "ruled")], actions=checks)
+    assert ordered.governing == "other"
+    assert ordered.action != ActionClass.verify_first
+    assert not any("the action model" in s for s in ordered.steps)
+    # the same rules, no edge: the model has its word
+    assert decide(QUERY, {R}, rules, actions=checks).action == ActionClass.verify_first
 
 
 def test_features_read_the_request_the_belief_and_the_rules_action() -> None:
