@@ -171,9 +171,8 @@ _ON_A_CARRIER = re.compile(
     r"(?:dhl|ups|fedex|van|truck|lorry|flight|courier|post|shuttle|run)\b"
 )
 #: what is taken off the premises is moved: "take it home on Saturday", "carry them away"
-_TAKEN_AWAY = re.compile(
-    r"\b(?:take|carry|bring)\s+(?:[\w'-]+\s+){0,4}?(?:home|away|off site|offsite)\b"
-)
+#: (see :func:`_taken_away`)
+_TAKEN_AWAY = re.compile(r"\b(?:take|carry)\s+(?:[\w'-]+\s+){1,4}?(?:home|away|off ?site)\b")
 #: "pick one and lock it in": committing a choice is an act
 _COMMITTING = re.compile(r"\block (?:it|them|that|this) in\b")
 #: sending in other words: "shoot it over to reception", "read it out to her", "to x@y.org"
@@ -189,14 +188,21 @@ _SENDING = re.compile(
 #: phrases that ask for what follows them
 _ASKING = (
     r"go ahead and|can you|could you|would you|will you|i need you to|id like you to|"
-    r"i want you to|please|just|and|so|"
-    # asking leave for an act puts the act at stake: "Can I bin the old records?"
-    r"can i|could i|may i|can we|could we|may we"
+    r"i want you to|please|just|and|so"
+)
+#: asking leave, where a sentence or a clause starts: the act asked about is at stake ("Can I
+#: bin the old records?"), unless the verb asks to be told, to talk or to be handed what is
+#: asked for ("Can I ask what the code is?", "Could I grab the code?"): see _instructed
+_ASKING_LEAVE = ("can i", "could i", "may i", "can we", "could we", "may we")
+_NOT_LEAVE_FOR_AN_ACT = _NOT_DELEGATED | word_set(
+    "ask talk speak chat say discuss help clarify suggest mention confirm doublecheck grab"
 )
 #: where an instruction starts: after an asking phrase, or at a sentence's start (or after a
-#: dash), an asking phrase there too ("... last week. Could you sweep ...")
+#: dash), an asking phrase there too ("... last week. Could you sweep ..."), or after leave
+#: asked at the start of a sentence or a clause ("Rather than bin it, can I take it home?")
 _ASKING_CUE = re.compile(
-    rf"(?:(?:^|[.!?;:]\s*|\s[-\u2013\u2014]+\s*)(?:(?:{_ASKING})\s+)?|\b(?:{_ASKING})\s+)"
+    rf"(?:(?:^|[.!?;:,]\s*)(?:{'|'.join(_ASKING_LEAVE)})\s+"
+    rf"|(?:^|[.!?;:]\s*|\s[-\u2013\u2014]+\s*)(?:(?:{_ASKING})\s+)?|\b(?:{_ASKING})\s+)"
     r"(?:please\s+|just\s+|now\s+|then\s+|also\s+|and\s+)*([a-z-]+)"
     # the word after the verb: "Flash the firmware", "Bin them" (see _instructed)
     r"(?:\s+([a-z]+))?"
@@ -224,10 +230,6 @@ _NOT_VERBS = word_set(
     """
 )
 _LIGHT_VERBS = word_set("take get make have keep")
-#: asking leave: the act asked about is at stake ("Can I bin the old records?"), unless it
-#: is only to be told or to talk ("Can I ask what the code is?", "Could I grab the code?")
-_ASKING_LEAVE = ("can i", "could i", "may i", "can we", "could we", "may we")
-_NOT_LEAVE_FOR_AN_ACT = _NOT_DELEGATED | word_set("ask talk speak chat say grab")
 _ASKED_EXPLICITLY = (
     "go ahead and",
     "can you",
@@ -238,6 +240,16 @@ _ASKED_EXPLICITLY = (
     "just",
     *_ASKING_LEAVE,
 )
+
+
+def _taken_away(line: str) -> bool:
+    """Whether ``line`` asks for something to be taken off the premises ("can I take it home
+    on Saturday?"); not where that is refused or done already ("don't take the laptops
+    home", "did Sam take it home?")."""
+    return any(
+        not (_NEGATIONS | _DONE_ALREADY) & set(tokenize(line[: m.start()])[-3:])
+        for m in _TAKEN_AWAY.finditer(line)
+    )
 
 
 def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
@@ -294,7 +306,7 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
         found.add(ActionType.execute)
     if _RECORD_CHANGES.search(line):
         found.add(ActionType.write)
-    if _COMMITTING.search(line) or _ON_A_CARRIER.search(line) or _TAKEN_AWAY.search(line):
+    if _COMMITTING.search(line) or _ON_A_CARRIER.search(line) or _taken_away(line):
         found.add(ActionType.execute)
     for m in _DELEGATED.finditer(line):
         verb = m.group(1)
@@ -434,29 +446,29 @@ _VERB_LEADS = word_set(
 #: a word after these is a noun ("bought in store", "receipt in hand", "sent by email")
 _PREPOSITIONS = word_set("in on at by of from with")
 #: a question asking to be told something ("How much do we get off ...?", "What happens
-#: ...?"), where an act in a condition ("... when we buy in store?") is not asked for
-_TOLD = re.compile(r"\s*(?:what|whats|which|how|who|whose|where|why)\b[^?]*\?\s*$", re.I)
-#: what opens such a condition, and who it is about: "when we buy", "if I delete"
-_CONDITIONS = word_set("when whenever if once")
-_SUBJECTS = word_set("i we you they he she staff people someone anyone customers")
+#: ...?"), and a condition in it: "when we buy in store", "if I delete them", "when buying"
+_TOLD = re.compile(r"\s*(?:what|which|how|who|whose|where|why)\b[^.!?]*\??\s*", re.IGNORECASE)
+_CONDITION = re.compile(
+    r"\b(?:when|whenever|if|once)\s+(?:(?:i|we|you|they|he|she|staff|people|someone|anyone"
+    r"|customers)\b|\w+ing\b)",
+    re.IGNORECASE,
+)
 
 
-def _condition_starts(sentence: str, tokens: Sequence[str]) -> int:
-    """Where a question that asks to be told something turns to a condition ("... when we
-    buy things in store?"): the index of "when" or "if" before its subject, or past the
-    end (an act after it is not asked for: "what happens if I delete the backups?").
+def without_conditions(text: str) -> str:
+    """``text`` without the conditions of its questions that ask to be told something: the
+    act in "what happens if I delete the backups?" is not asked for.
 
-    >>> asked = "What happens if I delete them?"
-    >>> _condition_starts(asked, tokenize(asked))
-    2
-    >>> _condition_starts("Delete them if we can.", tokenize("Delete them if we can."))
-    5
+    >>> without_conditions("How much do we get off when we buy in store?")
+    'How much do we get off?'
+    >>> without_conditions("Delete them if we can.")
+    'Delete them if we can.'
     """
-    if _TOLD.match(sentence):
-        for i, token in enumerate(tokens[:-1]):
-            if token in _CONDITIONS and tokens[i + 1] in _SUBJECTS:
-                return i
-    return len(tokens)
+    kept = []
+    for sentence in _SENTENCE.split(text):
+        condition = _CONDITION.search(sentence) if _TOLD.fullmatch(sentence) else None
+        kept.append(sentence[: condition.start()].rstrip() + "?" if condition else sentence)
+    return " ".join(kept)
 
 
 def _asked_for(tokens: Sequence[str], i: int) -> bool:
@@ -502,14 +514,15 @@ def infer_action_types(text: str, *, describing: bool = False) -> frozenset[Acti
         # A question about what was done ("When was the archive last purged?") reads the
         # record, whatever acts it names.
         text = without_record(text)
+        # nor does an act in the condition of a question ("... when we buy in store?")
+        text = without_conditions(text)
     found: set[ActionType] = set()
     # sentence by sentence: what stands before a word in another sentence says nothing of it
     # ("... in the queue. Sign it off")
     for sentence in _SENTENCE.split(text):
         tokens = tokenize(sentence)
-        condition = len(tokens) if describing else _condition_starts(sentence, tokens)
         for i, token in enumerate(tokens):
-            if not describing and (i > condition or not _asked_for(tokens, i)):
+            if not describing and not _asked_for(tokens, i):
                 continue
             for form in _base_forms(token, past=describing):
                 if form in _WRITE_VERBS:

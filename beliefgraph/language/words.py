@@ -93,32 +93,41 @@ def _singular(token: str) -> str:
 CACHE = 8192
 
 
-#: numbers written as words, two to twenty: "line two" is "Line 2"
+#: numbers written as words, two to twenty ("one" is also a pronoun: "this one")
 _COUNTING = (
     "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
     " sixteen seventeen eighteen nineteen twenty"
 )
 _NUMBER_WORDS = {w: str(n) for n, w in enumerate(_COUNTING.split(), start=2)}
+#: things kept in a numbered row, whose number names one of them: "line two" is "Line 2"
+_NUMBERED = frozenset(
+    fold_plural(w)
+    for w in word_set(
+        """
+    aisle bay bed bench block building cabinet cell chamber chiller court desk dock door
+    floor freezer gate grade group kiln lab lane level line locker machine oven pitch
+    platform press pump rack ramp room row seat shelf site stage station suite table tank
+    team theatre till truck unit van vessel volume ward week year zone
+    """
+    )
+)
 
 
 @lru_cache(maxsize=CACHE)
 def words(text: str) -> tuple[str, ...]:
     """The tokens of ``text`` with plurals folded, in order (the unit every match uses); a
-    number in words that names one of a row of things is its digits ("bed twelve", "press
-    three tonight"), not one that counts them ("two pallets", "in ten minutes").
+    number in words after a thing kept in a numbered row is its digits ("bed twelve", "press
+    three tonight"), any other stays a word ("two pallets", "buy two spare modules").
 
     >>> words("Bounce the unit on dock three")[-2:]
     ('dock', '3')
-    >>> words("Load the two pallets")[-2:]
-    ('two', 'pallet')
+    >>> words("Buy two spare modules")
+    ('buy', 'two', 'spare', 'module')
     """
-    raw = tokenize(text)
-    tokens = [fold_plural(t) for t in raw]
-    for i in range(1, len(raw)):
-        digits = _NUMBER_WORDS.get(raw[i])
-        counted = i + 1 < len(raw) and tokens[i + 1] != raw[i + 1]  # a plural follows
-        if digits and raw[i - 1] not in FUNCTION_WORDS and not counted:
-            tokens[i] = digits
+    tokens = [fold_plural(t) for t in tokenize(text)]
+    for i in range(1, len(tokens)):
+        if tokens[i] in _NUMBER_WORDS and tokens[i - 1] in _NUMBERED:
+            tokens[i] = _NUMBER_WORDS[tokens[i]]
     return tuple(tokens)
 
 

@@ -403,8 +403,9 @@ def decide(
             (:mod:`beliefgraph.planner.ranking`); a :class:`Panel` of them, each carried
             through to its action, the most protective taken; ``None`` decides by the rules
             alone.
-        actions: has the last word on the action where the rules found a winner and the past
-            is not asked (and the governor is neither history nor contested).
+        actions: has the last word on the action where the rules found a winner, the past
+            is not asked, no curator's edge ordered the rules in reach, and the governor is
+            neither history nor contested.
 
     Returns:
         The :class:`Decision`; ``governing`` is ``None`` when nothing applies.
@@ -498,7 +499,7 @@ def decide(
         for chosen in choices
     ]
     decision = Panel.most_protective(decisions)
-    # nor where a curator's edge ordered the rules in reach: no store it was fitted on has one
+    # the model is not asked where a curator's edge ordered the rules: it was fitted on none
     if actions is None or winner is None or past is not None or losers:
         return decision
     return actions.settle(request, kinds, decision, by_id)

@@ -1135,3 +1135,10 @@ def test_a_question_about_the_past_is_answered_by_the_record_in_other_words() ->
     assert decide(asked, {R}, [now, record]).action == ActionClass.archive_only
     # a record far in meaning is no answer to the question
     assert decide(asked, {R}, [now, far]).governing != "f"
+
+
+def test_a_row_numbered_in_words_meets_the_belief_that_numbers_it_in_digits() -> None:
+    locked = belief("three", "Line 3 cure oven: setpoint locked, engineering changes only.")
+    open_ = belief("two", "Line 2 cure oven: a shift lead may raise the setpoint; log it.")
+    query = "Powder coat coming off line two is still soft. Take the cure oven up five degrees."
+    assert decide(query, infer_action_types(query), [locked, open_]).governing == "two"

@@ -131,9 +131,16 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("Can I see the report?", {R}),
         ("Can I ask what the code is?", {R}),
         ("Can we talk about the rota?", {R}),
+        ("Can I double-check the code?", {R}),
+        ("What time can I leave?", {R}),
+        # taken off the premises, unless refused or done already
+        ("Don't take the laptops home.", {R}),
+        ("Did Sam take the laptop home last night?", {R}),
         # an act in the condition of a question that asks to be told something is not asked
         ("How much do we get knocked off when we buy things in store?", {R}),
         ("What happens if I delete the old backups?", {R}),
+        ("What happens if I take it home?", {R}),
+        ("What do we get off when buying in store", {R}),
         ("Is it OK if I delete the old backups?", {X}),
         ("Can you delete the backups when we finish?", {X}),
     ],
@@ -560,3 +567,8 @@ def test_a_rule_that_keeps_something_confidential_forbids_sharing_it() -> None:
     assert read_directive(rule).action == ActionClass.block
     assert read_directive("The printer doesn't work on Fridays.").action is None
     assert read_directive("The east wing does not share a boiler with the west.").action is None
+
+
+def test_a_number_in_words_after_a_thing_in_a_row_is_its_digits_and_any_other_a_word() -> None:
+    assert words("Powder coat coming off line two")[-2:] == ("line", "2")
+    assert words("Buy two spare modules") == ("buy", "two", "spare", "module")
