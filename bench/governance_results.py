@@ -209,10 +209,11 @@ def render_own(own: list[dict[str, Any]]) -> str:
         "once when its change was done and used since; round 3 (six new authors, "
         "`bench/governance/BRIEF-round3.md`) was split: `dev-3/` read and used while changing "
         "the planner, `unread-3/` set aside unread, scored once when the change was done and "
-        "read since; rounds 4 to 9 (`unread-4/` .. `unread-9/`, 8 a family, thirty-six more "
-        "authors) were each scored once when a change was done, and rounds 4 to 8 used since "
-        "(scores as they came out are in `governance-history.md`). Cells as above, plus false "
-        "certainties (fc).",
+        f"read since; the later rounds (`unread-4/` .. `{USED[-1]}/`, 8 a family, six new "
+        "authors a round; `dev-14/` and `dev-16/` written to be read) were each scored once "
+        "when a change was done and are used since; the round set aside unread (`UNREAD`) is "
+        "scored once, with `--unread`, when the change it waits for is done (scores as they "
+        "came out are in `governance-history.md`). Cells as above, plus false certainties (fc).",
         "",
         "| packet | " + " | ".join(STRATEGIES) + " |",
         "|---|" + "---|" * len(STRATEGIES),
