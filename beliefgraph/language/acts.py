@@ -247,7 +247,7 @@ def _taken_away(line: str) -> bool:
     on Saturday?"); not where that is refused or done already ("don't take the laptops
     home", "did Sam take it home?")."""
     return any(
-        not (_NEGATIONS | _DONE_ALREADY) & set(tokenize(line[: m.start()])[-3:])
+        _asked_for(tokenize(line[: m.end()]), len(tokenize(line[: m.start()])))
         for m in _TAKEN_AWAY.finditer(line)
     )
 

@@ -107,7 +107,7 @@ def ungoverned(
         steps.append(hand_to_rule(final, None, rule))
         reason = f"{rule.candidate.id} governs (the closest rule): verify_first"
         return Decision(
-            rule.candidate.id, ActionClass.verify_first, reason, tuple(final.values()), tuple(steps)
+            rule.candidate.id, ActionClass.verify_first, reason, assessments, tuple(steps)
         )
     if (figure := figure_at_stake(request.text, assessments)) is not None:
         steps.append(f"no belief governs, but {figure}: verify_first")
