@@ -148,6 +148,8 @@ class RelationModel(Logit):
         verdict = _VERDICTS[relation]
         if rules == verdict or (relation == "restates" and rules in _MERGING):
             return None
+        if relation == "corrects" and row_mates(new, old):
+            return None
         what = "corrects" if relation == "corrects" else "says in other words"
         return verdict, f"{what} {old_id}, by the pair model (p {sure}; {cos})"
 
@@ -159,6 +161,27 @@ def read_exactly(rules: Verdict, words: tuple[frozenset[str], ...]) -> bool:
     that holds the other: the rules read those exactly)."""
     new, old = words
     return rules is Verdict.contradicts or new <= old or old <= new or (new ^ old) <= NEGATIONS
+
+
+def row_mates(new: str, old: str) -> bool:
+    """Whether the two texts name two of a numbered row, and no one thing twice: codes of one
+    stem with other numbers ("web-01" / "web-02"). A statement about one is no correction of
+    a statement about the other."""
+    a, b = _codes(new), _codes(old)
+    return bool(a) and bool(b) and not a & b and bool({_stem(c) for c in a} & {_stem(c) for c in b})
+
+
+def _codes(text: str) -> frozenset[str]:
+    """The words of ``text`` made of letters and digits both ("web01", "b12")."""
+    return frozenset(t for t in tokenize(text) if _CODE.fullmatch(t))
+
+
+def _stem(code: str) -> str:
+    return _CODE.sub(lambda m: m.group(1), code)
+
+
+#: a code: letters, then digits (its stem and its number)
+_CODE = re.compile(r"([a-z]+)\d+")
 
 
 def counts_otherwise(found: Mapping[str, float], words: tuple[frozenset[str], ...]) -> bool:

@@ -5,11 +5,10 @@ The curation gate compares a new belief with stored ones. When neither names its
 the old. :func:`read` gives, for one text:
 
 - **change**: the words that say a value changed or stopped — change verbs ("moved",
-  "switched", "raised", "dropped", "ripped out", "reset", inside a compound too:
-  "factory-reset"), "no longer", "not ... anymore", "instead of", "from now on", "going
-  forward", "back to", "ended up", "is gone", someone who "left", a correction's opening
-  ("Actually, ...") and a standing "now" — unless the statement only adds ("also", "too",
-  "as well") or carves out an exception ("except", "unless");
+  "raised", "ripped out", "factory-reset"; not a participle naming a kind: "in raised bed
+  1"), "no longer", "instead of", "from now on", "back to", "ended up", "is gone", someone
+  who "left", "Actually, ...", a standing "now" — unless the statement only adds ("also",
+  "too", "as well") or carves out an exception ("except", "unless");
 - **subject**: the content words before its copula, in the copula's clause ("the office
   Wi-Fi **password** is ...", "Greta left; **Owen** is ..."), when it has one; an opening
   such as "Oops," or "Note from user:" is not part of it;
@@ -19,14 +18,13 @@ the old. :func:`read` gives, for one text:
   spelling (:mod:`beliefgraph.language.values`).
 
 :func:`relation` reads two texts together: the new one *corrects* the old when it announces a
-change and they share a subject (a day, a month or a time of day alone is no shared
-subject: many things happen on the 1st of each month); it *restates* the old when it
-announces none, they share a subject and they name the same values - unless they name two
-things of one kind ("pizza dough" / "focaccia dough" both need 48 hours), or the only values
-are days or months and the subjects differ ("Recycling goes out every other Thursday." /
+change of what the old one speaks of (a day, a month or a time alone is no shared subject,
+nor a thing named beside it: "the cvs on main closes at 9 now" is not "flu shot done at
+cvs"); it *restates* the old when it announces none, they share a subject and they name the
+same values - unless they name two things of one kind ("pizza dough" / "focaccia dough"), or
+only days or months and the subjects differ ("Recycling goes out every other Thursday." /
 "Yard waste ..."). Two texts close in meaning (``close``: the embeddings say so) restate each
-other with the same values and one shared word, or with no values and the same names; days
-alone are no shared thing ("The gardener comes ..." / "The window cleaner comes ...").
+other with the same values and one shared word, or with no values and the same names.
 Words in two forms are one shared word ("donate" / "donation"), and a telling value (seven
 digits or more, an address, a code of five letters and digits) is a shared thing by itself
 ("library card # 22019934"). A one-value attribute ("password", "deadline", "rent") of the
@@ -85,9 +83,8 @@ _FUNCTION = word_set(
 )
 #: words that announce a value rather than name a topic ("New 5K PR: 21:58"): never a topic
 _ANNOUNCING = word_set("new")
-#: words of the calendar, spelled as :func:`_content` spells them (plurals folded, days and
-#: months spelled one way): many things happen on the 1st of each month or on Monday
-#: mornings, so sharing only these is sharing no topic
+#: words of the calendar, as :func:`_content` spells them: many things happen on the 1st
+#: of each month or on Monday mornings, so sharing only these is sharing no topic
 _CALENDAR = frozenset(
     normalize(w)
     for w in word_set(
@@ -115,8 +112,8 @@ _CHANGE_VERBS = word_set(
     decommissioned discontinued reopened
     """
 )
-#: the same, as an -ing form after its auxiliary ("the landlord **is raising** the rent"): alone
-#: it opens a subject ("Raising a ticket goes through the portal", "hot-swapping")
+#: the same after an auxiliary ("the landlord is raising the rent"); alone, a subject ("Raising
+#: a ticket goes through the portal")
 _PROGRESSIVE_VERBS = word_set(
     """
     raising lowering increasing decreasing reducing upgrading downgrading extending
@@ -129,8 +126,9 @@ _AUXILIARY = (
     + "|(?<=['\u2019]s )|(?<=['\u2019]re )|(?<=['\u2019]m )"
 )
 _CHANGE_VERB = re.compile(
-    # not a participle before its noun: "the car's **extended** warranty", "a reduced fare"
+    # not a participle before its noun: "the car's **extended** warranty", "in raised bed 1"
     r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bmy )(?<!\bour )(?<!\byour )(?<!\btheir )(?<!'s )"
+    r"(?<!\bin )(?<!\bon )(?<!\bat )(?<!\bof )(?<!\bwith )(?<!\bfor )(?<!\binto )"
     rf"\b(?:{'|'.join(sorted(_CHANGE_VERBS))})\b"
     rf"|(?:{_AUXILIARY})(?:{'|'.join(sorted(_PROGRESSIVE_VERBS))})\b",
     re.IGNORECASE,
@@ -143,7 +141,9 @@ _CHANGE_PHRASES = re.compile(
     rf"\b(?:no longer|any ?more|no more(?! than)|instead|rather than|from now on|going forward|"
     rf"as of|"
     rf"from (?:next|this) (?:week|month|year|term|season|quarter|{'|'.join(DAY_NAMES)})|"
-    rf"change of plans?|(?:gone|went|goes|going) (?:up|down)|"
+    rf"change of plans?|"
+    # a rise or a fall, not a way taken: "rent is going up", not "peas going up the fence"
+    rf"(?:gone|went|goes|going) (?:up|down)(?!\s+(?:the|a|an|my|our|their|his|her|that|this)\b)|"
     rf"these days|starting (?:on |in |from )?\w+|effective \w+|off the|ended up|"
     rf"(?:^|[.;,:!]\s*|\b(?:is|are|was|were|went|gone|going|go|be|been|now)\s+)back to|"
     rf"(?:^|[.;,:!]\s*|\b(?:is|are|am|was|were|went|gone|got|be|been|now)\s+|['\u2019](?:s|re|m)\s+)"
@@ -154,15 +154,16 @@ _CHANGE_PHRASES = re.compile(
     rf"{CORRECTION_OPENING})\b",
     re.IGNORECASE,
 )
-#: a statement that opens by calling its value new ("New 5K PR: 21:58", "Our new address
-#: is ..."), not a name that starts with the word ("New York")
+#: a statement that opens by calling its value new ("Our new address is ..."), not a name
+#: that starts with the word ("New York")
 _NEW_VALUE = re.compile(r"^\s*(?i:(?:my |our |the )?new)\s+(?![A-Z][a-z])")
 #: "now" as a standing state ("is Friday mornings now", "is now the second Tuesday")
 _NOW = re.compile(r"\bnow\b", re.IGNORECASE)
-#: a statement that only adds to, or carves an exception out of, what was said
+#: a statement that only adds to, or carves an exception out of, what was said ("too" closing
+#: a clause or before when: "sweet peas going up the fence too this year")
 _ADDITIVE = re.compile(
-    r"\b(?:also|too(?=\s*(?:[.,;!?)]|$))|as well|in addition|additionally|another|except|"
-    r"unless|exception|besides|during|from (?:"
+    r"\b(?:also|too(?=\s*(?:[.,;!?)]|$|(?:this|next|these|now|today|tonight)\b))|as well|"
+    r"in addition|additionally|another|except|unless|exception|besides|during|from (?:"
     + "|".join(MONTH_NAMES)
     + r") (?:to|through|until|till))\b",
     re.IGNORECASE,
@@ -370,6 +371,19 @@ def _kin_subjects(new: Frame, old: Frame, old_text: str, new_text: str) -> bool:
 _SLOTS = _CALENDAR | word_set("class session time slot window schedule")
 
 
+def _speaks_of(new: Frame, old: Frame) -> bool:
+    """Whether the change a new statement announces is of what the old one speaks of: its
+    subject's head is an old word in some form or cut short, or a one-value attribute ("dose
+    upped to 100mg" after "I take 50mg sertraline"); not what is named beside it ("the cvs
+    on main closes at 9 now" after "flu shot done at cvs oct 2")."""
+    head = new.head
+    return (
+        head is None
+        or head in SINGLE_VALUED
+        or any(_akin(head, w) or abbreviates(head, w) for w in old.topic)
+    )
+
+
 def _note_of(new: Frame, old: Frame) -> bool:
     """Whether one of two statements is a note naming only the other's subject beside its values
     ("physio thu 8:30am" / "physio is tuesdays 5pm"): its words, days aside, are all its."""
@@ -415,7 +429,11 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
         # the copula's verbs say nothing of what changed: "The library closes at 10pm" and
         # "We close at 5 now" share no thing; nor does a date: "the fish tank filter gets
         # changed on the 1st of each month" is not about the pill given then
-        if same is not False and changed - _PIVOT_VERBS - _CALENDAR:
+        if (
+            same is not False
+            and changed - _PIVOT_VERBS - _CALENDAR
+            and (same or _speaks_of(new, old))
+        ):
             return "corrects"
         # a subject named another way, with another day or time: "trash day is wednesday, I
         # had it wrong" after "trash pickup is tuesday mornings" (not someone else's)

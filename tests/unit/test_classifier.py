@@ -749,6 +749,38 @@ def test_more_values_or_a_value_of_a_new_kind_add_to_it(old: str, new: str) -> N
 
 
 @pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a participle after a preposition names a kind of thing: no change announced
+        ("tomatoes in raised bed 1", "peppers going in raised bed 2"),
+        # "going up" a way taken is no rise, and "too" before when adds another
+        (
+            "runner beans grow up the north fence",
+            "sweet peas going up the north fence too this year",
+        ),
+        # a change of what is only named beside the old statement's thing: the pharmacy's
+        # hours are not the flu shot
+        ("flu shot done at cvs oct 2", "the cvs on main closes at 9 now"),
+    ],
+)
+def test_a_change_of_another_thing_beside_it_corrects_nothing(old: str, new: str) -> None:
+    assert frames.relation(old, new) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a value the old statement's thing holds, named as the subject: its dose
+        ("I take 50mg sertraline each morning", "sertraline dose upped to 100mg"),
+        ("rent is 1200", "the rent is going up to 1300"),
+        ("group meeting mondays 10am", "group mtg is thursdays 2pm from now on"),
+    ],
+)
+def test_a_change_of_what_the_old_statement_speaks_of_corrects_it(old: str, new: str) -> None:
+    assert frames.relation(old, new) == "corrects"
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "The final decision is down to Maria.",

@@ -16,6 +16,7 @@ from beliefgraph.gate.relation import (
     default_relation_model,
     load_relation_model,
     relation_features,
+    row_mates,
 )
 from beliefgraph.models import Verdict
 
@@ -64,6 +65,15 @@ def test_a_correction_the_rules_missed_replaces_and_says_so() -> None:
     j = DefaultClassifier(SETTINGS, CORRECTS).judge_one(Pair(new, old, 0.85))
     assert j.verdict is Verdict.contradicts
     assert "by the pair model" in j.reason
+
+
+def test_the_model_never_reads_one_of_a_numbered_row_as_correcting_another() -> None:
+    new = view("n", "web-02 got a new ssl cert")
+    old = view("o", "web-01 is out of disk")
+    assert row_mates(new.text, old.text)
+    assert judged(CORRECTS, new, old, 0.85) is not Verdict.contradicts
+    # codes of other stems are values, not row mates: the rules and the model may decide
+    assert not row_mates("the wifi password is maple77", "the wifi password is tulip42")
 
 
 def test_a_pair_read_as_standing_beside_undoes_a_merge_never_a_change_read() -> None:
