@@ -12,8 +12,7 @@ the old. :func:`read` gives, for one text:
 - **subject**: the content words before its copula, in the copula's clause ("the office
   Wi-Fi **password** is ...", "Greta left; **Owen** is ..."), when it has one; an opening
   such as "Oops," or "Note from user:" is not part of it;
-- **topic**: its content words without the change words and the numbers, days and months
-  spelled one way ("Tuesdays" and "Tue" are "tue");
+- **topic**: its content words, no change words or numbers, days spelled one way ("Tue");
 - **values**: the numbers, times, dates, days, amounts and percentages it names, in one
   spelling (:mod:`beliefgraph.language.values`).
 
@@ -154,10 +153,11 @@ _CHANGE_PHRASES = re.compile(
     rf"{CORRECTION_OPENING})\b",
     re.IGNORECASE,
 )
-#: a statement that opens by calling its value new ("Our new address is ..."), not a name
-#: that starts with the word ("New York")
-_NEW_VALUE = re.compile(r"^\s*(?i:(?:my |our |the )?new)\s+(?![A-Z][a-z])")
-#: "now" as a standing state ("is Friday mornings now", "is now the second Tuesday")
+#: a statement or a clause that opens by calling its value new ("Our new address is ...",
+#: "Passport renewed, new number is ..."), not a name that starts with it ("New York")
+_NEW_NAMED = r"(?i:(?:my |our |the )?new)\s+[\w-]+(?:\s[\w-]+)?\s*(?:\bis\b|\bare\b|:)"
+_NEW_VALUE = re.compile(rf"^\s*(?i:(?:my |our |the )?new)\s+(?![A-Z][a-z])|,\s+{_NEW_NAMED}")
+#: "now" as a standing state ("is Friday mornings now")
 _NOW = re.compile(r"\bnow\b", re.IGNORECASE)
 #: a statement that only adds to, or carves an exception out of, what was said ("too" closing
 #: a clause or before when: "sweet peas going up the fence too this year")
@@ -182,7 +182,7 @@ _LEFT = re.compile(
     r"[A-Z][a-z]+ left(?=\s*(?:[.;,!]|$|[A-Z]|the (?:company|team|firm|job)))"
 )
 #: where a clause starts: its subject is the words between it and the clause's verb
-_CLAUSE = re.compile(r"[.;!?]\s+|\s[\u2014\u2013-]\s|,\s+(?:so|and|but)\s+")
+_CLAUSE = re.compile(r"[.;!?]\s+|\s[\u2014\u2013-]\s|,\s+(?:so|and|but)\s+|,\s+(?=new\s)")
 #: the verbs of :data:`_COPULA`, as :func:`_content` spells them
 _VERBS = (
     "cost",
@@ -284,7 +284,7 @@ def read(text: str) -> Frame:
         bool(_CHANGE_VERB.search(text))  # inside a compound too: "factory-reset"
         or bool(_LEFT.search(text))
         or bool(_CHANGE_PHRASES.search(text))
-        or bool(_NEW_VALUE.match(text))
+        or bool(_NEW_VALUE.search(text))
         or bool(_NOW.search(text) and not re.search(r"\bright now\b", text, re.IGNORECASE))
     )
     subject = None

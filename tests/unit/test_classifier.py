@@ -703,6 +703,8 @@ def test_the_plain_text_thresholds_must_stay_in_order() -> None:
         ("physio is tuesdays 5pm", "physio thu 8:30am"),
         # the same thing named with a word of when, a change announced
         ("trash pickup is tuesday mornings", "actually trash day is wednesday, I had it wrong"),
+        # a clause that calls its value new, after what happened
+        ("My passport number is X4471902.", "Passport renewed, new number is X8830157."),
     ],
 )
 def test_another_value_of_the_same_kind_for_the_same_subject_corrects_it(
@@ -788,6 +790,7 @@ def test_a_change_of_what_the_old_statement_speaks_of_corrects_it(old: str, new:
         "Does Dana have a new phone?",
         "Raising a ticket goes through the portal.",
         "Hot-swapping drives is supported.",
+        "Bought a car, new to me, runs great.",
     ],
 )
 def test_ordinary_sentences_announce_no_change(text: str) -> None:
