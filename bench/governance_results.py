@@ -94,9 +94,10 @@ USED = [
     "unread-38",
     "unread-39",
     "unread-40",
+    "unread-41",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-41"]
+UNREAD: list[str] = ["unread-42"]
 
 
 def beyond_targets() -> list[Configuration]:
