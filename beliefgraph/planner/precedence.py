@@ -71,7 +71,8 @@ The rules (DESIGN §3), in order:
    request to act as things were done ("put the purge back to how we used to run it") or
    that leans on a practice on record only as history ("the usual haulier"), unless a
    current rule forbids the act outright. Asked outright how things were, a record that names
-   the thing in other words still answers when it is close in meaning (``_RECORD_SIMILARITY``).
+   the thing in other words still answers when it is close in meaning
+   (:mod:`beliefgraph.planner.history`).
 10. **The closest rule.** A request to act that no rule's words reach, which a plain note
    would answer outright (or nothing would), is ``verify_first`` under the rule closest to it
    in meaning that refuses or checks acts, when that rule stands and was set aside only
@@ -94,7 +95,7 @@ The rules (DESIGN §3), in order:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from beliefgraph.language.acts import (
@@ -104,8 +105,6 @@ from beliefgraph.language.acts import (
 )
 from beliefgraph.language.directives import (
     Directive,
-    appeals_to_practice,
-    asks_about_the_past,
     governed_action_types,
     read_directive,
     takes_the_route,
@@ -155,6 +154,7 @@ from beliefgraph.planner.cautions import (
     open_doubt,
     ungoverned,
 )
+from beliefgraph.planner.history import history_asked
 from beliefgraph.planner.ranking import Chooser, Panel, last_words
 
 #: hints by which a belief's writer measured its caution, or asked for background only: its
@@ -324,52 +324,6 @@ def action_for(
     return action, steps
 
 
-#: how close in meaning a record must be to a question about the past to answer it when it
-#: names the thing asked in other words
-_RECORD_SIMILARITY = 0.55
-
-
-def _history_asked(
-    query: str, action_types: frozenset[ActionType], assessed: Collection[Assessment]
-) -> Assessment | None:
-    """The archived or expired belief that answers the request as history, if there is one
-    about what it asks: the request asks how things were, or leans on a practice ("the usual
-    haulier", "like before"), which, on record only as history, has ended, and no current
-    prohibition forbids the act outright."""
-    forbidden = any(map(_forbids, assessed))
-    # "Put the purge back to how we used to do it": to act on how things were is to lean on
-    # the record, as history, unless a current rule forbids the act
-    asked = asks_about_the_past(query) and not (action_types & CHANGING and forbidden)
-    leaned_on = appeals_to_practice(query) and not forbidden
-    if not (asked or leaned_on):
-        return None
-    records = [a for a in assessed if a.candidate.historical and a.about.governs]
-    if not records and asked:
-        # asked outright how things were, the record closest in meaning answers, though it
-        # names the thing in other words ("A2's relief valve" for "Autoclave 2")
-        records = [
-            a
-            for a in assessed
-            if a.candidate.historical and (a.candidate.similarity or 0.0) >= _RECORD_SIMILARITY
-        ]
-    records.sort(key=lambda a: a.candidate.id)
-    records.sort(key=lambda a: (about_rank(a), a.instance, a.relevance), reverse=True)
-    return records[0] if records else None
-
-
-def _forbids(a: Assessment) -> bool:
-    """Whether ``a`` is a current prohibition on exactly the request's act: what a record of
-    the practice it leans on cannot set aside."""
-    hint = a.candidate.allowed_action
-    return (
-        a.lane == "authority"
-        and a.candidate.current
-        and a.strong
-        and a.type_match
-        and (hint or a.directive.action) == ActionClass.block
-    )
-
-
 def _governs_the_act(text: str, action_types: frozenset[ActionType]) -> bool:
     """Whether the rule ``text`` states holds the request's acts, so that it may raise the
     action: "late work scores zero unless an extension is granted" holds granting one, not
@@ -448,7 +402,7 @@ def decide(
     contenders.sort(key=lambda a: precedence_rank(a, heads), reverse=True)
 
     winner: Assessment | None = contenders[0] if contenders else None
-    past = _history_asked(request.text, kinds, assessed.values())
+    past = history_asked(request.text, kinds, assessed.values())
     if past is not None:
         # A question about how things were ("back in 2023, what were we allowed...?") is
         # answered by the record of that time, as history, whatever governs now.
