@@ -3,7 +3,7 @@ were (rule 9 of :mod:`beliefgraph.planner.precedence`)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 
 from beliefgraph.language.acts import CHANGING
 from beliefgraph.language.directives import appeals_to_practice, asks_about_the_past
@@ -29,7 +29,7 @@ def history_asked(
     leaned_on = appeals_to_practice(query) and not forbidden
     if not (asked or leaned_on):
         return None
-    records = [a for a in assessed if a.candidate.historical and a.about.governs]
+    records = records_about(assessed)
     if not records and asked:
         # asked outright how things were, the record closest in meaning answers, though it
         # names the thing in other words ("A2's relief valve" for "Autoclave 2")
@@ -54,3 +54,8 @@ def _forbids(a: Assessment) -> bool:
         and a.type_match
         and (hint or a.directive.action) == ActionClass.block
     )
+
+
+def records_about(assessed: Iterable[Assessment]) -> list[Assessment]:
+    """The archived or expired beliefs about the thing the request names."""
+    return [a for a in assessed if a.candidate.historical and a.about.governs]

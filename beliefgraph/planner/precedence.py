@@ -30,7 +30,10 @@ The rules (DESIGN §3), in order:
    every time.
 4. **Supersession.** A superseded candidate never governs: its head takes its place.
 5. **Fallback.** With an empty lane, the most relevant current evidence answers; statements
-   come before rules that lack standing (an unverified policy is no evidence of fact).
+   come before rules that lack standing (an unverified policy is no evidence of fact). When
+   nothing current is about the thing asked and a record of it is history (archived, or past
+   its ``valid_to``), that record answers, ``archive_only``: no belief governs only where
+   nothing at all is about it.
 6. **Action.** From the governing belief: its hint, raised by the rule its text states
    unless the hint already measures a caution (``warn``, ``verify_first``) or asks only for
    background (``answer_context``), and by
@@ -154,7 +157,7 @@ from beliefgraph.planner.cautions import (
     open_doubt,
     ungoverned,
 )
-from beliefgraph.planner.history import history_asked
+from beliefgraph.planner.history import history_asked, records_about
 from beliefgraph.planner.ranking import Chooser, Panel, last_words
 
 #: hints by which a belief's writer measured its caution, or asked for background only: its
@@ -426,6 +429,10 @@ def decide(
                     a, lane="none", outcome="excluded", why="about nothing the request names"
                 )
         evidence = [a for a in evidence if a.about.governs]
+        if not evidence:
+            # nothing current is about the thing asked: its record, if history is, answers as
+            # history (the works agreement that ran before the current deal)
+            evidence = records_about(assessed.values())
         # Statements answer; a rule without standing (an unverified policy, a floated
         # decision) is no evidence of fact and answers only when nothing else is relevant.
         evidence.sort(key=lambda a: a.candidate.id)

@@ -236,8 +236,32 @@ def test_archived_history_is_archive_only() -> None:
     assert d.action == ActionClass.archive_only
 
 
+def test_where_only_history_is_about_the_thing_its_record_answers_as_history() -> None:
+    # nothing current is about the old works agreement: its archived record answers, as
+    # history, rather than no belief at all
+    old = belief(
+        "old",
+        "Gdansk works agreement, 2019 to 2023: night hours paid at 1.5 times base.",
+        names=("works agreement", "night hours"),
+        status=Status.archived,
+    )
+    other = belief("pref", "Quote any pay figures gross, in PLN.", kind=Kind.preference)
+    ask = "How are night hours paid under the Gdansk works agreement?"
+    d = decide(ask, [R], [old, other])
+    assert (d.governing, d.action) == ("old", ActionClass.archive_only)
+    # a current belief about the thing answers instead; a record of another thing, nothing
+    now = belief(
+        "now",
+        "Gdansk works agreement (2024 onwards): night hours at 1.35x base.",
+        names=("works agreement", "night hours"),
+    )
+    assert decide(ask, [R], [old, now, other]).governing == "now"
+    assert decide("What is the parking permit fee?", [R], [old, other]).governing is None
+
+
 def test_an_expired_belief_is_history_and_no_evidence() -> None:
-    """Past its valid_to a rule no longer governs the present, nor a fact answers for it."""
+    """Past its valid_to a rule no longer governs the present, nor a fact answers for it as
+    current: each is history, ``archive_only``."""
     promo = belief(
         "promo",
         "Always offer customers the 20% winter discount on annual plans.",
@@ -254,7 +278,8 @@ def test_an_expired_belief_is_history_and_no_evidence() -> None:
     [history] = [a for a in d.assessments if a.candidate.id == "promo"]
     assert history.lane == "history"
     assert any("expired" in step for step in d.steps), d.steps
-    assert decide("How much is the annual plan?", [R], expired[1:]).governing is None
+    d = decide("How much is the annual plan?", [R], expired[1:])
+    assert (d.governing, d.action) == ("price", ActionClass.archive_only)
 
 
 def test_ties_break_by_id_the_same_way_every_time() -> None:
@@ -798,9 +823,10 @@ def test_leaning_on_a_practice_that_ended_is_answered_by_its_record() -> None:
     asked = "Book the usual Friday courier collection from the Riverside depot."
     d = decide(asked, {X}, [ended, payments])
     assert (d.governing, d.action) == ("ended", ActionClass.archive_only)
-    # without the appeal to a practice, the record of it is history and nothing more
+    # without the appeal to a practice, the record of it is still all that is about the depot:
+    # it answers as history, as the closest rule's check does not (it is about payments)
     d = decide("Book a courier collection from the Riverside depot.", {X}, [ended, payments])
-    assert d.governing != "ended"
+    assert (d.governing, d.action) == ("ended", ActionClass.archive_only)
     asked = "Same drill as during the spring: book the Friday collection at the Riverside depot."
     assert decide(asked, {X}, [ended, payments]).governing == "ended"
 
