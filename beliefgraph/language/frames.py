@@ -4,15 +4,14 @@ The curation gate compares a new belief with stored ones. When neither names its
 (no ``about``, no canonical name), the text alone has to say whether the new one corrects
 the old. :func:`read` gives, for one text:
 
-- **change**: the words that say a value changed or stopped — change verbs ("moved",
-  "raised", "ripped out", "factory-reset"; not a participle naming a kind: "in raised bed
-  1"), "no longer", "instead of", "from now on", "back to", "ended up", "is gone", someone
-  who "left", "Actually, ...", a standing "now" — unless the statement only adds ("also",
-  "too", "as well") or carves out an exception ("except", "unless");
+- **change**: whether it says a value changed or stopped: a change verb, "no longer", "from
+  now on", a standing "now" and the like, unless it only adds or carves out an exception
+  (:mod:`beliefgraph.language.changes`);
 - **subject**: the content words before its copula, in the copula's clause ("the office
   Wi-Fi **password** is ...", "Greta left; **Owen** is ..."), when it has one; an opening
   such as "Oops," or "Note from user:" is not part of it;
-- **topic**: its content words, no change words or numbers, days spelled one way ("Tue");
+- **topic**: its content words without the change words and the numbers, days and months
+  spelled one way ("Tuesdays" and "Tue" are "tue");
 - **values**: the numbers, times, dates, days, amounts and percentages it names, in one
   spelling (:mod:`beliefgraph.language.values`).
 
@@ -51,10 +50,16 @@ import functools
 import re
 from dataclasses import dataclass
 
+from beliefgraph.language.changes import (
+    ADDITIVE,
+    CHANGE_VERB,
+    CHANGE_VERBS,
+    INTRANSITIVE,
+    PROGRESSIVE_VERBS,
+    announces_change,
+)
 from beliefgraph.language.things import things
 from beliefgraph.language.values import (
-    DAY_NAMES,
-    MONTH_NAMES,
     SPELLED,
     VALUE_WORDS,
     another_value,
@@ -99,75 +104,6 @@ _NAMING_KINDS = frozenset({"amount", "number", "name"})
 _YEAR = re.compile(r"(?:19|20)\d\d")
 #: words that are never the topic, the subject or the value of a statement
 _NOT_CONTENT = _FUNCTION | _ANNOUNCING
-#: verbs that say a value changed, moved or stopped (past tense and -ing mostly: "an oil
-#: change", "a bus stop", "password changes" are nouns)
-_CHANGE_VERBS = word_set(
-    """
-    moved moves moving switched switches switching changed changing migrated migrating
-    replaced replacing swapped dropped stopped quit ditched ripped raised lowered increased
-    decreased reduced bumped tightened loosened extended shortened upgraded downgraded
-    amended renamed relocated rescheduled rebooked reassigned postponed cancelled canceled
-    retired rotated transferred sold pushed scrapped traded upped reset terminated
-    decommissioned discontinued reopened
-    """
-)
-#: the same after an auxiliary ("the landlord is raising the rent"); alone, a subject ("Raising
-#: a ticket goes through the portal")
-_PROGRESSIVE_VERBS = word_set(
-    """
-    raising lowering increasing decreasing reducing upgrading downgrading extending
-    shortening renaming relocating rescheduling postponing cancelling canceling swapping
-    bumping upping
-    """
-)
-_AUXILIARY = (
-    "|".join(f"(?<=\\b{aux} )" for aux in ("is", "are", "am", "was", "were", "be", "been"))
-    + "|(?<=['\u2019]s )|(?<=['\u2019]re )|(?<=['\u2019]m )"
-)
-_CHANGE_VERB = re.compile(
-    # not a participle before its noun: "the car's **extended** warranty", "in raised bed 1"
-    r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bmy )(?<!\bour )(?<!\byour )(?<!\btheir )(?<!'s )"
-    r"(?<!\bin )(?<!\bon )(?<!\bat )(?<!\bof )(?<!\bwith )(?<!\bfor )(?<!\binto )"
-    rf"\b(?:{'|'.join(sorted(_CHANGE_VERBS))})\b"
-    rf"|(?:{_AUXILIARY})(?:{'|'.join(sorted(_PROGRESSIVE_VERBS))})\b",
-    re.IGNORECASE,
-)
-#: after an intransitive change verb ("the pickup moved to 2:45") the words before it are
-#: the subject; after a transitive one ("the landlord raised the rent") they are who acted
-_INTRANSITIVE = re.compile(r"^\s*(?:to|from|back|in|into|over|up|down|again)\b", re.IGNORECASE)
-#: phrases that say what held before holds no more, or what holds from now on
-_CHANGE_PHRASES = re.compile(
-    rf"\b(?:no longer|any ?more|no more(?! than)|instead|rather than|from now on|going forward|"
-    rf"as of|"
-    rf"from (?:next|this) (?:week|month|year|term|season|quarter|{'|'.join(DAY_NAMES)})|"
-    rf"change of plans?|"
-    # a rise or a fall, not a way taken: "rent is going up", not "peas going up the fence"
-    rf"(?:gone|went|goes|going) (?:up|down)(?!\s+(?:the|a|an|my|our|their|his|her|that|this)\b)|"
-    rf"these days|starting (?:on |in |from )?\w+|effective \w+|off the|ended up|"
-    rf"(?:^|[.;,:!]\s*|\b(?:is|are|was|were|went|gone|going|go|be|been|now)\s+)back to|"
-    rf"(?:^|[.;,:!]\s*|\b(?:is|are|am|was|were|went|gone|got|be|been|now)\s+|['\u2019](?:s|re|m)\s+)"
-    rf"down to\s+(?=\$?\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|once|twice|half)\b)|"
-    # "jess has a new number", not "we don't have a new address yet" nor "has she a new one?"
-    rf"(?<!n't )(?<!not )\b(?:has|have|got) (?:a |an )?new\b(?![^.!?]*\?)|"
-    rf"(?:is|are|'s|'re) gone|cut (?:\w+ ){{0,4}}(?:down )?to|"
-    rf"{CORRECTION_OPENING})\b",
-    re.IGNORECASE,
-)
-#: a statement or a clause that opens by calling its value new ("Our new address is ...",
-#: "Passport renewed, new number is ..."), not a name that starts with it ("New York")
-_NEW_NAMED = r"(?i:(?:my |our |the )?new)\s+[\w-]+(?:\s[\w-]+)?\s*(?:\bis\b|\bare\b|:)"
-_NEW_VALUE = re.compile(rf"^\s*(?i:(?:my |our |the )?new)\s+(?![A-Z][a-z])|,\s+{_NEW_NAMED}")
-#: "now" as a standing state ("is Friday mornings now")
-_NOW = re.compile(r"\bnow\b", re.IGNORECASE)
-#: a statement that only adds to, or carves an exception out of, what was said ("too" closing
-#: a clause or before when: "sweet peas going up the fence too this year")
-_ADDITIVE = re.compile(
-    r"\b(?:also|too(?=\s*(?:[.,;!?)]|$|(?:this|next|these|now|today|tonight)\b))|as well|"
-    r"in addition|additionally|another|except|unless|exception|besides|during|from (?:"
-    + "|".join(MONTH_NAMES)
-    + r") (?:to|through|until|till))\b",
-    re.IGNORECASE,
-)
 _OPENING = re.compile(
     rf"^\s*(?:(?:oops|sorry|ok(?:ay)?|so|well|hey|um+|uh+|oh|ah|hmm+)\s*[,!.]+\s*"
     # an exclamation needs no comma: "oops sam's bday is ..."
@@ -175,11 +111,6 @@ _OPENING = re.compile(
     rf"(?:(?:{CORRECTION_OPENING}|change of plans?|heads up|update|fyi|btw|reminder|psa|"
     rf"note(?: from \w+| to self)?)\b[\s,:;-]*)?",
     re.IGNORECASE,
-)
-#: someone who left a role ("Greta left; ...", "Kevin left Datadog."): a change of who holds it
-_LEFT = re.compile(
-    r"\b(?!(?:Keep|Turn|Stay|Bear|Veer|Go|Nothing|None|Nobody|Little|Much|Some|One|Two)\b)"
-    r"[A-Z][a-z]+ left(?=\s*(?:[.;,!]|$|[A-Z]|the (?:company|team|firm|job)))"
 )
 #: where a clause starts: its subject is the words between it and the clause's verb
 _CLAUSE = re.compile(r"[.;!?]\s+|\s[\u2014\u2013-]\s|,\s+(?:so|and|but)\s+|,\s+(?=new\s)")
@@ -270,7 +201,7 @@ def _content(text: str) -> frozenset[str]:
         normalize(SPELLED.get(t, t))
         for t in tokenize(text)
         if t not in _NOT_CONTENT
-        and t not in _CHANGE_VERBS
+        and t not in CHANGE_VERBS
         and t not in VALUE_WORDS
         and not (t[0].isdigit() or (has_digit(t) and len(t) < 3))
     )
@@ -279,18 +210,11 @@ def _content(text: str) -> frozenset[str]:
 @functools.lru_cache(maxsize=8192)
 def read(text: str) -> Frame:
     """The frame of one statement (see the module docstring)."""
-    additive = bool(_ADDITIVE.search(text))
-    change = not additive and (
-        bool(_CHANGE_VERB.search(text))  # inside a compound too: "factory-reset"
-        or bool(_LEFT.search(text))
-        or bool(_CHANGE_PHRASES.search(text))
-        or bool(_NEW_VALUE.search(text))
-        or bool(_NOW.search(text) and not re.search(r"\bright now\b", text, re.IGNORECASE))
-    )
+    change = announces_change(text)
     subject = None
     body = _OPENING.sub("", text)
     pivot = _COPULA.search(body)
-    change_verb = _CHANGE_VERB.search(body)
+    change_verb = CHANGE_VERB.search(body)
     if (
         change_verb is not None
         and (
@@ -298,13 +222,13 @@ def read(text: str) -> Frame:
             or change_verb.start() < pivot.start()
             # "is raising our rent": the copula is the change verb's, not the statement's
             or (
-                change_verb.group(0).lower() in _PROGRESSIVE_VERBS
+                change_verb.group(0).lower() in PROGRESSIVE_VERBS
                 and not body[pivot.end() : change_verb.start()].strip()
             )
         )
     ):
         pivot = change_verb
-        if not _INTRANSITIVE.match(body[change_verb.end() :]):
+        if not INTRANSITIVE.match(body[change_verb.end() :]):
             pivot = None  # who changed it, not what changed
     head, said, naming = None, frozenset[str](), frozenset[str]()
     if pivot is not None:
@@ -445,7 +369,7 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
         and new.subject == old.subject
         and new.head in SINGLE_VALUED
         # "room A is also booked 2-3pm": a second booking, not a new value
-        and not _ADDITIVE.search(new_text)
+        and not ADDITIVE.search(new_text)
         # "Locker 14 combination ..." is not "Locker 12 combination ..."
         and new.naming == old.naming
         # "rent is due on the 1st" says when, not how much: another attribute of the rent
@@ -457,7 +381,7 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
         same
         and new.subject is not None
         and old.subject is not None
-        and not _ADDITIVE.search(new_text)
+        and not ADDITIVE.search(new_text)
         # a qualifier dropped, not whose it is: "our wifi password" is not "mom's"
         and not (old.subject - new.subject) & _owners(old_text)
         and new.naming == old.naming
@@ -466,7 +390,7 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
         return "corrects"  # "Standup is at 9am." / "standup is at 10"
     if (
         same is None
-        and not _ADDITIVE.search(new_text)
+        and not ADDITIVE.search(new_text)
         and new.naming == old.naming
         and _note_of(new, old)
         and another_value(given, had)
@@ -475,7 +399,7 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
     turned = bool(new.preferred and old.preferred) and not new.preferred & old.preferred
     if new.purpose and new.purpose == old.purpose and turned:
         return "corrects"  # "I prefer tabs for indentation" / "... spaces for ..."
-    if old.change or _ADDITIVE.search(new_text) or not same_values(new.values, old.values):
+    if old.change or ADDITIVE.search(new_text) or not same_values(new.values, old.values):
         return None
     if not new.values and not (close and _same_names(old_text, new_text)):
         return None
