@@ -14,8 +14,9 @@ costs least in expectation - the second *corrects* the first, *restates* it, or 
 *beside* it: replacing what was not corrected costs 6, and so does merging what should stay
 apart (the second statement is not stored), any other miss 1. It never undoes a change the rules
 read (a correction dropped or merged would lose its new value), never reads otherwise than the
-rules two texts one of which says all the other says, and a restatement keeps every number, in
-digits or words. Left out one author at a time, it applied more corrections and merged more
+rules two texts one of which says all the other says, nor reads one of a numbered row as
+correcting another ("web-02" / "web-01"), and a restatement keeps every number, in digits or
+words. Left out one author at a time, it applied more corrections and merged more
 restatements than the rules, with fewer false merges, and replaced a few more beliefs that were
 not corrected (``bench/results/gate_model.md``).
 
@@ -32,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
 
+from beliefgraph.language import frames
 from beliefgraph.logit import Logit, read_logit
 from beliefgraph.models import Verdict
 from beliefgraph.text import NEGATIONS, tokenize, word_set
@@ -163,25 +165,31 @@ def read_exactly(rules: Verdict, words: tuple[frozenset[str], ...]) -> bool:
     return rules is Verdict.contradicts or new <= old or old <= new or (new ^ old) <= NEGATIONS
 
 
+#: a code: letters, then digits (its stem and its number)
+_CODE = re.compile(r"([a-z]+)\d+")
+
+
 def row_mates(new: str, old: str) -> bool:
     """Whether the two texts name two of a numbered row, and no one thing twice: codes of one
-    stem with other numbers ("web-01" / "web-02"). A statement about one is no correction of
-    a statement about the other."""
-    a, b = _codes(new), _codes(old)
+    stem with other numbers that say which thing ("web-01" / "web-02"), not what value it has
+    ("the wifi is maple77" / "... maple78"). A statement about one is no correction of a
+    statement about the other."""
+    said = frames.read(new).said
+    if said and said == frames.read(old).said:
+        return False  # "UA456 is our flight" after "UA123 is our flight": one thing's new value
+    a, b = _naming_codes(new), _naming_codes(old)
     return bool(a) and bool(b) and not a & b and bool({_stem(c) for c in a} & {_stem(c) for c in b})
 
 
-def _codes(text: str) -> frozenset[str]:
-    """The words of ``text`` made of letters and digits both ("web01", "b12")."""
-    return frozenset(t for t in tokenize(text) if _CODE.fullmatch(t))
+def _naming_codes(text: str) -> frozenset[str]:
+    """The words of ``text`` made of letters and digits both ("web01", "b12"), but those it
+    gives as a value (after its verb)."""
+    given = frames.read(text).said
+    return frozenset(t for t in tokenize(text) if _CODE.fullmatch(t) and t not in given)
 
 
 def _stem(code: str) -> str:
     return _CODE.sub(lambda m: m.group(1), code)
-
-
-#: a code: letters, then digits (its stem and its number)
-_CODE = re.compile(r"([a-z]+)\d+")
 
 
 def counts_otherwise(found: Mapping[str, float], words: tuple[frozenset[str], ...]) -> bool:

@@ -42,9 +42,12 @@ _AUXILIARY = (
     + "|(?<=['\u2019]s )|(?<=['\u2019]re )|(?<=['\u2019]m )"
 )
 CHANGE_VERB = re.compile(
-    # not a participle before its noun: "the car's **extended** warranty", "in raised bed 1"
+    # not a participle before its noun: "the car's **extended** warranty", nor after "in",
+    # "into", "with" or "of" with a noun after it ("tomatoes in raised bed 1"; "check-in
+    # moved to 3pm" is a change)
     r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bmy )(?<!\bour )(?<!\byour )(?<!\btheir )(?<!'s )"
-    r"(?<!\bin )(?<!\bon )(?<!\bat )(?<!\bof )(?<!\bwith )(?<!\bfor )(?<!\binto )"
+    r"(?:(?<![^-]\bin )(?<!\binto )(?<!\bwith )(?<!\bof )|(?=\w+(?:\s+(?:to|from|back|by|again|"
+    r"until|till)\b|\s+\d|\s*[.,;:!?)]|\s*$)))"
     rf"\b(?:{'|'.join(sorted(CHANGE_VERBS))})\b"
     rf"|(?:{_AUXILIARY})(?:{'|'.join(sorted(PROGRESSIVE_VERBS))})\b",
     re.IGNORECASE,
@@ -59,7 +62,10 @@ _CHANGE_PHRASES = re.compile(
     rf"from (?:next|this) (?:week|month|year|term|season|quarter|{'|'.join(DAY_NAMES)})|"
     rf"change of plans?|"
     # a rise or a fall, not a way taken: "rent is going up", not "peas going up the fence"
-    rf"(?:gone|went|goes|going) (?:up|down)(?!\s+(?:the|a|an|my|our|their|his|her|that|this)\b)|"
+    rf"(?:gone|went|goes|going) (?:up|down)(?!\s+(?:the|a|an|my|our|their|his|her|that|this)\s+"
+    rf"(?:(?:north|south|east|west|back|front|side|left|right)\s+)?(?:fence|wall|trellis|stairs|"
+    rf"staircase|steps|hill|road|street|lane|ladder|path|pole|mountain|river|drive|driveway|"
+    rf"garden|aisle|corridor|hall|slope|track|trail)\b)|"
     rf"these days|starting (?:on |in |from )?\w+|effective \w+|off the|ended up|"
     rf"(?:^|[.;,:!]\s*|\b(?:is|are|was|were|went|gone|going|go|be|been|now)\s+)back to|"
     rf"(?:^|[.;,:!]\s*|\b(?:is|are|am|was|were|went|gone|got|be|been|now)\s+|['\u2019](?:s|re|m)\s+)"
@@ -70,16 +76,20 @@ _CHANGE_PHRASES = re.compile(
     rf"{CORRECTION_OPENING})\b",
     re.IGNORECASE,
 )
-#: a statement or a clause that opens by calling its value new ("Our new address is ...",
-#: "Passport renewed, new number is ..."), not a name that starts with it ("New York")
-_NEW_NAMED = r"(?i:(?:my |our |the )?new)\s+[\w-]+(?:\s[\w-]+)?\s*(?:\bis\b|\bare\b|:)"
-_NEW_VALUE = re.compile(rf"^\s*(?i:(?:my |our |the )?new)\s+(?![A-Z][a-z])|,\s+{_NEW_NAMED}")
+#: what was renewed or replaced, before a clause that names its new value: "Passport
+#: renewed, new number is ..." (not "Got a work phone, new number is ...": another thing)
+RENEWED = r"(?i:renewed|replaced|reissued|changed|reset|moved|switched|updated|lost|stolen|expired)"
+#: a statement that opens by calling its value new ("Our new address is ..."), or a clause
+#: that does after what was renewed; not a name that starts with the word ("New York")
+_NEW_VALUE = re.compile(
+    r"^\s*(?i:(?:my |our |the )?new)\s+(?![A-Z][a-z])"
+    rf"|\b{RENEWED},\s+(?i:new)\s+[\w-]+(?:\s[\w-]+)?\s*(?:\bis\b|\bare\b|:)"
+)
 #: "now" as a standing state ("is Friday mornings now")
 _NOW = re.compile(r"\bnow\b", re.IGNORECASE)
-#: a statement that only adds to, or carves an exception out of, what was said ("too" closing
-#: a clause or before when: "sweet peas going up the fence too this year")
+#: a statement that only adds to, or carves an exception out of, what was said
 ADDITIVE = re.compile(
-    r"\b(?:also|too(?=\s*(?:[.,;!?)]|$|(?:this|next|these|now|today|tonight)\b))|as well|"
+    r"\b(?:also|too(?=\s*(?:[.,;!?)]|$))|as well|"
     r"in addition|additionally|another|except|unless|exception|besides|during|from (?:"
     + "|".join(MONTH_NAMES)
     + r") (?:to|through|until|till))\b",

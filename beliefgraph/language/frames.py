@@ -56,6 +56,7 @@ from beliefgraph.language.changes import (
     CHANGE_VERBS,
     INTRANSITIVE,
     PROGRESSIVE_VERBS,
+    RENEWED,
     announces_change,
 )
 from beliefgraph.language.things import things
@@ -112,8 +113,15 @@ _OPENING = re.compile(
     rf"note(?: from \w+| to self)?)\b[\s,:;-]*)?",
     re.IGNORECASE,
 )
+#: where a place, a time or company is named: "the yoga class **at** the Y", "flu shot done **at**
+#: cvs", "the meeting **with** the Acme team"
+_PLACED = re.compile(r"\s(?:at|on|in|with|from|near|by)\s", re.IGNORECASE)
+_QUALIFIED = re.compile(r"\s(?:at|on|in|with|from|near|by|for|of)\s", re.IGNORECASE)
 #: where a clause starts: its subject is the words between it and the clause's verb
-_CLAUSE = re.compile(r"[.;!?]\s+|\s[\u2014\u2013-]\s|,\s+(?:so|and|but)\s+|,\s+(?=new\s)")
+_CLAUSE = re.compile(
+    r"(?<!\bMrs)(?<!\bMr)(?<!\bMs)(?<!\bDr)(?<!\bSt)[.;!?]\s+|\s[\u2014\u2013-]\s|,\s+(?:so|and|but)\s+"
+    rf"|\b{RENEWED},\s+(?=(?i:new)\s)"
+)
 #: the verbs of :data:`_COPULA`, as :func:`_content` spells them
 _VERBS = (
     "cost",
@@ -148,8 +156,8 @@ SINGLE_VALUED = word_set(
     """
     password passcode passphrase pin code combination address number phone email url username
     login id time date day deadline hour price cost fee rent budget salary wage rate total
-    balance limit cap quota size capacity owner manager lead head contact doctor dentist vet
-    lawyer counsel provider vendor supplier host server database db version default status
+    balance limit cap quota threshold size capacity owner manager lead head contact doctor dentist
+    vet lawyer counsel provider vendor supplier host server database db version default status
     plan venue room location place office schedule frequency dose dosage temperature setting
     speed name color colour
     """
@@ -179,6 +187,10 @@ class Frame:
     #: the numbers and codes named before the copula, in its clause: they say which thing
     #: ("primer set 3", "SKU 10442"); a year or a date before it says when ("As of 2024, ...")
     naming: frozenset[str] = frozenset()
+    #: the words before the first place or company named (of its subject, when it has one):
+    #: what it speaks of ("the yoga class" of "the yoga class at the Y"), and their last word
+    core: frozenset[str] = frozenset()
+    lead: str | None = None
 
     @functools.cached_property
     def starts(self) -> frozenset[str]:
@@ -231,6 +243,7 @@ def read(text: str) -> Frame:
         if not INTRANSITIVE.match(body[change_verb.end() :]):
             pivot = None  # who changed it, not what changed
     head, said, naming = None, frozenset[str](), frozenset[str]()
+    start = 0
     if pivot is not None:
         # the subject is in the clause of the verb: "Greta left; **Owen** is ..."
         start = max((m.end() for m in _CLAUSE.finditer(body, 0, pivot.start())), default=0)
@@ -247,6 +260,10 @@ def read(text: str) -> Frame:
         said = frozenset(
             normalize(t) for t in tokenize(body[pivot.end() :]) if t not in _NOT_CONTENT
         )
+    span = body[start : pivot.start()] if pivot is not None else body
+    core_words = _words(_PLACED.split(span, maxsplit=1)[0] or span)
+    # the head of the subject comes before what qualifies it ("standup for the platform team")
+    led = _words(_QUALIFIED.split(span, maxsplit=1)[0] or span) if pivot is not None else []
     preferred = purpose = frozenset[str]()
     liked = _PREFER.search(body)
     if liked is not None:
@@ -262,6 +279,8 @@ def read(text: str) -> Frame:
         preferred=preferred,
         purpose=purpose,
         naming=naming,
+        core=frozenset(core_words),
+        lead=led[-1] if led else None,
     )
 
 
@@ -295,17 +314,24 @@ def _kin_subjects(new: Frame, old: Frame, old_text: str, new_text: str) -> bool:
 _SLOTS = _CALENDAR | word_set("class session time slot window schedule")
 
 
+def _words(text: str) -> list[str]:
+    """The content words of ``text``, in order, each in one form."""
+    return [normalize(t) for t in tokenize(text) if t not in _NOT_CONTENT]
+
+
 def _speaks_of(new: Frame, old: Frame) -> bool:
     """Whether the change a new statement announces is of what the old one speaks of: its
-    subject's head is an old word in some form or cut short, or a one-value attribute ("dose
-    upped to 100mg" after "I take 50mg sertraline"); not what is named beside it ("the cvs
-    on main closes at 9 now" after "flu shot done at cvs oct 2")."""
-    head = new.head
-    return (
-        head is None
-        or head in SINGLE_VALUED
-        or any(_akin(head, w) or abbreviates(head, w) for w in old.topic)
-    )
+    subject's head (before any place or company it names) is a word the old one speaks of, in
+    some form or cut short, or a one-value attribute ("dose upped to 100mg" after "I take
+    50mg sertraline"); not what the old one only names beside it ("the cvs closes at 9 now"
+    after "flu shot done at cvs oct 2")."""
+    head = new.lead
+    if head is None:
+        return True
+    theirs = old.core or old.topic  # "I take 50mg sertraline": of what "I" take
+    spoken = [w for w in new.core if any(_akin(w, o) or abbreviates(w, o) for o in theirs)]
+    # a one-value attribute of the old one's thing, named or left unsaid ("dose upped to ...")
+    return head in spoken or (head in SINGLE_VALUED and (bool(spoken) or new.core == {head}))
 
 
 def _note_of(new: Frame, old: Frame) -> bool:

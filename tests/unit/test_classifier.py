@@ -763,6 +763,15 @@ def test_more_values_or_a_value_of_a_new_kind_add_to_it(old: str, new: str) -> N
         # a change of what is only named beside the old statement's thing: the pharmacy's
         # hours are not the flu shot
         ("flu shot done at cvs oct 2", "the cvs on main closes at 9 now"),
+        ("flu shot done at cvs oct 2", "the cvs closes at 9 now"),
+        ("flu shot done at cvs oct 2", "cvs hours changed to 9-5"),
+        # a new value of another thing, got beside the old one
+        ("My cell number is 555-0100", "Got a work phone, new number is 555-0101"),
+        ("Lily's teacher is Mrs. Park", "Lily started piano, new teacher is Mr. Ito"),
+        (
+            "The main office address is 1 Elm St",
+            "We opened a second site, new address is 9 Oak Ave",
+        ),
     ],
 )
 def test_a_change_of_another_thing_beside_it_corrects_nothing(old: str, new: str) -> None:
@@ -776,6 +785,17 @@ def test_a_change_of_another_thing_beside_it_corrects_nothing(old: str, new: str
         ("I take 50mg sertraline each morning", "sertraline dose upped to 100mg"),
         ("rent is 1200", "the rent is going up to 1300"),
         ("group meeting mondays 10am", "group mtg is thursdays 2pm from now on"),
+        # the thing, then a place, a time or company it is had with: its head is the thing
+        ("Standup at 9am", "Standup for the platform team moved to 10am"),
+        ("Acme meeting at 2pm Friday", "The meeting with the Acme team moved to 4pm"),
+        ("Piano lessons Wednesdays 4pm", "Piano lessons with Mrs. Hale are Thursdays now"),
+        ("Yoga class Mondays 6pm", "the yoga class at the Y is on Tuesdays now"),
+        # a rise with when and how much after it, a limit said in other words
+        ("Rent is 1200", "Rent going up the first of May to 1400."),
+        (
+            "Any order over $500 needs PI approval.",
+            "PI approval threshold for orders is now $1,000.",
+        ),
     ],
 )
 def test_a_change_of_what_the_old_statement_speaks_of_corrects_it(old: str, new: str) -> None:
@@ -791,10 +811,26 @@ def test_a_change_of_what_the_old_statement_speaks_of_corrects_it(old: str, new:
         "Raising a ticket goes through the portal.",
         "Hot-swapping drives is supported.",
         "Bought a car, new to me, runs great.",
+        "tomatoes in raised bed 1",
+        "sweet peas going up the north fence",
     ],
 )
 def test_ordinary_sentences_announce_no_change(text: str) -> None:
     assert not frames.read(text).change
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Check-in moved to 3pm.",
+        "Log in changed to SSO.",
+        "Prices going up this month.",
+        "The price went up a dollar.",
+        "The library is on reduced hours: 10-4.",
+    ],
+)
+def test_changes_said_after_a_compound_or_with_when_are_read(text: str) -> None:
+    assert frames.read(text).change
 
 
 @pytest.mark.parametrize(

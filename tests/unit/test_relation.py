@@ -72,8 +72,10 @@ def test_the_model_never_reads_one_of_a_numbered_row_as_correcting_another() -> 
     old = view("o", "web-01 is out of disk")
     assert row_mates(new.text, old.text)
     assert judged(CORRECTS, new, old, 0.85) is not Verdict.contradicts
-    # codes of other stems are values, not row mates: the rules and the model may decide
-    assert not row_mates("the wifi password is maple77", "the wifi password is tulip42")
+    # codes given as values are no row: the rules and the model may decide
+    assert not row_mates("the wifi password is tulip42", "the wifi password is maple77")
+    assert not row_mates("Wifi is maple78", "Wifi is maple77")
+    assert not row_mates("UA456 is our flight", "UA123 is our flight")
 
 
 def test_a_pair_read_as_standing_beside_undoes_a_merge_never_a_change_read() -> None:
