@@ -1,5 +1,6 @@
-"""History asked for: the archived or expired record that answers a request about how things
-were (rule 9 of :mod:`beliefgraph.planner.precedence`)."""
+"""History as an answer: the archived or expired record that answers a request about how things
+were (rule 9 of :mod:`beliefgraph.planner.precedence`), or about a thing of which nothing
+current is on record (rule 5)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,12 @@ from collections.abc import Collection, Iterable
 
 from beliefgraph.language.acts import CHANGING
 from beliefgraph.language.directives import appeals_to_practice, asks_about_the_past
-from beliefgraph.models import ActionClass, ActionType
+from beliefgraph.models import ActionClass, ActionType, Status
 from beliefgraph.planner.assess import Assessment, about_rank
 
 #: how close in meaning a record must be to a question about the past to answer it when it
 #: names the thing asked in other words
-RECORD_SIMILARITY = 0.55
+_RECORD_SIMILARITY = 0.55
 
 
 def history_asked(
@@ -36,7 +37,7 @@ def history_asked(
         records = [
             a
             for a in assessed
-            if a.candidate.historical and (a.candidate.similarity or 0.0) >= RECORD_SIMILARITY
+            if a.candidate.historical and (a.candidate.similarity or 0.0) >= _RECORD_SIMILARITY
         ]
     records.sort(key=lambda a: a.candidate.id)
     records.sort(key=lambda a: (about_rank(a), a.instance, a.relevance), reverse=True)
@@ -59,3 +60,18 @@ def _forbids(a: Assessment) -> bool:
 def records_about(assessed: Iterable[Assessment]) -> list[Assessment]:
     """The archived or expired beliefs about the thing the request names."""
     return [a for a in assessed if a.candidate.historical and a.about.governs]
+
+
+def record_of_the_thing(assessed: Iterable[Assessment]) -> Assessment | None:
+    """The archived or expired statement about the thing the request names, set aside only for
+    being history (no scope the request misses, no chain it was superseded in), that answers
+    as history where nothing current is about the thing (rule 5 of
+    :mod:`beliefgraph.planner.precedence`); the most relevant of them."""
+    records = [
+        a
+        for a in records_about(assessed)
+        if a.scope is None and a.candidate.status not in (Status.superseded, Status.retracted)
+    ]
+    records.sort(key=lambda a: a.candidate.id)
+    records.sort(key=lambda a: (about_rank(a), a.instance, a.relevance), reverse=True)
+    return records[0] if records else None

@@ -31,9 +31,10 @@ The rules (DESIGN §3), in order:
 4. **Supersession.** A superseded candidate never governs: its head takes its place.
 5. **Fallback.** With an empty lane, the most relevant current evidence answers; statements
    come before rules that lack standing (an unverified policy is no evidence of fact). When
-   nothing current is about the thing asked and a record of it is history (archived, or past
-   its ``valid_to``), that record answers, ``archive_only``: no belief governs only where
-   nothing at all is about it.
+   nothing current is about the thing asked and a statement of it is history (archived, or
+   past its ``valid_to``; not a rule out of scope, nor a link of a chain), that record
+   answers, ``archive_only`` - unless, with nothing governing, a figure at stake or the
+   closest rule (rule 10) would ask for a check.
 6. **Action.** From the governing belief: its hint, raised by the rule its text states
    unless the hint already measures a caution (``warn``, ``verify_first``) or asks only for
    background (``answer_context``), and by
@@ -157,7 +158,7 @@ from beliefgraph.planner.cautions import (
     open_doubt,
     ungoverned,
 )
-from beliefgraph.planner.history import history_asked, records_about
+from beliefgraph.planner.history import history_asked, record_of_the_thing
 from beliefgraph.planner.ranking import Chooser, Panel, last_words
 
 #: hints by which a belief's writer measured its caution, or asked for background only: its
@@ -406,6 +407,7 @@ def decide(
 
     winner: Assessment | None = contenders[0] if contenders else None
     past = history_asked(request.text, kinds, assessed.values())
+    checked: Decision | None = None  # the check a figure at stake asks for, a record governing
     if past is not None:
         # A question about how things were ("back in 2023, what were we allowed...?") is
         # answered by the record of that time, as history, whatever governs now.
@@ -429,10 +431,7 @@ def decide(
                     a, lane="none", outcome="excluded", why="about nothing the request names"
                 )
         evidence = [a for a in evidence if a.about.governs]
-        if not evidence:
-            # nothing current is about the thing asked: its record, if history is, answers as
-            # history (the works agreement that ran before the current deal)
-            evidence = records_about(assessed.values())
+        record = None if evidence else record_of_the_thing(assessed.values())
         # Statements answer; a rule without standing (an unverified policy, a floated
         # decision) is no evidence of fact and answers only when nothing else is relevant.
         evidence.sort(key=lambda a: a.candidate.id)
@@ -453,6 +452,19 @@ def decide(
             steps.append(
                 f"no authority in scope; the most relevant evidence is {winner.candidate.id}"
             )
+        elif record is not None:
+            # nothing current is about the thing asked, but its record is: it answers, as
+            # history (the works agreement that ran before the current deal) - unless the
+            # closest rule would govern with nothing else; a check a figure at stake asks
+            # for stands, unless what was done is asked
+            bare = _conclude(request, kinds, assessed, heads, losers, None, None, list(steps))
+            if bare.governing is not None:
+                return bare
+            if bare.action != ActionClass.answer_context and not asks_what_was_done(request.text):
+                checked = bare
+            why = "history: nothing current is about the thing asked"
+            winner = assessed[record.candidate.id] = replace(record, lane="history", why=why)
+            steps.append(f"nothing current is about it; {record.candidate.id}, its record, answers")
 
     choices = last_words(ranker, winner, past, assessed, heads, losers)
     decisions = [
@@ -460,6 +472,13 @@ def decide(
         for chosen in choices
     ]
     decision = Panel.most_protective(decisions)
+    if checked is not None and decision.action == ActionClass.archive_only:
+        # the record is what is about the thing; the check asked for stands
+        asks = checked.reason.rpartition(", but ")[2]  # "the request asks for a ...: verify_first"
+        why = f"{decision.governing} governs (its record), but {asks}"
+        step = f"the record answers, but {asks}"
+        steps_ = (*decision.steps, step)
+        decision = replace(decision, action=checked.action, reason=why, steps=steps_)
     # the model is not asked where a curator's edge ordered the rules: it was fitted on none
     if actions is None or winner is None or past is not None or losers:
         return decision

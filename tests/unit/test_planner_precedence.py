@@ -259,7 +259,30 @@ def test_where_only_history_is_about_the_thing_its_record_answers_as_history() -
     assert decide("What is the parking permit fee?", [R], [old, other]).governing is None
 
 
-def test_an_expired_belief_is_history_and_no_evidence() -> None:
+def test_a_record_answers_as_history_only_where_nothing_else_would_check() -> None:
+    # a figure at stake, asked where only its record holds it, is still checked; asked what
+    # was done, the record answers as history
+    torque = belief(
+        "t", "Wheel nuts on the van are torqued to 120 Nm.", names=("wheel nuts", "van")
+    )
+    record = replace(torque, status=Status.archived)
+    d = decide("What torque for the van wheel nuts?", [R], [record])
+    assert (d.governing, d.action) == ("t", ActionClass.verify_first)
+    assert "safety limit" in d.reason
+    d = decide("What were the van wheel nuts torqued to at the last service?", [R], [record])
+    assert (d.governing, d.action) == ("t", ActionClass.archive_only)
+    # an archived rule the request falls outside of is no record of the thing asked
+    ruled = belief(
+        "cr",
+        "Only gowned staff may enter the clean room.",
+        kind=Kind.policy,
+        status=Status.archived,
+        governs=Governs(any_terms=["clean room"], excluded_terms=["visitor"]),
+    )
+    assert decide("Can a visitor enter the clean room?", [R], [ruled]).governing is None
+
+
+def test_an_expired_belief_is_history_and_answers_only_as_history() -> None:
     """Past its valid_to a rule no longer governs the present, nor a fact answers for it as
     current: each is history, ``archive_only``."""
     promo = belief(
@@ -823,10 +846,11 @@ def test_leaning_on_a_practice_that_ended_is_answered_by_its_record() -> None:
     asked = "Book the usual Friday courier collection from the Riverside depot."
     d = decide(asked, {X}, [ended, payments])
     assert (d.governing, d.action) == ("ended", ActionClass.archive_only)
-    # without the appeal to a practice, the record of it is still all that is about the depot:
-    # it answers as history, as the closest rule's check does not (it is about payments)
-    d = decide("Book a courier collection from the Riverside depot.", {X}, [ended, payments])
-    assert (d.governing, d.action) == ("ended", ActionClass.archive_only)
+    # without the appeal to a practice, what is current about the depot answers, not its record
+    now = belief("now", "Riverside depot: the new tenant takes parcels at the front gate.")
+    d = decide("Book a courier collection from the Riverside depot.", {X}, [ended, payments, now])
+    assert d.governing == "now"
+    assert decide(asked, {X}, [ended, payments, now]).governing == "ended"
     asked = "Same drill as during the spring: book the Friday collection at the Riverside depot."
     assert decide(asked, {X}, [ended, payments]).governing == "ended"
 
