@@ -174,17 +174,16 @@ def row_mates(new: str, old: str) -> bool:
     stem with other numbers that say which thing ("web-01" / "web-02"), not what value it has
     ("the wifi is maple77" / "... maple78"). A statement about one is no correction of a
     statement about the other."""
-    said = frames.read(new).said
-    if said and said == frames.read(old).said:
+    new_said, old_said = frames.read(new).said, frames.read(old).said
+    if new_said and new_said == old_said:
         return False  # "UA456 is our flight" after "UA123 is our flight": one thing's new value
-    a, b = _naming_codes(new), _naming_codes(old)
+    a, b = _naming_codes(new, new_said), _naming_codes(old, old_said)
     return bool(a) and bool(b) and not a & b and bool({_stem(c) for c in a} & {_stem(c) for c in b})
 
 
-def _naming_codes(text: str) -> frozenset[str]:
+def _naming_codes(text: str, given: frozenset[str]) -> frozenset[str]:
     """The words of ``text`` made of letters and digits both ("web01", "b12"), but those it
-    gives as a value (after its verb)."""
-    given = frames.read(text).said
+    gives as a value (``given``: its words after its verb)."""
     return frozenset(t for t in tokenize(text) if _CODE.fullmatch(t) and t not in given)
 
 

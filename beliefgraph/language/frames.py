@@ -115,8 +115,10 @@ _OPENING = re.compile(
 )
 #: where a place, a time or company is named: "the yoga class **at** the Y", "flu shot done **at**
 #: cvs", "the meeting **with** the Acme team"
-_PLACED = re.compile(r"\s(?:at|on|in|with|from|near|by)\s", re.IGNORECASE)
-_QUALIFIED = re.compile(r"\s(?:at|on|in|with|from|near|by|for|of)\s", re.IGNORECASE)
+_PLACES = "at|on|in|with|from|near|by"
+_PLACED = re.compile(rf"\s(?:{_PLACES})\s", re.IGNORECASE)
+#: the same, or what it is for or of: what qualifies a subject's head
+_QUALIFIED = re.compile(rf"\s(?:{_PLACES}|for|of)\s", re.IGNORECASE)
 #: where a clause starts: its subject is the words between it and the clause's verb
 _CLAUSE = re.compile(
     r"(?<!\bMrs)(?<!\bMr)(?<!\bMs)(?<!\bDr)(?<!\bSt)[.;!?]\s+|\s[\u2014\u2013-]\s|,\s+(?:so|and|but)\s+"
@@ -253,13 +255,9 @@ def read(text: str) -> Frame:
             for v in values(body[start : pivot.start()])
             if kind(v) in _NAMING_KINDS and not _YEAR.fullmatch(v)
         )
-        words = [
-            normalize(t) for t in tokenize(body[start : pivot.start()]) if t not in _NOT_CONTENT
-        ]
+        words = _words(body[start : pivot.start()])
         head = words[-1] if words else None
-        said = frozenset(
-            normalize(t) for t in tokenize(body[pivot.end() :]) if t not in _NOT_CONTENT
-        )
+        said = frozenset(_words(body[pivot.end() :]))
     span = body[start : pivot.start()] if pivot is not None else body
     core_words = _words(_PLACED.split(span, maxsplit=1)[0] or span)
     # the head of the subject comes before what qualifies it ("standup for the platform team")

@@ -39,9 +39,7 @@ def history_asked(
             for a in assessed
             if a.candidate.historical and (a.candidate.similarity or 0.0) >= _RECORD_SIMILARITY
         ]
-    records.sort(key=lambda a: a.candidate.id)
-    records.sort(key=lambda a: (about_rank(a), a.instance, a.relevance), reverse=True)
-    return records[0] if records else None
+    return _most_relevant(records)
 
 
 def _forbids(a: Assessment) -> bool:
@@ -72,6 +70,11 @@ def record_of_the_thing(assessed: Iterable[Assessment]) -> Assessment | None:
         for a in records_about(assessed)
         if a.scope is None and a.candidate.status not in (Status.superseded, Status.retracted)
     ]
+    return _most_relevant(records)
+
+
+def _most_relevant(records: list[Assessment]) -> Assessment | None:
+    """The record most about the thing asked, then the most relevant; ties by id."""
     records.sort(key=lambda a: a.candidate.id)
     records.sort(key=lambda a: (about_rank(a), a.instance, a.relevance), reverse=True)
     return records[0] if records else None

@@ -152,6 +152,7 @@ from beliefgraph.planner.assess import (
 )
 from beliefgraph.planner.cautions import (
     closest_rule,
+    figure_at_stake,
     find_holder,
     hand_to_holder,
     hand_to_rule,
@@ -407,7 +408,7 @@ def decide(
 
     winner: Assessment | None = contenders[0] if contenders else None
     past = history_asked(request.text, kinds, assessed.values())
-    checked: Decision | None = None  # the check a figure at stake asks for, a record governing
+    figure: str | None = None  # a figure at stake, where a record governs: its check stands
     if past is not None:
         # A question about how things were ("back in 2023, what were we allowed...?") is
         # answered by the record of that time, as history, whatever governs now.
@@ -431,7 +432,12 @@ def decide(
                     a, lane="none", outcome="excluded", why="about nothing the request names"
                 )
         evidence = [a for a in evidence if a.about.governs]
-        record = None if evidence else record_of_the_thing(assessed.values())
+        # the closest rule checks what no belief governs, a record of the thing or not
+        record = (
+            None
+            if evidence or closest_rule(assessed.values(), kinds) is not None
+            else record_of_the_thing(assessed.values())
+        )
         # Statements answer; a rule without standing (an unverified policy, a floated
         # decision) is no evidence of fact and answers only when nothing else is relevant.
         evidence.sort(key=lambda a: a.candidate.id)
@@ -454,14 +460,10 @@ def decide(
             )
         elif record is not None:
             # nothing current is about the thing asked, but its record is: it answers, as
-            # history (the works agreement that ran before the current deal) - unless the
-            # closest rule would govern with nothing else; a check a figure at stake asks
-            # for stands, unless what was done is asked
-            bare = _conclude(request, kinds, assessed, heads, losers, None, None, list(steps))
-            if bare.governing is not None:
-                return bare
-            if bare.action != ActionClass.answer_context and not asks_what_was_done(request.text):
-                checked = bare
+            # history (the works agreement that ran before the current deal); a check a
+            # figure at stake asks for stands, unless what was done is asked
+            if not asks_what_was_done(request.text):
+                figure = figure_at_stake(request.text, assessed.values())
             why = "history: nothing current is about the thing asked"
             winner = assessed[record.candidate.id] = replace(record, lane="history", why=why)
             steps.append(f"nothing current is about it; {record.candidate.id}, its record, answers")
@@ -472,13 +474,11 @@ def decide(
         for chosen in choices
     ]
     decision = Panel.most_protective(decisions)
-    if checked is not None and decision.action == ActionClass.archive_only:
+    if figure is not None and decision.action == ActionClass.archive_only:
         # the record is what is about the thing; the check asked for stands
-        asks = checked.reason.rpartition(", but ")[2]  # "the request asks for a ...: verify_first"
-        why = f"{decision.governing} governs (its record), but {asks}"
-        step = f"the record answers, but {asks}"
-        steps_ = (*decision.steps, step)
-        decision = replace(decision, action=checked.action, reason=why, steps=steps_)
+        why = f"{decision.governing} governs (its record), but {figure}: verify_first"
+        steps_ = (*decision.steps, f"the record answers, but {figure}: verify_first")
+        decision = replace(decision, action=ActionClass.verify_first, reason=why, steps=steps_)
     # the model is not asked where a curator's edge ordered the rules: it was fitted on none
     if actions is None or winner is None or past is not None or losers:
         return decision
