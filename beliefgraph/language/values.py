@@ -78,6 +78,9 @@ _TENS = {
     w: str(10 * i)
     for i, w in enumerate(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty"], 2)
 } | {"ninety": "90"}
+#: numbers written as words, up to twenty, with their digits ("one" is also a pronoun: "this
+#: one", so whoever reads it decides)
+NUMBER_WORDS = _NUMBER_WORDS | {"twenty": "20"}
 #: number words from two up, as digits ("forty dollars", "two chipotles"); "one" is left
 #: alone ("one of them", "the one on the left")
 _NUMERALS = re.compile(

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from beliefgraph.language.values import NUMBER_WORDS
 from beliefgraph.text import FUNCTION_WORDS, fold, tokenize, word_set
 
 # -- words -----------------------------------------------------------------------------------
@@ -94,11 +95,7 @@ CACHE = 8192
 
 
 #: numbers written as words, two to twenty ("one" is also a pronoun: "this one")
-_COUNTING = (
-    "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
-    " sixteen seventeen eighteen nineteen twenty"
-)
-_NUMBER_WORDS = {w: str(n) for n, w in enumerate(_COUNTING.split(), start=2)}
+_NUMBER_WORDS = {w: n for w, n in NUMBER_WORDS.items() if int(n) >= 2}
 #: things kept in a numbered row, whose number names one of them: "line two" is "Line 2"
 _NUMBERED = frozenset(
     fold_plural(w)
