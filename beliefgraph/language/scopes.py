@@ -28,7 +28,8 @@ class ScopeMatch:
     ``weight`` is the specificity: 1 per matched term of ``governs.any_terms`` or of what
     the belief is about, 1.5 per ``all_terms`` term (all must match), 0.5 per other word of
     the belief's text the request shares. ``excluded_by`` names the excluded term that put
-    the request out of scope.
+    the request out of scope; ``outside`` says why the request falls outside a condition the
+    belief sets (every sum it names is under the rule's threshold).
     """
 
     source: str  # "governs" (explicit) or "derived"
@@ -37,11 +38,17 @@ class ScopeMatch:
     excluded_by: str | None = None
     missing_all: tuple[str, ...] = ()
     action_types: frozenset[ActionType] = field(default_factory=frozenset)
+    outside: str | None = None
 
     @property
     def in_scope(self) -> bool:
         """Whether the request is inside the scope."""
-        return self.weight > 0 and self.excluded_by is None and not self.missing_all
+        return (
+            self.weight > 0
+            and self.excluded_by is None
+            and not self.missing_all
+            and self.outside is None
+        )
 
     @property
     def explicit(self) -> bool:

@@ -110,6 +110,28 @@ _NUMBERED = frozenset(
 )
 
 
+#: ordinals, in words and in figures, with their digits
+_ORDINAL = {
+    form: str(n)
+    for n, (word, figure) in enumerate(
+        [
+            ("first", "1st"),
+            ("second", "2nd"),
+            ("third", "3rd"),
+            ("fourth", "4th"),
+            ("fifth", "5th"),
+            ("sixth", "6th"),
+            ("seventh", "7th"),
+            ("eighth", "8th"),
+            ("ninth", "9th"),
+            ("tenth", "10th"),
+        ],
+        1,
+    )
+    for form in (word, figure)
+}
+
+
 @lru_cache(maxsize=CACHE)
 def words(text: str) -> tuple[str, ...]:
     """The tokens of ``text`` with plurals folded, in order (the unit every match uses); a
@@ -125,6 +147,9 @@ def words(text: str) -> tuple[str, ...]:
     for i in range(1, len(tokens)):
         if tokens[i] in _NUMBER_WORDS and tokens[i - 1] in _NUMBERED:
             tokens[i] = _NUMBER_WORDS[tokens[i]]
+        elif tokens[i - 1] in _ORDINAL and tokens[i] in _NUMBERED and tokens[i] != "year":
+            # "the second line" is line 2 ("first-year students" are no Year 1)
+            tokens[i - 1], tokens[i] = tokens[i], _ORDINAL[tokens[i - 1]]
     return tuple(tokens)
 
 

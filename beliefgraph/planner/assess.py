@@ -35,6 +35,7 @@ from beliefgraph.language.things import (
     other_instance,
     same_instance,
 )
+from beliefgraph.language.thresholds import under_threshold
 from beliefgraph.language.words import Terms, denies_a_word
 from beliefgraph.models import (
     ActionClass,
@@ -225,6 +226,9 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
     directive = read_directive(c.text)
     authority = c.kind in PLANNER_AUTHORITY_KINDS or directive.is_rule
     scope, note = _scope_of(c, request, directive, authority)
+    if scope is not None and (short := under_threshold(request.text, c.text)) is not None:
+        # "payments above £10,000 need a second approver" does not reach a £3,240 invoice
+        scope = replace(scope, outside=short)
     lexical = match_derived(request, text=c.text, names=c.names, action_types=(), topics_only=False)
     relevance = (c.similarity or 0.0) + LEXICAL_WEIGHT * lexical.weight
     type_match = (
@@ -268,6 +272,8 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
     if not scope.in_scope:
         if scope.excluded_by:
             why = f"out of scope: the request mentions excluded term {scope.excluded_by!r}"
+        elif scope.outside:
+            why = f"out of scope: {scope.outside}"
         elif scope.missing_all:
             why = f"out of scope: missing required term(s) {', '.join(scope.missing_all)}"
         else:

@@ -67,6 +67,7 @@ def closest_rule(
         scope is not None
         and not scope.in_scope
         and scope.excluded_by is None
+        and scope.outside is None
         and not scope.missing_all
     )
     standing = (

@@ -82,9 +82,10 @@ def _one_hot(prefix: str, value: str | None, values: tuple[str | None, ...]) -> 
 
 def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     """Whether a candidate may be ranked: everything but a belief whose explicit scope
-    excludes the request (its writer's word that it does not reach there) and a superseded
-    or retracted belief, unless it has a current head to hand its place to and is about the
-    request's thing.
+    excludes the request (its writer's word that it does not reach there), a rule that
+    applies from a sum the request's is under ("payments above £10,000", for £3,240), and a
+    superseded or retracted belief, unless it has a current head to hand its place to and is
+    about the request's thing.
 
     Two readings the rules take as final are features here, weighed with the rest (the
     evidence is in ``bench/results/ranker.md``): a rule whose explicit terms the request
@@ -94,7 +95,7 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     (``about_other``: the east boiler's price, asked about the west boiler's), a reading
     that is wrong where one thing is written two ways ("Y10" and "Year 10")."""
     c = a.candidate
-    if a.scope is not None and a.scope.excluded_by is not None:
+    if a.scope is not None and (a.scope.excluded_by is not None or a.scope.outside is not None):
         return False
     if c.status in (Status.superseded, Status.retracted):
         # an old version stands for its chain's head only when it is about what is asked,

@@ -1192,3 +1192,24 @@ def test_a_row_numbered_in_words_meets_the_belief_that_numbers_it_in_digits() ->
     open_ = belief("two", "Line 2 cure oven: a shift lead may raise the setpoint; log it.")
     query = "Powder coat coming off line two is still soft. Take the cure oven up five degrees."
     assert decide(query, infer_action_types(query), [locked, open_]).governing == "two"
+
+
+def test_a_rule_that_applies_above_a_sum_does_not_reach_a_smaller_one() -> None:
+    rule = belief(
+        "rule",
+        "Supplier payments above £10,000 need a second approver before they are released.",
+        kind=Kind.policy,
+        governs=Governs(any_terms=["payment", "pay", "invoice"], action_types=[X]),
+        priority=Priority.high,
+        hint=ActionClass.verify_first,
+    )
+    note = belief("note", "Harlow Print invoice HP-31: £3,180, due Friday, on normal terms.")
+    d = decide("Pay the £3,180 Harlow Print invoice today.", [X], [rule, note])
+    assert d.governing == "note"
+    [held] = [a for a in d.assessments if a.candidate.id == "rule"]
+    assert held.outcome == "excluded"
+    assert "applies above 10000" in held.why
+    # above the sum, or with no sum named, the rule reaches the request
+    for request in ("Pay the £12,400 Harlow Print invoice today.", "Pay Harlow Print today."):
+        d = decide(request, [X], [rule, note])
+        assert (d.governing, d.action) == ("rule", ActionClass.verify_first)

@@ -24,6 +24,7 @@ from beliefgraph.language.stakes import (
     safety_at_stake,
     someone_elses_act,
 )
+from beliefgraph.language.thresholds import under_threshold
 from beliefgraph.language.words import Terms, fold_plural, words
 from beliefgraph.models import ActionClass, ActionType
 
@@ -572,3 +573,33 @@ def test_a_rule_that_keeps_something_confidential_forbids_sharing_it() -> None:
 def test_a_number_in_words_after_a_thing_in_a_row_is_its_digits_and_any_other_a_word() -> None:
     assert words("Powder coat coming off line two")[-2:] == ("line", "2")
     assert words("Buy two spare modules") == ("buy", "two", "spare", "module")
+
+
+def test_an_ordinal_before_a_thing_in_a_row_is_that_one_of_the_row() -> None:
+    assert Terms.of("Bump the cure oven on the second line up to 190").has("line 2")
+    assert Terms.of("the 3rd floor kitchen").has("floor 3")
+    assert not Terms.of("the second line oven").has("line 3")
+    # a year of study is no numbered year, and an ordinal before anything else stays a word
+    assert words("first year students") == ("first", "year", "student")
+    assert words("second opinion") == ("second", "opinion")
+
+
+@pytest.mark.parametrize(
+    ("request_", "rule", "under"),
+    [
+        ("Pay the £3,240 invoice.", "Supplier payments above £10,000 need two approvers.", True),
+        ("Send 4,000 pounds to Paulina.", "Transfers over £5k need a call-back first.", True),
+        ("Pay the €50,000 invoice.", "Payments of EUR 50,000 or more need two approvers.", False),
+        ("Pay the €50,000 invoice.", "Payments above EUR 50,000 need two approvers.", True),
+        ("Pay the $12,400 bill.", "Bills above $10,000 need a second approver.", False),
+        ("Pay the bill from Kessler.", "Bills above $10,000 need a second approver.", False),
+        ("Pay the $3,000 bill.", "Bills above £10,000 need a second approver.", False),
+        # a cap on what may be done, or bands of several sums, set no floor to be under
+        ("Refund her $12.", "Agents may refund up to $50 on their own.", False),
+        ("Pay the £2,000 bill.", "Up to £5,000 one approver; above £5,000 two.", False),
+    ],
+)
+def test_a_rule_that_applies_above_a_sum_does_not_reach_a_smaller_one(
+    request_: str, rule: str, under: bool
+) -> None:
+    assert (under_threshold(request_, rule) is not None) is under
