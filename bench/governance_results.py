@@ -98,9 +98,10 @@ USED = [
     "unread-42",
     "unread-43",
     "unread-44",
+    "unread-45",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-45"]
+UNREAD: list[str] = ["unread-46"]
 
 
 def beyond_targets() -> list[Configuration]:
