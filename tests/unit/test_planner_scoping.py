@@ -245,6 +245,15 @@ def test_explicit_scope_weights_and_exclusions() -> None:
     )
     assert not missing.in_scope
     assert missing.missing_all == ("wire",)
+    # all of all_terms is not enough: the request must name one of any_terms too
+    place_only = match_governs(
+        Terms.of("Tell the unit 3 tenant at Quay Street they may share the space."),
+        any_terms=["car park", "bays"],
+        all_terms=["quay street"],
+        excluded_terms=[],
+        action_types=[],
+    )
+    assert not place_only.in_scope
 
 
 def test_a_longer_name_in_the_text_does_not_match_its_parts() -> None:
