@@ -99,9 +99,10 @@ USED = [
     "unread-43",
     "unread-44",
     "unread-45",
+    "unread-46",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-46"]
+UNREAD: list[str] = ["unread-47"]
 
 
 def beyond_targets() -> list[Configuration]:
