@@ -14,7 +14,8 @@ read, unit-tested and reasoned about on their own:
   :mod:`~beliefgraph.language.properties`, and :mod:`~beliefgraph.language.labels` for the
   thing a note's label names);
 * :mod:`~beliefgraph.language.scopes` - whether a request falls inside a belief's
-  jurisdiction;
+  jurisdiction (and :mod:`~beliefgraph.language.thresholds` for a rule that applies only
+  above a sum);
 * :mod:`~beliefgraph.language.frames` - the subject, attribute and value a plain statement
   sets.
 

@@ -92,6 +92,26 @@ _NUMERALS = re.compile(
     + "|".join(list(_NUMBER_WORDS)[2:])
     + r"))\b"
 )
+#: ordinals from the second, in words and in figures, with their digits ("first" is left
+#: out: it is as often first in time, "the first line manager", as first of a row)
+ORDINAL_NUMBERS = {
+    form: str(n)
+    for n, (word, figure) in enumerate(
+        [
+            ("second", "2nd"),
+            ("third", "3rd"),
+            ("fourth", "4th"),
+            ("fifth", "5th"),
+            ("sixth", "6th"),
+            ("seventh", "7th"),
+            ("eighth", "8th"),
+            ("ninth", "9th"),
+            ("tenth", "10th"),
+        ],
+        2,
+    )
+    for form in (word, figure)
+}
 #: ordinal words before a day or "of" ("the first of the month", "first Tuesday")
 _ORDINALS = {"first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th"}
 _ORDINAL_WORD = re.compile(

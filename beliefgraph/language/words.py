@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from beliefgraph.language.values import NUMBER_WORDS
+from beliefgraph.language.values import NUMBER_WORDS, ORDINAL_NUMBERS
 from beliefgraph.text import FUNCTION_WORDS, fold, tokenize, word_set
 
 # -- words -----------------------------------------------------------------------------------
@@ -110,46 +110,32 @@ _NUMBERED = frozenset(
 )
 
 
-#: ordinals, in words and in figures, with their digits
-_ORDINAL = {
-    form: str(n)
-    for n, (word, figure) in enumerate(
-        [
-            ("first", "1st"),
-            ("second", "2nd"),
-            ("third", "3rd"),
-            ("fourth", "4th"),
-            ("fifth", "5th"),
-            ("sixth", "6th"),
-            ("seventh", "7th"),
-            ("eighth", "8th"),
-            ("ninth", "9th"),
-            ("tenth", "10th"),
-        ],
-        1,
-    )
-    for form in (word, figure)
-}
+#: the rows an ordinal counts in: not weeks or years ("second week", "second year" are times)
+_ORDINAL_ROWS = _NUMBERED - {"week", "year"}
 
 
 @lru_cache(maxsize=CACHE)
 def words(text: str) -> tuple[str, ...]:
     """The tokens of ``text`` with plurals folded, in order (the unit every match uses); a
     number in words after a thing kept in a numbered row is its digits ("bed twelve", "press
-    three tonight"), any other stays a word ("two pallets", "buy two spare modules").
+    three tonight"), any other stays a word ("two pallets", "buy two spare modules"); so is
+    an ordinal from the second before one ("the second line" is line 2; "first" is as often
+    first in time: "the first line manager").
 
     >>> words("Bounce the unit on dock three")[-2:]
     ('dock', '3')
     >>> words("Buy two spare modules")
     ('buy', 'two', 'spare', 'module')
+    >>> words("the second line oven")[1:]
+    ('line', '2', 'oven')
     """
-    tokens = [fold_plural(t) for t in tokenize(text)]
+    raw = tokenize(text)
+    tokens = [fold_plural(t) for t in raw]
     for i in range(1, len(tokens)):
         if tokens[i] in _NUMBER_WORDS and tokens[i - 1] in _NUMBERED:
             tokens[i] = _NUMBER_WORDS[tokens[i]]
-        elif tokens[i - 1] in _ORDINAL and tokens[i] in _NUMBERED and tokens[i] != "year":
-            # "the second line" is line 2 ("first-year students" are no Year 1)
-            tokens[i - 1], tokens[i] = tokens[i], _ORDINAL[tokens[i - 1]]
+        elif raw[i - 1] in ORDINAL_NUMBERS and tokens[i] in _ORDINAL_ROWS:
+            tokens[i - 1], tokens[i] = tokens[i], ORDINAL_NUMBERS[raw[i - 1]]
     return tuple(tokens)
 
 

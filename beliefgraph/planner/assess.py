@@ -276,6 +276,9 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
             why = f"out of scope: {scope.outside}"
         elif scope.missing_all:
             why = f"out of scope: missing required term(s) {', '.join(scope.missing_all)}"
+        elif scope.matched:
+            # all of all_terms, but none of any_terms
+            why = f"out of scope: it names {', '.join(scope.matched)}, but none of its any_terms"
         else:
             why = "out of scope: the request matches none of its terms"
         return result("none", why, "excluded")

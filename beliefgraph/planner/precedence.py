@@ -16,12 +16,12 @@ The rules (DESIGN §3), in order:
    By the rules, a holder whose scope the request misses, or that excludes it, never
    governs - an out-of-scope authority never blocks; nor does one whose label names another
    thing beside the one asked ("Dock 3 edge router: ..." for the dock 3 handhelds), nor one
-   that applies from a sum the request's is under ("payments above £10,000", for a £3,240
-   invoice). The
+   that applies only above a sum the request stays under ("payments above £10,000", asked
+   to pay a £3,240 invoice). The
    ranker (rule 11) may still pick one whose scope the request misses (an explicit scope's
    class may hold the instance a request names in words of its own) or that reads as about
    another thing (one thing may be written two ways), never one whose explicit scope
-   excludes it or whose threshold the request is under.
+   excludes it or whose threshold the request stays under.
 2. **Action types.** A scope that names acts (read/write/execute) and misses the request's
    acts still applies when the match is strong - a read of a credential is governed by the
    rule on sharing it - but it ranks below scopes whose acts match; a weak match with the

@@ -83,7 +83,8 @@ def _one_hot(prefix: str, value: str | None, values: tuple[str | None, ...]) -> 
 def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     """Whether a candidate may be ranked: everything but a belief whose explicit scope
     excludes the request (its writer's word that it does not reach there), a rule that
-    applies from a sum the request's is under ("payments above £10,000", for £3,240), and a
+    applies only above a sum the request stays under ("payments above £10,000", asked to
+    pay £3,240: in rounds 1-44 such a rule was never the target, 37 times), and a
     superseded or retracted belief, unless it has a current head to hand its place to and is
     about the request's thing.
 

@@ -587,9 +587,11 @@ def test_a_number_in_words_after_a_thing_in_a_row_is_its_digits_and_any_other_a_
 def test_an_ordinal_before_a_thing_in_a_row_is_that_one_of_the_row() -> None:
     assert Terms.of("Bump the cure oven on the second line up to 190").has("line 2")
     assert Terms.of("the 3rd floor kitchen").has("floor 3")
-    assert not Terms.of("the second line oven").has("line 3")
-    # a year of study is no numbered year, and an ordinal before anything else stays a word
-    assert words("first year students") == ("first", "year", "student")
+    # "first" is as often first in time; "seconds" count time; a week or a year of study is
+    # no numbered one; an ordinal before anything else stays a word
+    assert not Terms.of("Ask the first line manager").has("line 1")
+    assert not Terms.of("Every few seconds line 4 stalls").has("line 2")
+    assert words("second year students") == ("second", "year", "student")
     assert words("second opinion") == ("second", "opinion")
 
 
@@ -605,7 +607,14 @@ def test_an_ordinal_before_a_thing_in_a_row_is_that_one_of_the_row() -> None:
         ("Pay the $3,000 bill.", "Bills above £10,000 need a second approver.", False),
         # a cap on what may be done, or bands of several sums, set no floor to be under
         ("Refund her $12.", "Agents may refund up to $50 on their own.", False),
+        ("Refund her $12.", "Agents may refund no more than $50 on their own.", False),
         ("Pay the £2,000 bill.", "Up to £5,000 one approver; above £5,000 two.", False),
+        # nor does a level to keep: a request below it is what the rule is about
+        ("Transfer £3,000 out.", "Keep the account balance above £5,000 at all times.", False),
+        # every sum is read whole: decimals, a currency before a spaced or prefixed figure
+        ("Pay the £10,000.50 bill.", "Bills above £10,000 need two approvers.", False),
+        ("Pay the US$12,000 bill and the $200 fee.", "Bills above $10,000 need two.", False),
+        ("Pay the € 3,000 bill.", "Bills above EUR 10,000 need two approvers.", True),
     ],
 )
 def test_a_rule_that_applies_above_a_sum_does_not_reach_a_smaller_one(
