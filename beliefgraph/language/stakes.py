@@ -37,6 +37,9 @@ _SAFETY = (
             r"(?:highest|maximum|max|most|safe) (?:\w+ )?(?:pressure|temperature|load|weight|speed|"
             r"current|voltage|torque)",
             r"how much (?:weight|load|pressure)",
+            # a load on a body or a structure: "how much can I lean on my left leg?"
+            r"how much (?:weight )?(?:can|could|should|may) (?:\w+ ){1,2}?(?:safely )?"
+            r"(?:lean on|put through|bear on|lift|load onto|load on)\b",
             r"(?:load|weight|pressure) (?:limit|rating|capacity)",
             r"(?:which|what) (?:breaker|fuse|circuit|isolator)",
             r"torqued?",

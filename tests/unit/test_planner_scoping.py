@@ -301,6 +301,10 @@ def test_a_scope_that_names_nothing_of_its_belief_is_not_trusted() -> None:
         ("New tyres on FL-3: what do the wheel nuts get done up to?", ActionClass.warn),
         ("What's the highest pressure Autoclave 2 can take?", ActionClass.warn),
         ("How many ampoules did we destroy in October?", None),
+        # a load on a body or a structure, in words of its own; a charge on a card is none
+        ("Getting up off the sofa - how much can I lean on my left leg?", ActionClass.warn),
+        ("How much can we safely load onto the mezzanine in unit B?", ActionClass.warn),
+        ("How much can we put on the card?", None),
     ],
 )
 def test_a_question_asking_for_a_dose_or_a_limit_is_one(
