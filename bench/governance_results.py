@@ -100,9 +100,10 @@ USED = [
     "unread-44",
     "unread-45",
     "unread-46",
+    "unread-47",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-47"]
+UNREAD: list[str] = ["unread-48"]
 
 
 def beyond_targets() -> list[Configuration]:
