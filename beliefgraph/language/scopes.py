@@ -81,7 +81,8 @@ def match_governs(
     matched_all = [t for t in all_terms if t not in missing]
     matched_any = [t for t in any_terms if request.has(t) and t not in matched_all]
     weight = 1.5 * len(matched_all) + 1.0 * len(matched_any)
-    if missing or (any_terms and not any(request.has(t) for t in any_terms)):
+    named_any = matched_any or any(t in matched_all for t in any_terms)
+    if missing or (any_terms and not named_any):
         # all of all_terms and any of any_terms: "Quay Street car park" (all: quay street;
         # any: car park, bays) does not take a request about unit 3 on Quay Street
         weight = 0.0

@@ -38,6 +38,7 @@ from functools import lru_cache
 
 from beliefgraph.language.acts import DETERMINERS, is_act
 from beliefgraph.language.names import another_of_that_name
+from beliefgraph.language.values import ORDINAL_WORDS
 from beliefgraph.language.words import STOPWORDS, words
 from beliefgraph.text import word_set
 
@@ -457,13 +458,7 @@ _TIME_WORDS = word_set(
 _LETTERED = re.compile(r"\b([A-Za-z][a-z]+)[ \t]+([A-HJ-Z])\b(?![-'\u2019]\w)")
 
 #: "the second line" is line 2, "the 3rd floor" floor 3
-_ORDINALS = {
-    w: str(i)
-    for i, w in enumerate(
-        ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"),
-        start=1,
-    )
-}
+_ORDINALS = {w: str(i) for i, w in enumerate(ORDINAL_WORDS[:9], start=1)}
 _NUMBERED = re.compile(r"\d+(?:st|nd|rd|th)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 #: "first signed", "3 ordered": a verb's form, no kind of thing ("bed 12", "shed 3" are kinds)

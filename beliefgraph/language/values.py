@@ -92,28 +92,29 @@ _NUMERALS = re.compile(
     + "|".join(list(_NUMBER_WORDS)[2:])
     + r"))\b"
 )
+#: the ordinal words, first to tenth, in order
+ORDINAL_WORDS = (
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+)
+_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
 #: ordinals from the second, in words and in figures, with their digits ("first" is left
 #: out: it is as often first in time, "the first line manager", as first of a row)
 ORDINAL_NUMBERS = {
     form: str(n)
-    for n, (word, figure) in enumerate(
-        [
-            ("second", "2nd"),
-            ("third", "3rd"),
-            ("fourth", "4th"),
-            ("fifth", "5th"),
-            ("sixth", "6th"),
-            ("seventh", "7th"),
-            ("eighth", "8th"),
-            ("ninth", "9th"),
-            ("tenth", "10th"),
-        ],
-        2,
-    )
-    for form in (word, figure)
+    for n, word in enumerate(ORDINAL_WORDS[1:], 2)
+    for form in (word, f"{n}{_SUFFIXES.get(n, 'th')}")
 }
 #: ordinal words before a day or "of" ("the first of the month", "first Tuesday")
-_ORDINALS = {"first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th"}
+_ORDINALS = {w: f"{n}{_SUFFIXES.get(n, 'th')}" for n, w in enumerate(ORDINAL_WORDS[:5], 1)}
 _ORDINAL_WORD = re.compile(
     r"\b(" + "|".join(_ORDINALS) + r")(?=\s+(?:of\b|mon|tue|wed|thu|fri|sat|sun|week|weekend))"
 )
