@@ -124,9 +124,28 @@ _INSTRUCTED_WRITES = word_set(
 _INSTRUCTED_EXECUTES = word_set(
     """
     book rebook order reorder ship dispatch run lift key push bump load charge bill post
-    text call ring print knock tear pull shift box pack
+    text call ring print knock tear pull shift box pack empty chuck
     """
 )
+
+#: getting rid of something in two or three words ("get rid of the spare chart", "clear out
+#: the archive room", "cleaned away the old stock") is discarding it, in the same form
+_DISCARDING = re.compile(
+    r"\b(?:(?P<got>got|gotten)|(?P<getting>getting)|(?P<gets>gets)|get) rid of\b"
+    r"|\b(?:clear|clean)(?:(?P<ed>ed)|(?P<ing>ing)|(?P<s>s))? (?:out|away)\b",
+    re.IGNORECASE,
+)
+
+
+def _discarding(m: re.Match[str]) -> str:
+    """The one verb for a phrase of :data:`_DISCARDING`, in its form: "got rid of" is
+    "discarded", "clears out" is "discards"."""
+    if m.group("got") or m.group("ed"):
+        return "discarded"
+    if m.group("gets") or m.group("s"):
+        return "discards"
+    return "discarding" if m.group("getting") or m.group("ing") else "discard"
+
 
 #: what holds a record: putting something in one writes it
 _RECORD = (
@@ -516,6 +535,7 @@ def infer_action_types(text: str, *, describing: bool = False) -> frozenset[Acti
         text = without_record(text)
         # nor does an act in the condition of a question ("... when we buy in store?")
         text = without_conditions(text)
+    text = _DISCARDING.sub(_discarding, text)
     found: set[ActionType] = set()
     # sentence by sentence: what stands before a word in another sentence says nothing of it
     # ("... in the queue. Sign it off")

@@ -144,6 +144,18 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("What do we get off when buying in store", {R}),
         ("Is it OK if I delete the old backups?", {X}),
         ("Can you delete the backups when we finish?", {X}),
+        # getting rid of something in a phrase is discarding it; asked, not told or refused
+        ("Could you get rid of the old laptops before the audit?", {X}),
+        ("Can you clear out the shared drive folder for the Penrose project?", {X}),
+        ("Can someone clear away the old paperwork in room 4?", {X}),
+        ("Chuck the old cables in the skip, would you?", {X}),
+        ("Please empty the quarantine fridge.", {X}),
+        ("When did we get rid of the old server?", {R}),
+        ("Who approved clearing out the archive room?", {R}),
+        ("Don't get rid of anything in the hold cage.", {R}),
+        ("We got rid of the old printer last week, what's the new one's IP?", {R}),
+        ("The fridge is empty, what should I order?", {R}),
+        ("Clear the flag on ticket 55.", {W}),
     ],
 )
 def test_requests_name_their_acts(query: str, kinds: set[ActionType]) -> None:
@@ -156,6 +168,8 @@ def test_a_request_without_acts_is_a_read_but_a_statement_names_none() -> None:
     # a belief describes the act it governs in any form
     assert W in infer_action_types("Before marking a reconciliation complete", describing=True)
     assert X in infer_action_types("credentials must be issued first", describing=True)
+    assert X in infer_action_types("Nobody clears out a leaver's mailbox", describing=True)
+    assert X in infer_action_types("Staff may get rid of expired stock.", describing=True)
 
 
 @pytest.mark.parametrize(
