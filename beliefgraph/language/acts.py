@@ -186,8 +186,16 @@ _NOT_DELEGATED = word_set(
 )
 #: what goes on a carrier is shipped: "get the spare modules on tomorrow's DHL"
 _ON_A_CARRIER = re.compile(
-    r"\b(?:get|put|stick|pop)\s+(?:[\w-]+\s+){1,5}?(?:on|onto)\s+(?:the\s+|[\w]+s\s+)?"
-    r"(?:dhl|ups|fedex|van|truck|lorry|flight|courier|post|shuttle|run)\b"
+    r"\b(?:get|put|stick|pop)\s+(?:[\w-]+\s+){1,8}?(?:on|onto)\s+(?:the\s+|[\w]+s\s+)?"
+    r"(?:[\w-]+\s+){0,2}?"
+    r"(?:dhl|ups|fedex|van|truck|lorry|trailer|flight|plane|ship|vessel|courier|post|shuttle"
+    r"|run)\b"
+)
+#: a setting taken to a figure is changed: "take the cure oven up to 190", "crank line 3 up
+#: to 42 a minute", "turn the heat down to 18" (see :func:`_set_to_a_figure`)
+_TO_A_FIGURE = re.compile(
+    r"\b(?:take|crank|turn|bring|push|bump|knock|dial|set|ramp|wind|put|raise|drop)\s+"
+    r"(?:[\w'-]+\s+){0,5}?(?:up|down)\s+(?:to|by)\s+(?:about\s+|around\s+)?\d"
 )
 #: what is taken off the premises is moved: "take it home on Saturday", "carry them away"
 #: (see :func:`_taken_away`)
@@ -265,10 +273,23 @@ def _taken_away(line: str) -> bool:
     """Whether ``line`` asks for something to be taken off the premises ("can I take it home
     on Saturday?"); not where that is refused or done already ("don't take the laptops
     home", "did Sam take it home?")."""
-    return any(
-        _asked_for(tokenize(line[: m.end()]), len(tokenize(line[: m.start()])))
-        for m in _TAKEN_AWAY.finditer(line)
-    )
+    return _asks(_TAKEN_AWAY, line)
+
+
+def _set_to_a_figure(line: str) -> bool:
+    """Whether ``line`` asks for a setting to be taken to a figure ("take line 2's oven up to
+    190"); not where that is refused or done already ("don't turn it up to 30")."""
+    return _asks(_TO_A_FIGURE, line)
+
+
+def _asks(phrase: re.Pattern[str], line: str) -> bool:
+    """Whether ``line`` asks for what ``phrase`` says, read at the phrase's first word within
+    its own sentence ("... the rush is on. Crank line 3 up to 42": "on" ends another)."""
+    for m in phrase.finditer(line):
+        opening = max(line.rfind(stop, 0, m.start()) for stop in ".?!;:") + 1
+        if _asked_for(tokenize(line[opening : m.end()]), len(tokenize(line[opening : m.start()]))):
+            return True
+    return False
 
 
 def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
@@ -325,7 +346,12 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
         found.add(ActionType.execute)
     if _RECORD_CHANGES.search(line):
         found.add(ActionType.write)
-    if _COMMITTING.search(line) or _ON_A_CARRIER.search(line) or _taken_away(line):
+    if (
+        _COMMITTING.search(line)
+        or _ON_A_CARRIER.search(line)
+        or _taken_away(line)
+        or _set_to_a_figure(line)
+    ):
         found.add(ActionType.execute)
     for m in _DELEGATED.finditer(line):
         verb = m.group(1)

@@ -156,6 +156,14 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("We got rid of the old printer last week, what's the new one's IP?", {R}),
         ("The fridge is empty, what should I order?", {R}),
         ("Clear the flag on ticket 55.", {W}),
+        # a setting taken to a figure is changed; onto a carrier is shipped
+        ("For the rush order, take Line 2's cure oven up to 190.", {X}),
+        ("We've got the rush on. Crank line 3 up to 42 a minute.", {X}),
+        ("Am I allowed to turn the heat up to 22 on the wall panel?", {X}),
+        ("Don't turn it up to 30, whatever they say.", {R}),
+        ("Did they take the oven up to 200 last night?", {R}),
+        ("What should he be pumping the trailer tyres up to?", {R}),
+        ("Get the chilled pallets for the Tromso route onto the refrigerated trailer.", {X}),
     ],
 )
 def test_requests_name_their_acts(query: str, kinds: set[ActionType]) -> None:
