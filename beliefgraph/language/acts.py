@@ -124,27 +124,34 @@ _INSTRUCTED_WRITES = word_set(
 _INSTRUCTED_EXECUTES = word_set(
     """
     book rebook order reorder ship dispatch run lift key push bump load charge bill post
-    text call ring print knock tear pull shift box pack empty chuck
+    text call ring print knock tear pull shift box pack
     """
 )
+#: verbs that are as often other words ("Chuck says ...", "Empty boxes go ..."): acts only
+#: where asked with an object after them ("Chuck the old cables in the skip")
+_INSTRUCTED_WITH_AN_OBJECT = word_set("empty chuck")
 
-#: getting rid of something in two or three words ("get rid of the spare chart", "clear out
-#: the archive room", "cleaned away the old stock") is discarding it, in the same form
+#: getting rid of something in a phrase ("get rid of the spare chart", "clear out the
+#: archive room") is discarding it, which the verb lists know. A rule's text is read in every
+#: form ("expired stock is cleared out by the porters"); a request only in the forms that
+#: ask (its past forms ask nothing, and "have the jabs cleared away" is read as written).
 _DISCARDING = re.compile(
-    r"\b(?:(?P<got>got|gotten)|(?P<getting>getting)|(?P<gets>gets)|get) rid of\b"
-    r"|\b(?:clear|clean)(?:(?P<ed>ed)|(?P<ing>ing)|(?P<s>s))? (?:out|away)\b",
+    r"\b(?:get|getting|gets|got|gotten) rid of\b|\b(?:clear|clean)(?:ing|ed|s)? (?:out|away)\b",
     re.IGNORECASE,
+)
+_DISCARDING_ASKED = re.compile(
+    r"\b(?:get|getting) rid of\b|\b(?:clear|clean)(?:ing)? (?:out|away)\b", re.IGNORECASE
 )
 
 
-def _discarding(m: re.Match[str]) -> str:
-    """The one verb for a phrase of :data:`_DISCARDING`, in its form: "got rid of" is
-    "discarded", "clears out" is "discards"."""
-    if m.group("got") or m.group("ed"):
+def _as_discard(m: re.Match[str]) -> str:
+    """ "discard" in the form of the phrase's first word: "got rid of" is "discarded"."""
+    first = m.group(0).split()[0].lower()
+    if first.endswith("ing"):
+        return "discarding"
+    if first.endswith(("ed", "got", "gotten")):
         return "discarded"
-    if m.group("gets") or m.group("s"):
-        return "discards"
-    return "discarding" if m.group("getting") or m.group("ing") else "discard"
+    return "discards" if first.endswith("s") else "discard"
 
 
 #: what holds a record: putting something in one writes it
@@ -184,21 +191,24 @@ _NOT_DELEGATED = word_set(
     "know see think look hear guess be have do go come feel understand what who where when which"
     " how whether if why"
 )
-#: what goes on a carrier is shipped: "get the spare modules on tomorrow's DHL"
+#: what goes on a carrier is shipped: "get the spare modules on tomorrow's DHL", "get the
+#: chilled pallets for the Tromso route onto the refrigerated trailer"; not news asked of
+#: one ("get me an update on the trailer")
 _ON_A_CARRIER = re.compile(
-    r"\b(?:get|put|stick|pop)\s+(?:[\w-]+\s+){1,8}?(?:on|onto)\s+(?:the\s+|[\w]+s\s+)?"
+    r"\b(?:get|put|stick|pop)\s+(?!me\s|us\s)(?:[\w-]+\s+){1,8}?(?:on|onto)\s+(?:the\s+|[\w]+s\s+)?"
     r"(?:[\w-]+\s+){0,2}?"
     r"(?:dhl|ups|fedex|van|truck|lorry|trailer|flight|plane|ship|vessel|courier|post|shuttle"
     r"|run)\b"
 )
 #: a setting taken to a figure is changed: "take the cure oven up to 190", "crank line 3 up
-#: to 42 a minute", "turn the heat down to 18" (see :func:`_set_to_a_figure`)
+#: to 42 a minute", "turn the heat down to 18", where asked. A word stands between the verb
+#: and "up": "take up to 10 days" and "set up" are no settings.
 _TO_A_FIGURE = re.compile(
     r"\b(?:take|crank|turn|bring|push|bump|knock|dial|set|ramp|wind|put|raise|drop)\s+"
-    r"(?:[\w'-]+\s+){0,5}?(?:up|down)\s+(?:to|by)\s+(?:about\s+|around\s+)?\d"
+    r"(?:[\w'-]+\s+){1,5}?(?:up|down)\s+(?:to|by)\s+(?:about\s+|around\s+)?\d"
 )
-#: what is taken off the premises is moved: "take it home on Saturday", "carry them away"
-#: (see :func:`_taken_away`)
+#: what is taken off the premises is moved, where asked: "take it home on Saturday", "carry
+#: them away"
 _TAKEN_AWAY = re.compile(r"\b(?:take|carry)\s+(?:[\w'-]+\s+){1,4}?(?:home|away|off ?site)\b")
 #: "pick one and lock it in": committing a choice is an act
 _COMMITTING = re.compile(r"\block (?:it|them|that|this) in\b")
@@ -269,22 +279,10 @@ _ASKED_EXPLICITLY = (
 )
 
 
-def _taken_away(line: str) -> bool:
-    """Whether ``line`` asks for something to be taken off the premises ("can I take it home
-    on Saturday?"); not where that is refused or done already ("don't take the laptops
-    home", "did Sam take it home?")."""
-    return _asks(_TAKEN_AWAY, line)
-
-
-def _set_to_a_figure(line: str) -> bool:
-    """Whether ``line`` asks for a setting to be taken to a figure ("take line 2's oven up to
-    190"); not where that is refused or done already ("don't turn it up to 30")."""
-    return _asks(_TO_A_FIGURE, line)
-
-
-def _asks(phrase: re.Pattern[str], line: str) -> bool:
-    """Whether ``line`` asks for what ``phrase`` says, read at the phrase's first word within
-    its own sentence ("... the rush is on. Crank line 3 up to 42": "on" ends another)."""
+def _asks_for_phrase(phrase: re.Pattern[str], line: str) -> bool:
+    """Whether ``line`` asks for what ``phrase`` says ("can I take it home on Saturday?"), read
+    at its first word within its own sentence ("... the rush is on. Crank line 3 up to 42":
+    "on" ends another); not where that is refused or done ("did Sam take it home?")."""
     for m in phrase.finditer(line):
         opening = max(line.rfind(stop, 0, m.start()) for stop in ".?!;:") + 1
         if _asked_for(tokenize(line[opening : m.end()]), len(tokenize(line[opening : m.start()]))):
@@ -324,7 +322,11 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
         )
         if verb in _INSTRUCTED_WRITES:
             found.add(ActionType.write)
-        elif verb in _INSTRUCTED_EXECUTES or (asked_outright and not imperative):
+        elif (
+            verb in _INSTRUCTED_EXECUTES
+            or (verb in _INSTRUCTED_WITH_AN_OBJECT and m.group(2) in _OBJECT_WORDS)
+            or (asked_outright and not imperative)
+        ):
             found.add(ActionType.execute)
         elif asked_outright:
             unnamed = True
@@ -335,7 +337,7 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
             continue
         if verb in _INSTRUCTED_WRITES:
             found.add(ActionType.write)
-        elif verb in _INSTRUCTED_EXECUTES:
+        elif verb in _INSTRUCTED_EXECUTES or verb in _INSTRUCTED_WITH_AN_OBJECT:
             found.add(ActionType.execute)
     # into a document, a ticket, a folder: a write; onto a trailer or a shelf: a deed.
     # "I've put his form into the portal" is done already.
@@ -349,8 +351,8 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
     if (
         _COMMITTING.search(line)
         or _ON_A_CARRIER.search(line)
-        or _taken_away(line)
-        or _set_to_a_figure(line)
+        or _asks_for_phrase(_TAKEN_AWAY, line)
+        or _asks_for_phrase(_TO_A_FIGURE, line)
     ):
         found.add(ActionType.execute)
     for m in _DELEGATED.finditer(line):
@@ -561,7 +563,7 @@ def infer_action_types(text: str, *, describing: bool = False) -> frozenset[Acti
         text = without_record(text)
         # nor does an act in the condition of a question ("... when we buy in store?")
         text = without_conditions(text)
-    text = _DISCARDING.sub(_discarding, text)
+    text = (_DISCARDING if describing else _DISCARDING_ASKED).sub(_as_discard, text)
     found: set[ActionType] = set()
     # sentence by sentence: what stands before a word in another sentence says nothing of it
     # ("... in the queue. Sign it off")
