@@ -101,9 +101,10 @@ USED = [
     "unread-45",
     "unread-46",
     "unread-47",
+    "unread-48",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-48"]
+UNREAD: list[str] = ["unread-49"]
 
 
 def beyond_targets() -> list[Configuration]:
