@@ -221,6 +221,24 @@ def _scope_of(
     return None, None
 
 
+def _doing_what_was_done(
+    c: Candidate, scope: ScopeMatch, request: Terms, action_types: frozenset[ActionType]
+) -> bool:
+    """Whether a current rule governs only the doing of what a request asks the record of:
+    "who okayed shredding the archive boxes, and when?" under "never tell a shredding vendor
+    to go ahead until ..." (its writer named execute, not read). In rounds 1-48 a current
+    rule of that kind met such a question 227 times and was the target once. An old rule
+    stays in reach: "what were we meant to do back then?" asks for it."""
+    return (
+        scope.explicit
+        and bool(scope.action_types)
+        and ActionType.read not in scope.action_types
+        and not c.historical
+        and not action_types & CHANGING
+        and asks_what_was_done(request.text)
+    )
+
+
 def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) -> Assessment:
     """Place one candidate in a lane (before precedence) and say why."""
     directive = read_directive(c.text)
@@ -229,6 +247,8 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
     if scope is not None and (short := under_threshold(request.text, c.text)) is not None:
         # "payments above £10,000 need a second approver" does not reach a £3,240 invoice
         scope = replace(scope, outside=short)
+    if scope is not None and _doing_what_was_done(c, scope, request, action_types):
+        scope = replace(scope, outside="it governs doing what the request asks the record of")
     lexical = match_derived(request, text=c.text, names=c.names, action_types=(), topics_only=False)
     relevance = (c.similarity or 0.0) + LEXICAL_WEIGHT * lexical.weight
     type_match = (

@@ -1213,3 +1213,26 @@ def test_a_rule_that_applies_above_a_sum_does_not_reach_a_smaller_one() -> None:
     for request in ("Pay the £12,400 Harlow Print invoice today.", "Pay Harlow Print today."):
         d = decide(request, [X], [rule, note])
         assert (d.governing, d.action) == ("rule", ActionClass.verify_first)
+
+
+def test_a_current_rule_on_doing_an_act_does_not_reach_a_question_of_its_record() -> None:
+    rule = belief(
+        "rule",
+        "Never tell a shredding vendor to go ahead until the records manager has signed off.",
+        kind=Kind.policy,
+        governs=Governs(any_terms=["shred", "shredding", "boxes"], action_types=[X]),
+        priority=Priority.high,
+        hint=ActionClass.block,
+    )
+    record = belief("record", "Room B-12, 14 Aug: 212 boxes shredded on site, authorised by Reyes.")
+    asked = "When did the basement boxes get shredded, and who okayed it?"
+    d = decide(asked, infer_action_types(asked), [rule, record])
+    assert (d.governing, d.action) == ("record", ActionClass.answer)
+    [held] = [a for a in d.assessments if a.candidate.id == "rule"]
+    assert held.outcome == "excluded"
+    assert "asks the record of" in held.why
+    # asked to do it, the rule governs; an old rule stays in reach of a question of the past
+    assert decide("Shred the basement boxes today.", [X], [rule, record]).governing == "rule"
+    old = replace(rule, status=Status.archived)
+    d = decide(asked, infer_action_types(asked), [old, record])
+    assert [a.why for a in d.assessments if a.candidate.id == "rule"] != [held.why]
