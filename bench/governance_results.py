@@ -102,9 +102,10 @@ USED = [
     "unread-46",
     "unread-47",
     "unread-48",
+    "unread-49",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-49"]
+UNREAD: list[str] = ["unread-50"]
 
 
 def beyond_targets() -> list[Configuration]:
