@@ -11,6 +11,7 @@ from beliefgraph.language.acts import (
     CHANGING,
     asks_for_the_rule,
     asks_what_was_done,
+    infer_action_types,
 )
 from beliefgraph.language.directives import (
     Directive,
@@ -36,7 +37,7 @@ from beliefgraph.language.things import (
     same_instance,
 )
 from beliefgraph.language.thresholds import under_threshold
-from beliefgraph.language.words import Terms, denies_a_word
+from beliefgraph.language.words import Terms, denies_a_word, normalise
 from beliefgraph.models import (
     ActionClass,
     ActionType,
@@ -221,21 +222,45 @@ def _scope_of(
     return None, None
 
 
-def _doing_what_was_done(
-    c: Candidate, scope: ScopeMatch, request: Terms, action_types: frozenset[ActionType]
-) -> bool:
-    """Whether a current rule governs only the doing of what a request asks the record of:
-    "who okayed shredding the archive boxes, and when?" under "never tell a shredding vendor
-    to go ahead until ..." (its writer named execute, not read). In rounds 1-48 a current
-    rule of that kind met such a question 227 times and was the target once. An old rule
-    stays in reach: "what were we meant to do back then?" asks for it."""
+#: what still asks for something to be done beside a question of record: "..., and could you
+#: shred the rest?", "I need them shredded today", "so the team can", "what has to happen"
+_STILL_ASKS = re.compile(
+    r"\b(?:can|could|will|would) (?:you|we|someone|they|i)\b|\bplease\b|\bneeds?\b"
+    r"|\b(?:has|have) to\b|\bso (?:that )?(?:[\w'-]+ ){0,3}?(?:can|could)\b"
+    r"|\b(?:now|today|tonight|tomorrow)\b|\bif (?:its |it is )?(?:fine|ok|okay)\b"
+    # a question about the rule itself reads the rule: "what was the shredding policy?"
+    r"|\b(?:rules?|polic(?:y|ies)|procedures?|process)\b"
+)
+_AND_THEN = re.compile(r"\band (?:then |also )?([a-z]+)")
+
+
+def _only_asks_the_record(text: str) -> bool:
+    """Whether a request asks what was done and nothing more: no act asked beside it, no
+    asking cue, no act after an "and" ("which were cleared, and shred the rest")."""
+    line = normalise(text)
     return (
-        scope.explicit
-        and bool(scope.action_types)
-        and ActionType.read not in scope.action_types
+        asks_what_was_done(text)
+        and not asks_for_the_rule(text)
+        and _STILL_ASKS.search(line) is None
+        and not any(infer_action_types(m.group(1)) & CHANGING for m in _AND_THEN.finditer(line))
+    )
+
+
+def _doing_what_was_done(c: Candidate, request: Terms, action_types: frozenset[ActionType]) -> bool:
+    """Whether a current rule governs only the doing of what a request asks the record of and
+    nothing more: "who okayed shredding the archive boxes, and when?" under "never tell a
+    shredding vendor to go ahead until ...", whose writer named execute and not read in its
+    ``governs``. The rules exclude such a rule anyway; this keeps it from the ranker and from
+    the cautions. Of the rules of that kind that met a question of record in rounds 1-48
+    (227 pairs of a rule and a question), one was the target. An archived or expired rule
+    stays eligible: "what were we meant to do back then?" asks for it."""
+    named = frozenset(c.governs.action_types) if c.governs is not None else frozenset()
+    return (
+        bool(named)
+        and ActionType.read not in named
         and not c.historical
         and not action_types & CHANGING
-        and asks_what_was_done(request.text)
+        and _only_asks_the_record(request.text)
     )
 
 
@@ -247,7 +272,8 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
     if scope is not None and (short := under_threshold(request.text, c.text)) is not None:
         # "payments above £10,000 need a second approver" does not reach a £3,240 invoice
         scope = replace(scope, outside=short)
-    if scope is not None and _doing_what_was_done(c, scope, request, action_types):
+    if scope is not None and _doing_what_was_done(c, request, action_types):
+        # a question of record is out of reach: not ranked, not a caution (as a sum is)
         scope = replace(scope, outside="it governs doing what the request asks the record of")
     lexical = match_derived(request, text=c.text, names=c.names, action_types=(), topics_only=False)
     relevance = (c.similarity or 0.0) + LEXICAL_WEIGHT * lexical.weight

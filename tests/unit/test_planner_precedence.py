@@ -19,6 +19,7 @@ from beliefgraph.models import (
 )
 from beliefgraph.planner.assess import Candidate
 from beliefgraph.planner.precedence import decide
+from beliefgraph.planner.ranking import eligible
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 R, W, X = ActionType.read, ActionType.write, ActionType.execute
@@ -1231,8 +1232,25 @@ def test_a_current_rule_on_doing_an_act_does_not_reach_a_question_of_its_record(
     [held] = [a for a in d.assessments if a.candidate.id == "rule"]
     assert held.outcome == "excluded"
     assert "asks the record of" in held.why
-    # asked to do it, the rule governs; an old rule stays in reach of a question of the past
+    assert not eligible(held, {})  # nor may the ranker pick it
+    # asked to do it, the rule governs; an old rule stays eligible for a question of the past
     assert decide("Shred the basement boxes today.", [X], [rule, record]).governing == "rule"
     old = replace(rule, status=Status.archived)
     d = decide(asked, infer_action_types(asked), [old, record])
-    assert [a.why for a in d.assessments if a.candidate.id == "rule"] != [held.why]
+    [kept] = [a for a in d.assessments if a.candidate.id == "rule"]
+    assert kept.scope is not None
+    assert kept.scope.outside is None
+    assert eligible(kept, {})
+    # a question of record that goes on to ask for the act, or asks about the rule, keeps it
+    for mixed in (
+        "Which boxes were flagged, and please shred the rest.",
+        "Which boxes were cleared, and shred whatever remains.",
+        "What boxes were in room B-12? I need them shredded today.",
+        "Which vendor did we use last time, so the team can shred the boxes today?",
+        "What has to happen before the boxes get shredded?",
+        "What was the shredding policy for the boxes?",
+    ):
+        d = decide(mixed, infer_action_types(mixed), [rule, record])
+        [kept] = [a for a in d.assessments if a.candidate.id == "rule"]
+        assert kept.scope is not None, mixed
+        assert kept.scope.outside is None, mixed
