@@ -139,16 +139,16 @@ _DISCARDING = re.compile(
     r"\b(?:get|getting|gets|got|gotten) rid of\b|\b(?:clear|clean)(?:ing|ed|s)? (?:out|away)\b",
     re.IGNORECASE,
 )
-_DISCARDING_ASKED = re.compile(
-    r"\b(?:get|getting) rid of\b|\b(?:clear|clean)(?:ing)? (?:out|away)\b", re.IGNORECASE
-)
 
 
-def _as_discard(m: re.Match[str]) -> str:
-    """ "discard" in the form of the phrase's first word: "got rid of" is "discarded"."""
+def _as_discard(m: re.Match[str], *, describing: bool) -> str:
+    """ "discard" in the form of the phrase's first word ("got rid of" is "discarded"); in a
+    request, a form that asks nothing is left as written."""
     first = m.group(0).split()[0].lower()
     if first.endswith("ing"):
         return "discarding"
+    if not describing and first not in ("get", "clear", "clean"):
+        return m.group(0)
     if first.endswith(("ed", "got", "gotten")):
         return "discarded"
     return "discards" if first.endswith("s") else "discard"
@@ -563,7 +563,7 @@ def infer_action_types(text: str, *, describing: bool = False) -> frozenset[Acti
         text = without_record(text)
         # nor does an act in the condition of a question ("... when we buy in store?")
         text = without_conditions(text)
-    text = (_DISCARDING if describing else _DISCARDING_ASKED).sub(_as_discard, text)
+    text = _DISCARDING.sub(lambda m: _as_discard(m, describing=describing), text)
     found: set[ActionType] = set()
     # sentence by sentence: what stands before a word in another sentence says nothing of it
     # ("... in the queue. Sign it off")
