@@ -60,6 +60,12 @@ _KINDS = tuple(k.value for k in Kind)
 _PRIORITIES = tuple(p.value for p in Priority)
 _STATUSES = tuple(s.value for s in Status)
 _EPISTEMIC = tuple(e.value for e in EpistemicStatus)
+#: the labels of a rule that asks for a check, or forbids (:func:`asks_for_a_check`)
+_CHECKED = frozenset({ActionClass.verify_first, ActionClass.block})
+#: what a belief held on someone's word is (:func:`on_report_only`)
+_ON_REPORT = frozenset(
+    {EpistemicStatus.reported, EpistemicStatus.unverified, EpistemicStatus.floated}
+)
 
 
 class Chooser(Protocol):
@@ -190,8 +196,12 @@ class _Scorer:
         reaches there) gives way only to a belief with authority, by its kind or by what its
         text says: an exception, a correction, a later decision, the archived arrangement a
         request leans on. Never to a plain note that reads closer to the request: a stock
-        note does not displace the rule on quarantined parts. Standing is left to the
-        weights (a floated or archived belief scores what its state earns).
+        note does not displace the rule on quarantined parts. Nor does a rule that asks for
+        a check, or forbids, give way to a note held provisionally on someone's report:
+        "every dose is confirmed against the label" stands over "the dose was mentioned as
+        25mg". Either way the rules' winner stands, not the ranker's next choice. Otherwise
+        standing is left to the weights (a floated or archived belief scores what its state
+        earns).
         """
         if winner is None:
             return None
@@ -212,6 +222,10 @@ class _Scorer:
         scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
         best = scored[0][2]
         if explicit_scope_holds(winner) and not best.authority:
+            return winner
+        if asks_for_a_check(winner, heads) and on_report_only(
+            heads.get(best.candidate.id, best.candidate)
+        ):
             return winner
         return best
 
@@ -364,6 +378,24 @@ def explicit_scope_holds(a: Assessment) -> bool:
     """Whether ``a`` has an explicit scope that holds the request's terms and its acts."""
     scope = a.scope
     return scope is not None and scope.explicit and scope.in_scope and a.type_match
+
+
+def asks_for_a_check(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
+    """Whether ``a`` is a rule in reach, about the thing asked, whose governor (the head of
+    its chain, or itself) asks for a check before that thing is used, or forbids it: it
+    requires verification, or its writer's label says ``verify_first`` or ``block``."""
+    gov = heads.get(a.candidate.id, a.candidate)
+    return (
+        a.lane == "authority"
+        and a.about.governs
+        and (gov.verification_required or gov.allowed_action in _CHECKED)
+    )
+
+
+def on_report_only(c: Candidate) -> bool:
+    """Whether ``c`` is held provisionally, on someone's report: its status is
+    ``provisional`` and it is reported, unverified or floated, not confirmed."""
+    return c.status == Status.provisional and c.epistemic_status in _ON_REPORT
 
 
 def load_ranker(path: Path = WEIGHTS_FILE) -> Ranker:

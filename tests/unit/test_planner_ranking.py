@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from beliefgraph.models import ActionClass, Governs, Kind, Status
+from beliefgraph.models import ActionClass, EpistemicStatus, Governs, Kind, Status
 from beliefgraph.planner.assess import Assessment, Candidate
 from beliefgraph.planner.precedence import decide
 from beliefgraph.planner.ranking import (
@@ -218,6 +218,51 @@ def test_a_winner_whose_explicit_scope_holds_the_request_gives_way_only_to_a_rul
     assessed = {a.candidate.id: a for a in decide(QUERY, {R}, [RULED, NOTE]).assessments}
     assert explicit_scope_holds(assessed["ruled"])
     assert not explicit_scope_holds(assessed["note"])
+
+
+def test_a_rule_that_asks_for_a_check_does_not_give_way_to_a_provisional_report() -> None:
+    dose = "Remind me of mom's heart pill dose so I can fill the pillbox"
+    rule = belief(
+        "rule",
+        "Any medication dose must be confirmed against the current prescription label before "
+        "it is used to fill a pillbox or to advise anyone.",
+        kind=Kind.policy,
+        names=("medication", "dose"),
+        verify=True,
+        similarity=0.3,
+    )
+    heard = belief(
+        "heard",
+        "Mom's heart pill dose was mentioned as 25mg three weeks ago.",
+        names=("heart pill", "dose", "mom"),
+        status=Status.provisional,
+        epistemic=EpistemicStatus.reported,
+        similarity=0.9,
+    )
+    closer = Ranker({"similarity": 9.0})
+    assert decide(dose, {R}, [rule, heard]).governing == "rule"
+    assert decide(dose, {R}, [rule, heard], ranker=closer).governing == "rule"
+    # confirmed, the same note may be chosen over the rule; so may a provisional one over a
+    # rule that asks for no check
+    confirmed = replace(heard, status=Status.active, epistemic_status=EpistemicStatus.confirmed)
+    assert decide(dose, {R}, [rule, confirmed], ranker=closer).governing == "heard"
+    unchecked = replace(rule, verification_required=False)
+    assert decide(dose, {R}, [unchecked, heard], ranker=closer).governing == "heard"
+    # the writer's label asks for the check, or forbids, as well as the flag does
+    for label in (ActionClass.verify_first, ActionClass.block):
+        labelled = replace(unchecked, allowed_action=label)
+        assert decide(dose, {R}, [labelled, heard], ranker=closer).governing == "rule"
+    # an old version that asked for none stands for its head, which does
+    old = replace(unchecked, id="old", status=Status.superseded, head="new")
+    new = belief(
+        "new",
+        "Medication doses are checked against the prescription label.",
+        kind=Kind.policy,
+        names=("medication",),
+        verify=True,
+        similarity=0.1,
+    )
+    assert decide(dose, {R}, [old, new, heard], ranker=closer).governing == "new"
 
 
 def test_a_belief_whose_explicit_scope_excludes_the_request_is_not_ranked() -> None:
