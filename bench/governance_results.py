@@ -103,9 +103,10 @@ USED = [
     "unread-47",
     "unread-48",
     "unread-49",
+    "unread-50",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-50"]
+UNREAD: list[str] = ["unread-51"]
 
 
 def beyond_targets() -> list[Configuration]:
