@@ -260,17 +260,21 @@ def render_stores(stores: list[dict[str, Any]]) -> str:
         "things at similar places, loaded as text, kind and priority only; the answer key comes "
         "from what was stored. *exact*: a question about a stored thing (about the thing: a "
         "belief about it governs; expected: the one that answers it); *absent*: nothing stored "
-        "is about it, and no belief should govern. Scope precision counts both.",
+        "is about it, and no belief should govern. Scope precision counts both. *Plain reads "
+        "answered*: of the exact questions of a plain kind (a cost, where a thing is, when it is "
+        "serviced, a preference, a plan), those given `answer`; nothing in these stores guards "
+        "them.",
         "",
         "| strategy | scope precision | exact: about the thing | exact: expected | absent: "
-        "none governs | another thing's belief governs |",
-        "|---|---|---|---|---|---|",
+        "none governs | another thing's belief governs | plain reads answered |",
+        "|---|---|---|---|---|---|---|",
     ]
     for s in stores:
         lines.append(
             f"| {s['strategy']} | {s['scope_precision']:.3f} | "
             f"{s['exact_about_the_thing']}/{s['exact']} | {s['exact_expected']}/{s['exact']} | "
-            f"{s['absent_none_governs']}/{s['absent']} | {s['wrong_thing']} |"
+            f"{s['absent_none_governs']}/{s['absent']} | {s['wrong_thing']} | "
+            f"{s['plain_reads_answered']}/{s['plain_reads']} |"
         )
     return "\n".join(lines) + "\n"
 

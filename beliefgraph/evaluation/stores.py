@@ -15,7 +15,11 @@ store. The questions are asked through a strategy (the planner or a baseline of
 * **about the thing**: an *exact* question is governed by a belief in ``about``; an
   *absent* question is governed by none;
 * **expected**: an exact question is governed by exactly ``expected``;
-* **wrong thing**: a belief about another thing governs.
+* **wrong thing**: a belief about another thing governs;
+* **plain reads answered**: an exact question of a plain kind (:data:`PLAIN_READS`: a cost,
+  where a thing is, when it is serviced, a preference, a plan) is answered (``answer``), not
+  checked or refused: nothing in such a store forbids or guards it. Codes and change
+  questions are left out; their right action is arguable.
 
 Scope precision is the share of questions *about the thing*.
 """
@@ -32,10 +36,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from beliefgraph.errors import InvalidPacket
-from beliefgraph.evaluation.governance import check_strategies, choose, store_verbatim
-from beliefgraph.models import BeliefCreate, Kind, Priority
+from beliefgraph.evaluation.governance import Choice, check_strategies, choose, store_verbatim
+from beliefgraph.models import ActionClass, BeliefCreate, Kind, Priority
 from beliefgraph.planner.planner import Planner
 from beliefgraph.store import Store
+
+#: the generator's kinds of question (``asked_type``) whose due action is ``answer``
+PLAIN_READS = frozenset({"cost", "where", "schedule", "preference", "plan"})
 
 
 class StoredBelief(BaseModel):
@@ -58,6 +65,8 @@ class Question(BaseModel):
     expected: str | None
     about: list[str]
     kind_of_question: str
+    #: what the generator asked of the thing ("cost", "where", "code", ...)
+    asked_type: str | None = None
 
 
 class StoreNamespace(BaseModel):
@@ -127,10 +136,10 @@ def load_namespace(store: Store, ns: StoreNamespace, *, run: str, index: int) ->
     return LoadedNamespace(ns, namespace, ids)
 
 
-def score(loaded: LoadedNamespace, question: Question, governing: str | None) -> dict[str, Any]:
+def score(loaded: LoadedNamespace, question: Question, choice: Choice) -> dict[str, Any]:
     """One scored row."""
     by_stored = {v: k for k, v in loaded.ids.items()}
-    chosen = by_stored.get(governing) if governing else None
+    chosen = by_stored.get(choice.belief_id) if choice.belief_id else None
     exact = question.kind_of_question == "exact"
     on_thing = chosen in question.about if exact else chosen is None
     return {
@@ -142,6 +151,8 @@ def score(loaded: LoadedNamespace, question: Question, governing: str | None) ->
         "about_the_thing": on_thing,
         "expected_governs": exact and chosen == question.expected,
         "wrong_thing": chosen is not None and chosen not in question.about,
+        "action": choice.action.value,
+        "plain_read": exact and question.asked_type in PLAIN_READS,
     }
 
 
@@ -161,6 +172,10 @@ def summarize(name: str, strategy: str, rows: Sequence[dict[str, Any]]) -> dict[
         "absent": len(absent),
         "absent_none_governs": sum(r["about_the_thing"] for r in absent),
         "wrong_thing": sum(r["wrong_thing"] for r in rows),
+        "plain_reads": sum(r["plain_read"] for r in rows),
+        "plain_reads_answered": sum(
+            r["plain_read"] and r["action"] == ActionClass.answer.value for r in rows
+        ),
         "rows": list(rows),
     }
 
@@ -191,7 +206,7 @@ def evaluate_stores(
         for item in loaded:
             for q in item.source.questions:
                 choice = choose(store, strategy, planner, item.namespace, q.query)
-                rows.append(score(item, q, choice.belief_id))
+                rows.append(score(item, q, choice))
             if progress:
                 progress(f"{strategy}: {item.source.name}")
         summaries.append(summarize(stores.name, strategy, rows))
@@ -206,6 +221,7 @@ def table(summaries: Sequence[dict[str, Any]]) -> str:
             f"{s['stores']}  [{s['strategy']}]  scope precision {s['scope_precision']:.3f}  "
             f"exact: about the thing {s['exact_about_the_thing']}/{s['exact']}, expected "
             f"{s['exact_expected']}/{s['exact']}  absent: none governs "
-            f"{s['absent_none_governs']}/{s['absent']}  wrong thing {s['wrong_thing']}"
+            f"{s['absent_none_governs']}/{s['absent']}  wrong thing {s['wrong_thing']}  "
+            f"plain reads answered {s['plain_reads_answered']}/{s['plain_reads']}"
         )
     return "\n".join(lines)

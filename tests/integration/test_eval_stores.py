@@ -6,7 +6,7 @@ import sys
 import uuid
 from pathlib import Path
 
-from beliefgraph.evaluation.stores import StoreNamespace, Stores, evaluate_stores
+from beliefgraph.evaluation.stores import PLAIN_READS, StoreNamespace, Stores, evaluate_stores
 from beliefgraph.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -29,6 +29,24 @@ def test_where_nothing_is_about_the_thing_asked_no_belief_governs(store: Store) 
     for row in planner["rows"]:
         if row["kind_of_question"] == "exact" and row["governing"] is not None:
             assert row["governing"].startswith("b")  # mapped back to the file's ids
+    for summary in (planner, vector):
+        plain = [r for r in summary["rows"] if r["plain_read"]]
+        assert summary["plain_reads"] == len(plain) > 0
+        assert summary["plain_reads_answered"] == sum(r["action"] == "answer" for r in plain)
+        assert {r["kind_of_question"] for r in plain} == {"exact"}
+
+
+def test_plain_reads_are_scored_by_the_action_given() -> None:
+    stores = _stores(3, seed=101)
+    plain = {
+        q.query
+        for ns in stores.namespaces
+        for q in ns.questions
+        if q.kind_of_question == "exact" and q.asked_type in PLAIN_READS
+    }
+    assert plain  # the generator asks a cost, a place, a schedule, ...
+    codes = [q for ns in stores.namespaces for q in ns.questions if q.asked_type == "code"]
+    assert all(q.query not in plain for q in codes)  # a code is not a plain read
 
 
 def test_the_answer_key_never_reaches_the_store(store: Store) -> None:
