@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import lru_cache
 
 from beliefgraph.language.acts import (
     CHANGING,
@@ -37,7 +38,7 @@ from beliefgraph.language.things import (
     same_instance,
 )
 from beliefgraph.language.thresholds import under_threshold
-from beliefgraph.language.words import Terms, denies_a_word, normalise
+from beliefgraph.language.words import CACHE, Terms, denies_a_word, normalise
 from beliefgraph.models import (
     ActionClass,
     ActionType,
@@ -234,9 +235,11 @@ _STILL_ASKS = re.compile(
 _AND_THEN = re.compile(r"\band (?:then |also )?([a-z]+)")
 
 
+@lru_cache(maxsize=CACHE)
 def _only_asks_the_record(text: str) -> bool:
     """Whether a request asks what was done and nothing more: no act asked beside it, no
-    asking cue, no act after an "and" ("which were cleared, and shred the rest")."""
+    asking cue, no act after an "and" ("which were cleared, and shred the rest"). Read once
+    a request, not once a candidate."""
     line = normalise(text)
     return (
         asks_what_was_done(text)

@@ -92,9 +92,9 @@ The rules (DESIGN §3), in order:
    standing, similarity and recency (:mod:`beliefgraph.planner.ranking`); a rule whose
    explicit scope holds the request gives way only to another belief with authority, and
    one that asks for a check or forbids never to a provisional report. Rules 6 to 10 then
-   set the action from the belief it chose. Given a panel of rankers (the
-   planner's: trees, then linear weights), each choice is carried through rules 6 to 10, and
-   where they would let the agent do different things the more protective stands.
+   set the action from the belief it chose. Given a panel of rankers (the planner's: trees,
+   then linear weights), each choice is carried through rules 6 to 10, and where they would
+   let the agent do different things the more protective stands.
 12. **The action model.** Given one (the planner passes the fitted one), it has the last word
    on the action where the ranker had it on the belief and no curator's edge ordered the rules
    in reach (:mod:`beliefgraph.planner.actions`).
