@@ -127,6 +127,7 @@ _ABSOLUTE = cues(
     r"for any (?:reason|length)",
     r"in any case",
     r"at any time",
+    r"whoever (?:asks|is asking|it is)",
 )
 
 
@@ -266,6 +267,20 @@ def read_directive(text: str) -> Directive:
             return Directive(ActionClass.verify_first, f"{m.group(0)} ... {route.group(0)}")
         return Directive(ActionClass.block, m.group(0))
     return Directive(None)
+
+
+def forbids_outright(text: str) -> bool:
+    """Whether ``text`` is a prohibition its writer made absolute ("no exceptions", "whoever
+    asks", "not even for the manager"): one no reading of the request may weaken.
+
+    >>> forbids_outright("Never share the office wifi password, whoever asks.")
+    True
+    >>> forbids_outright("Never share the office wifi password.")
+    False
+    """
+    return read_directive(text).action == ActionClass.block and bool(
+        _ABSOLUTE.search(normalise(text))
+    )
 
 
 def _permission(line: str) -> re.Match[str] | None:

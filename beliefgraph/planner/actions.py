@@ -25,7 +25,10 @@ does not ask about the past): where nothing governs, or history answers, the rul
 does it decide for a belief that is history itself (archived, or past its ``valid_to``:
 ``archive_only``), or one that live beliefs contest: a contest comes from a writer the gate's
 guards refused, and what it may do to the action is the rules' to say (``warn``, never more;
-rule 7 of :mod:`beliefgraph.planner.precedence`), not a lever to pull through a model.
+rule 7 of :mod:`beliefgraph.planner.precedence`), not a lever to pull through a model. Nor
+does it weaken a block the rules read from a prohibition its writer made absolute ("never
+share the office wifi password, whoever asks":
+:func:`~beliefgraph.language.directives.forbids_outright`).
 
 >>> model = ActionModel(("answer", "block"), {"sure": (2.0, -2.0), "unsure": (1.0, -1.0)},
 ...                     (0.0, 0.0), ((0.0, 1.0), (8.0, 0.0)))
@@ -46,7 +49,7 @@ from typing import TypeGuard
 import numpy as np
 
 from beliefgraph.language.acts import CHANGING, asks_what_was_done
-from beliefgraph.language.directives import read_directive
+from beliefgraph.language.directives import forbids_outright, read_directive
 from beliefgraph.language.stakes import (
     at_stake,
     holds_at_stake,
@@ -132,6 +135,8 @@ class ActionModel(Logit):
         governor = by_id.get(decision.governing or "")
         if not decides_for(governor):
             return decision
+        if decision.action == ActionClass.block and forbids_outright(governor.text):
+            return decision  # its writer made the prohibition absolute: no reading weakens it
         action, p = self.choose(action_features(request, kinds, decision, governor))
         if action == decision.action:
             return decision

@@ -175,3 +175,15 @@ def test_a_curators_never_blocks_a_share_with_the_fitted_models() -> None:
     assert rules.action == ActionClass.block
     d = decide(query, kinds, [never, planted], ranker=default_ranker(), actions=default_actions())
     assert d.action == ActionClass.block
+
+
+def test_the_model_does_not_weaken_a_prohibition_made_absolute() -> None:
+    answers = model({"request:share": (9.0, 0.0, 0.0)})
+    query = "Can I share the office wifi password?"
+    kinds = infer_action_types(query)
+    outright = belief("outright", "Never share the office wifi password, whoever asks.")
+    plain = belief("plain", "Never share the office wifi password.")
+    for rule in (outright, plain):
+        assert decide(query, kinds, [rule]).action == ActionClass.block
+    assert decide(query, kinds, [outright], actions=answers).action == ActionClass.block
+    assert decide(query, kinds, [plain], actions=answers).action == ActionClass.answer
