@@ -17,6 +17,11 @@ packets counts twice (``SHARED_WEIGHT``). ``--report`` first scores a
 leave-one-round-out fit of every round (fitted on the others, decided on that one with the
 rules' action) and writes ``bench/results/ranker.md``: what the ranker gains on an author it
 was not fitted on. The rounds set aside unread are never loaded.
+
+The report also decides each round again as a writer who gives no hint of the action a
+belief allows would have stored it (through REST without ``allowed_action``, or imported
+from a log): with the planner's action model, and, for comparison, with one fitted on the
+other rounds stored that way.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import sys
 import uuid
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -284,6 +289,15 @@ def fit_trees(cases: Sequence[Case], names: Sequence[str]) -> list[list[list[flo
     return trees
 
 
+def without_hints(cases: Sequence[Case]) -> list[Case]:
+    """``cases`` as a writer who gives no hint of the action a belief allows would have
+    stored them (through REST without ``allowed_action``, or imported from a log)."""
+    return [
+        replace(c, candidates=[replace(x, allowed_action=None) for x in c.candidates])
+        for c in cases
+    ]
+
+
 def score(
     cases: Sequence[Case], ranker: Chooser | Panel | None, actions: ActionModel | None = None
 ) -> Counter[str]:
@@ -368,7 +382,16 @@ def fit_actions(
 
 
 #: the report's columns: how each held-out round is decided
-_COLUMNS = ("rules", "weights", "trees", "panel", "panel + actions", "trees + actions")
+_COLUMNS = (
+    "rules",
+    "weights",
+    "trees",
+    "panel",
+    "panel + actions",
+    "trees + actions",
+    "no hints: panel + actions",
+    "no hints: panel + actions fitted without hints",
+)
 
 
 def report(cases: Sequence[Case], names: Sequence[str], *, l2: float, steps: int) -> str:
@@ -382,6 +405,9 @@ def report(cases: Sequence[Case], names: Sequence[str], *, l2: float, steps: int
         "carried to its action, the more protective taken), and with the panel and the",
         "action model fitted on the other rounds' panel decisions (the planner's); last,",
         "the trees alone with an action model fitted on their decisions, for comparison.",
+        "The last two columns decide the round again as a writer who gives no hint of the",
+        "action a belief allows would have stored it: with the panel and the planner's",
+        "action model, and with an action model fitted on the other rounds stored so.",
         "Scenarios where the rules find nothing to govern are left out (the rankers are",
         "never asked there). Each cell:",
         "target / action / both right / false certainties.",
@@ -396,13 +422,19 @@ def report(cases: Sequence[Case], names: Sequence[str], *, l2: float, steps: int
         weights = Ranker(fit(train, names, l2=l2, steps=steps))
         trees = Trees(names, fit_trees(train, names))
         panel = Panel((trees, weights))
+        hinted = fit_actions(train, panel)[0]
+        unhinted = fit_actions(without_hints(train), panel)[0]
         row = {
             "rules": score(test, None),
             "weights": score(test, weights),
             "trees": score(test, trees),
             "panel": score(test, panel),
-            "panel + actions": score(test, panel, fit_actions(train, panel)[0]),
+            "panel + actions": score(test, panel, hinted),
             "trees + actions": score(test, trees, fit_actions(train, trees)[0]),
+            "no hints: panel + actions": score(without_hints(test), panel, hinted),
+            "no hints: panel + actions fitted without hints": score(
+                without_hints(test), panel, unhinted
+            ),
         }
         for column in _COLUMNS:
             totals[column] += row[column]
