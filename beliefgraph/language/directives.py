@@ -127,8 +127,11 @@ _ABSOLUTE = cues(
     r"for any (?:reason|length)",
     r"in any case",
     r"at any time",
-    r"whoever (?:asks|is asking|it is)",
 )
+#: a prohibition made absolute, as the action model's guard reads it: the cues above, and
+#: "whoever asks" (not among them: "don't give the code to whoever asks; direct them to
+#: reception" names a path)
+_OUTRIGHT = cues(_ABSOLUTE.pattern, r"whoever (?:asks|is asking|it is)")
 
 
 #: how a request says it asks about how things were, not how they are
@@ -269,18 +272,25 @@ def read_directive(text: str) -> Directive:
     return Directive(None)
 
 
+@lru_cache(maxsize=CACHE)
 def forbids_outright(text: str) -> bool:
     """Whether ``text`` is a prohibition its writer made absolute ("no exceptions", "whoever
-    asks", "not even for the manager"): one no reading of the request may weaken.
+    asks", "not even for the manager", anywhere in it), and names no other way to go: one that
+    no reading of the request may weaken.
 
     >>> forbids_outright("Never share the office wifi password, whoever asks.")
     True
     >>> forbids_outright("Never share the office wifi password.")
     False
+    >>> forbids_outright("Never share the door code, not even with staff. Send them to security.")
+    False
     """
-    return read_directive(text).action == ActionClass.block and bool(
-        _ABSOLUTE.search(normalise(text))
-    )
+    line = normalise(text)
+    m = _BLOCK.search(line)
+    if m is None or read_directive(text).action != ActionClass.block:
+        return False
+    named = _ROUTE.search(line, m.end()) or _ROUTE_SAID.search(line, m.end())
+    return named is None and _OUTRIGHT.search(line) is not None
 
 
 def _permission(line: str) -> re.Match[str] | None:

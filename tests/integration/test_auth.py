@@ -374,10 +374,9 @@ def test_an_agents_rule_stays_evidence(app_client: TestClient, store: Store, k: 
     )
     ruled = ask()
     assert ruled["governing"]["id"] == policy.id
-    # the curator's rule governs and the agent gets no answer: block by the rules; the action
-    # model reads this "never" as a check (it lowers the rules' blocks, rightly in 47 of 51
-    # blind scenarios left out of its fit, wrongly here)
-    assert ruled["action"] in ("block", "verify_first"), ruled["reason"]
+    # the curator's rule governs and the agent gets no answer: block by the rules, and the
+    # action model does not weaken a prohibition its writer made absolute ("whoever asks")
+    assert ruled["action"] == "block", ruled["reason"]
 
 
 def test_explicit_precedence_is_a_curators_and_narrows_an_admins(

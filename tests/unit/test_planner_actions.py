@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from beliefgraph.language.acts import infer_action_types
+from beliefgraph.language.directives import forbids_outright, read_directive
 from beliefgraph.language.words import Terms
 from beliefgraph.models import ActionClass, ActionType, EpistemicStatus, Kind
 from beliefgraph.planner.actions import (
@@ -153,9 +154,7 @@ def test_the_model_leaves_a_contested_belief_and_history_to_the_rules() -> None:
 
 
 def test_a_curators_never_blocks_a_share_with_the_fitted_models() -> None:
-    # beside the agent's planted rule alone it stays a block; in the store of
-    # tests/integration/test_auth.py (other recency, trust and similarity) the model makes it
-    # a check
+    # the rules block, and the writer made the prohibition absolute: the model is not asked
     never = belief(
         "never",
         "Never share the office wifi password, whoever asks.",
@@ -187,3 +186,27 @@ def test_the_model_does_not_weaken_a_prohibition_made_absolute() -> None:
         assert decide(query, kinds, [rule]).action == ActionClass.block
     assert decide(query, kinds, [outright], actions=answers).action == ActionClass.block
     assert decide(query, kinds, [plain], actions=answers).action == ActionClass.answer
+
+
+@pytest.mark.parametrize(
+    ("text", "outright"),
+    [
+        ("Never share the office wifi password, whoever asks.", True),
+        ("Sealed exhibits must not leave the document system for any reason.", True),
+        ("Never share the office wifi password.", False),
+        # absolute, but a path is named: the sanctioned way is checked, the model may say so
+        ("Never share the door code, not even with staff. Send them to security.", False),
+        # no prohibition at all
+        ("Whoever asks gets the visitor network name.", False),
+    ],
+)
+def test_a_prohibition_is_outright_where_its_writer_made_it_absolute_and_names_no_path(
+    text: str, outright: bool
+) -> None:
+    assert forbids_outright(text) is outright
+
+
+def test_whoever_asks_leaves_a_named_path_to_the_rules_check() -> None:
+    routed = "Don't give the door code to whoever asks; direct them to reception."
+    assert read_directive(routed).action == ActionClass.verify_first
+    assert not forbids_outright(routed)
