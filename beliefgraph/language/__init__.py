@@ -4,7 +4,8 @@ Everything here is a pure function of text (no database, no model), so the rules
 read, unit-tested and reasoned about on their own:
 
 * :mod:`~beliefgraph.language.acts` - what a request would *do* (read / write / execute),
-  and, for a belief, which acts it talks about;
+  and, for a belief, which acts it talks about (and :mod:`~beliefgraph.language.questions`
+  for questions that only ask to be told: what was done, what the rule is);
 * :mod:`~beliefgraph.language.directives` - whether a belief's text is a rule (a
   requirement, a prohibition, a permission) and how protective it is;
 * :mod:`~beliefgraph.language.stakes` - what a request puts at stake (safety, secrets,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from beliefgraph.language.acts import without_record
 from beliefgraph.language.directives import cues
+from beliefgraph.language.questions import without_record
 from beliefgraph.language.words import CACHE, normalise
 from beliefgraph.models import ActionClass
 

@@ -48,8 +48,9 @@ from typing import TypeGuard
 
 import numpy as np
 
-from beliefgraph.language.acts import CHANGING, asks_what_was_done
+from beliefgraph.language.acts import CHANGING
 from beliefgraph.language.directives import forbids_outright, read_directive
+from beliefgraph.language.questions import asks_what_was_done
 from beliefgraph.language.stakes import (
     at_stake,
     holds_at_stake,

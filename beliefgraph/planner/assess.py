@@ -8,12 +8,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
 
-from beliefgraph.language.acts import (
-    CHANGING,
-    asks_for_the_rule,
-    asks_what_was_done,
-    infer_action_types,
-)
+from beliefgraph.language.acts import CHANGING, infer_action_types
 from beliefgraph.language.directives import (
     Directive,
     governed_action_types,
@@ -23,6 +18,7 @@ from beliefgraph.language.directives import (
 from beliefgraph.language.labels import labelled_sibling
 from beliefgraph.language.names import another_of_that_name
 from beliefgraph.language.properties import other_property, same_property
+from beliefgraph.language.questions import asks_for_the_rule, asks_what_was_done
 from beliefgraph.language.scopes import (
     STRONG,
     ScopeMatch,

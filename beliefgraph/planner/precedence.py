@@ -105,11 +105,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from beliefgraph.language.acts import (
-    CHANGING,
-    asks_what_was_done,
-    names_disclosure,
-)
+from beliefgraph.language.acts import CHANGING, names_disclosure
 from beliefgraph.language.directives import (
     Directive,
     governed_action_types,
@@ -117,6 +113,7 @@ from beliefgraph.language.directives import (
     takes_the_route,
     takes_the_way,
 )
+from beliefgraph.language.questions import asks_what_was_done
 from beliefgraph.language.stakes import (
     asks_an_amount,
     at_stake,

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from beliefgraph.language.acts import asks_what_was_done, infer_action_types
+from beliefgraph.language.acts import infer_action_types
 from beliefgraph.language.directives import read_directive
+from beliefgraph.language.questions import asks_what_was_done
 from beliefgraph.language.stakes import at_stake
 from beliefgraph.models import (
     ActionClass,
