@@ -280,6 +280,40 @@ _ASKED_EXPLICITLY = (
 )
 
 
+#: the speaker's own act, announced: "I'm going to bounce the switch", "we'll wipe it", "I'd
+#: like to restart it"; it is at stake when they ask about it (see _announced)
+_ANNOUNCED = re.compile(
+    r"(?:^|[.!?;:,]\s*|\s[-\u2013\u2014]+\s*)(?:so\s+|ok\s+|okay\s+)?"
+    r"(?:(?:im|i am|were|we are|i|we)\s+(?:(?:going|about|planning|hoping|intending) to|gonna"
+    r"|plan to|intend to|want to|wanna)|ill|id like to|wed like to)"
+    r"\s+(?:just\s+|quickly\s+|now\s+|go\s+(?:and\s+)?)*([a-z-]+)"
+)
+#: verbs an announcement names without an act: "I'm going to need the code", "we're going to
+#: be late", "I'd like to know"
+_NOT_ANNOUNCED_ACTS = _NOT_DELEGATED | _NOT_LEAVE_FOR_AN_ACT | word_set("need try wait stay")
+
+
+def _announced(line: str) -> set[str]:
+    """The verbs of acts the speaker announces and asks about, in a normalised ``line``: "I'm
+    going to bounce the switch over lunch, that ok?", "I'll wipe the old laptop. Any
+    objection?" put the act at stake as "Can I ...?" does; an announcement nobody asks about
+    ("I'm going to restart it now.") is news, read as written."""
+    verbs = set()
+    for m in _ANNOUNCED.finditer(line):
+        verb = m.group(1).replace("-", "")
+        asked = "?" in line[m.end() :]
+        if (
+            asked
+            and verb not in STOPWORDS
+            and verb not in _LIGHT_VERBS
+            and verb not in _NOT_ANNOUNCED_ACTS
+            and not verb.endswith("ed")
+            and not any(f in _READ_VERBS for f in _base_forms(verb, past=False))
+        ):
+            verbs.add(verb)
+    return verbs
+
+
 def _asks_for_phrase(phrase: re.Pattern[str], line: str) -> bool:
     """Whether ``line`` asks for what ``phrase`` says ("can I take it home on Saturday?"), read
     at its first word within its own sentence ("... the rush is on. Crank line 3 up to 42":
@@ -331,6 +365,11 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
             found.add(ActionType.execute)
         elif asked_outright:
             unnamed = True
+    for verb in _announced(line):
+        if verb in _INSTRUCTED_WRITES:
+            found.add(ActionType.write)
+        elif not is_act(verb) or verb in _INSTRUCTED_EXECUTES:
+            found.add(ActionType.execute)  # a named act is read by the verb lists
     # after a clause that sets the scene, a verb and its object: "Dan emailed a new account
     # number this morning, switch his salary over to it"
     for verb, following in _AFTER_COMMA.findall(line):

@@ -105,12 +105,18 @@ _ROUTE = re.compile(
     r"keep|put|let|invite)\b"
 )
 #: a sentence after a prohibition that says how the thing is done instead ("The change is
-#: confirmed by calling a known contact"), or a check it waits for ("until the pharmacy
-#: lead has checked"): a route exists
+#: confirmed by calling a known contact"), how those who need it get it ("whoever needs one
+#: is added to the vault", "anyone who needs access can request it"), or a check it waits for
+#: ("until the pharmacy lead has checked"): a route exists
 _ROUTE_SAID = re.compile(
     r"[.;:]\s*(?:the|a|an|any|each|every|such) (?:\w+ ){0,2}(?:is|are|must be|should be|can be|"
     r"may be) (?:only )?(?:confirmed|verified|approved|checked|authori[sz]ed) "
     r"(?:by|through|via|with)\b"
+    r"|[.;:,]\s*(?:but |and )?(?:whoever|anyone who|anybody who|those who|people who|staff who)"
+    r" (?:really |genuinely |actually )?(?:needs?|wants?|requires?) (?:\w+ ){0,3}?"
+    r"(?:is|are|gets?|get|can be|will be|should be|can|should|must) (?:\w+ )?"
+    r"(?:added|given|granted|issued|set up|enrolled|invited|registered|request|apply|ask|"
+    r"book|raise|use|go)\b"
     r"|\buntil (?:the |a |an )?(?:\w+ ){0,4}(?:has |have )?(?:checked|confirmed|cleared|"
     r"approved|signed off|verified|reviewed)\b"
 )

@@ -101,9 +101,15 @@ _MEDICINE = cues(
 
 #: a setting that keeps people safe, in its units: a torque, a pressure, a load per area or
 #: per level ("wheel nuts to 120 Nm", "fill to 1-1.5 bar", "250 kg per square metre")
+_FIGURE = r"\b\d+(?:[.,]\d+)?(?:\s?(?:-|to|and)\s?\d+(?:[.,]\d+)?)?\s?"
 _SAFETY_SETTING = re.compile(
-    r"\b\d+(?:[.,]\d+)?(?:\s?(?:-|to|and)\s?\d+(?:[.,]\d+)?)?\s?"
-    r"(?:(?-i:N ?m|N\u00b7m)|newton[- ]?met(?:er|re)s?|bar|psi|kpa|kg (?:per|a|each)|kg/m)\b",
+    _FIGURE + r"(?:bar|kg (?:per|a|each)|kg/m)\b",
+    re.IGNORECASE,
+)
+#: units that name nothing but such a setting: a torque ("hubs take 95 N·m") or a pressure
+#: in its own units ("32 psi"), whatever words stand beside them
+_SETTING_UNITS = re.compile(
+    _FIGURE + r"(?:(?-i:N ?m|N\u00b7m)|newton[- ]?met(?:er|re)s?|psi|kpa)\b",
     re.IGNORECASE,
 )
 #: what makes such a figure a setting to work to, not "12 bar blues" or "2 kg each of flour"
@@ -122,9 +128,13 @@ def holds_safety_setting(text: str) -> bool:
 
     >>> holds_safety_setting("Box trailer manual: wheel nuts to 120 Nm, star pattern.")
     True
+    >>> holds_safety_setting("T-40 wheel hubs take 95 N\u00b7m in a star pattern.")
+    True
     >>> holds_safety_setting("The trailer tyres were replaced in May.")
     False
     """
+    if _SETTING_UNITS.search(text):
+        return True
     return bool(_SAFETY_SETTING.search(text)) and bool(_SAFETY_CONTEXT.search(text))
 
 

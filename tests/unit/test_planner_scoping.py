@@ -172,6 +172,14 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("Empty boxes are collected on Tuesdays, aren't they?", {R}),
         ("Have the expired jabs cleared away.", {X}),
         ("When you do the stock count, chuck the dead power packs in the bin.", {R, X}),
+        # an act the speaker announces and asks about is at stake, as if leave were asked
+        ("I'm going to bounce the switch in the comms closet over lunch, that ok?", {X}),
+        ("I'll wipe the old laptop this afternoon. Any objection?", {X}),
+        ("We're about to reboot the router, is that alright?", {X}),
+        ("I'll note it down, ok?", {W}),
+        ("I'm going to restart it now.", {R}),
+        ("I'm going to need the door code, where is it?", {R}),
+        ("I want to check the balance, ok?", {R}),
     ],
 )
 def test_requests_name_their_acts(query: str, kinds: set[ActionType]) -> None:
@@ -234,6 +242,17 @@ def test_a_request_without_acts_is_a_read_but_a_statement_names_none() -> None:
             ActionClass.verify_first,
         ),
         ("Interns may not run the kiln. Remind them it stays hot overnight.", ActionClass.block),
+        # ... or by how those who need it get it
+        (
+            "Never share the vault password, whoever asks; whoever needs one is added to the "
+            "vault.",
+            ActionClass.verify_first,
+        ),
+        (
+            "Never text the door code. Anyone who needs access can request a fob at reception.",
+            ActionClass.verify_first,
+        ),
+        ("Do not give out the wifi password. Anyone who asks is told no.", ActionClass.block),
     ],
 )
 def test_directives_are_read_from_the_text(text: str, action: ActionClass | None) -> None:
@@ -428,6 +447,9 @@ def test_a_way_in_by_any_name_is_a_secret_and_writing_it_down_is_a_write() -> No
 def test_a_safety_setting_is_a_figure_to_work_to_in_its_units() -> None:
     assert holds_safety_setting("Box trailer manual: wheel nuts to 120 Nm, star pattern.")
     assert holds_safety_setting("Fill to between 1 and 1.5 bar with the system cold.")
+    # a torque or a pressure in its own units needs no word beside it
+    assert holds_safety_setting("T-40 wheel hubs take 95 N\u00b7m in a star pattern.")
+    assert holds_safety_setting("Front tyres on the van: 55 psi.")
     for text in ("A 7 nm process node.", "We played the 12 bar blues.", "Add 2 kg each of flour."):
         assert not holds_safety_setting(text)
 
