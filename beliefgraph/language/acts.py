@@ -256,7 +256,8 @@ _OBJECT_WORDS = word_set(
 )
 #: words that open a sentence before "the" or "all" without being verbs: times and days
 #: ("Tonight the van ...", "Friday the van ..."), greetings and feelings ("Hi all", "Hope
-#: that helps", "Sorry it took so long", "Glad it worked")
+#: that helps", "Sorry it took so long", "Glad it worked"), a pronoun and its verb run
+#: together ("He's all set", "That's the lot")
 _NOT_VERBS = word_set(
     """
     today tonight tomorrow yesterday now then also here there maybe perhaps sometimes
@@ -265,9 +266,13 @@ _NOT_VERBS = word_set(
     fri sat sun morning afternoon evening night weekend
     hi hello hey dear thanks thank cheers welcome congrats hope sorry glad happy sad shame
     pity same
+    hes shes its thats theres heres whats whos theyre youre were weve ive id ill im
     """
 )
 _LIGHT_VERBS = word_set("take get make have keep")
+#: verbs whose act is where they put something (see _PLACE): "pop it on his file" writes,
+#: "stick it on the van" ships
+_PLACING_VERBS = word_set("put pop stick place jot scribble")
 _ASKED_EXPLICITLY = (
     "go ahead and",
     "can you",
@@ -351,6 +356,7 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
             and (verb == "do" or verb not in STOPWORDS)
             # a light verb means what its words after it say ("take it off the list")
             and verb not in _LIGHT_VERBS
+            and verb not in _PLACING_VERBS
             and not any(f in _READ_VERBS for f in _base_forms(verb, past=False))
             and not is_act(verb)
             and not (cue.endswith(_ASKING_LEAVE) and verb in _NOT_LEAVE_FOR_AN_ACT)

@@ -180,6 +180,11 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("I'm going to restart it now.", {R}),
         ("I'm going to need the door code, where is it?", {R}),
         ("I want to check the balance, ok?", {R}),
+        # a pronoun and its verb run together are no instruction; what is put somewhere does
+        # what putting it there does
+        ("Jonah's mum phoned: he's all set for the trip. Could you pop that on his file?", {W}),
+        ("That's the lot.", {R}),
+        ("Could you stick the pallets on the late van?", {X}),
     ],
 )
 def test_requests_name_their_acts(query: str, kinds: set[ActionType]) -> None:
