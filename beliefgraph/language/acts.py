@@ -137,7 +137,8 @@ _INSTRUCTED_WITH_AN_OBJECT = word_set("empty chuck")
 #: form ("expired stock is cleared out by the porters"); a request only in the forms that
 #: ask (its past forms ask nothing, and "have the jabs cleared away" is read as written).
 _DISCARDING = re.compile(
-    r"\b(?:get|getting|gets|got|gotten) rid of\b|\b(?:clear|clean)(?:ing|ed|s)? (?:out|away)\b",
+    r"\b(?:get|getting|gets|got|gotten) (?:rid|shot) of\b"
+    r"|\b(?:clear|clean)(?:ing|ed|s)? (?:(?:[\w'-]+ ){1,4}?out of|out|away)\b",
     re.IGNORECASE,
 )
 
@@ -211,6 +212,19 @@ _TO_A_FIGURE = re.compile(
 #: what is taken off the premises is moved, where asked: "take it home on Saturday", "carry
 #: them away"
 _TAKEN_AWAY = re.compile(r"\b(?:take|carry)\s+(?:[\w'-]+\s+){1,4}?(?:home|away|off ?site)\b")
+#: an act named as a noun after a verb that arranges it: "sort out a refund", "put through
+#: the transfer", "make a change to the rota" (see _instructed)
+_ARRANGED = re.compile(
+    r"\b(?:sort out|sort|arrange|organi[sz]e|set up|do|make|raise|put through|push through|"
+    r"action|process)\s+(?:a|an|the|that|this)\s+(?:[\w-]+\s+){0,2}?([a-z]+)\b"
+)
+#: nouns of acts that are no verb of the lists: "make a note of it", "do a booking"
+_ACT_NOUNS = {
+    **dict.fromkeys(("note", "record", "entry", "correction"), ActionType.write),
+    **dict.fromkeys(("booking", "order", "payment", "purchase", "reservation"), ActionType.execute),
+}
+#: equipment switched on or off is operated, not a record changed
+_SWITCHED = re.compile(r"\b(?:switch|turn|flip|power|shut)\s+(?:[\w'-]+\s+){0,4}?(?:on|off|down)\b")
 #: "pick one and lock it in": committing a choice is an act
 _COMMITTING = re.compile(r"\block (?:it|them|that|this) in\b")
 #: sending in other words: "shoot it over to reception", "read it out to her", "to x@y.org"
@@ -231,7 +245,21 @@ _ASKING = (
 #: asking leave, where a sentence or a clause starts: the act asked about is at stake ("Can I
 #: bin the old records?"), unless the verb asks to be told, to talk or to be handed what is
 #: asked for ("Can I ask what the code is?", "Could I grab the code?"): see _instructed
-_ASKING_LEAVE = ("can i", "could i", "may i", "can we", "could we", "may we")
+_ASKING_LEAVE = (
+    "can i",
+    "could i",
+    "may i",
+    "can we",
+    "could we",
+    "may we",
+    "am i allowed to",
+    "are we allowed to",
+    *(
+        f"is it {word} {whom}to"
+        for word in ("ok", "okay", "fine", "alright", "all right", "safe", "allowed")
+        for whom in ("", "for me ", "for us ")
+    ),
+)
 _NOT_LEAVE_FOR_AN_ACT = _NOT_DELEGATED | word_set(
     "ask talk speak chat say discuss help clarify suggest mention confirm doublecheck grab"
 )
@@ -242,8 +270,9 @@ _ASKING_CUE = re.compile(
     rf"(?:(?:^|[.!?;:,]\s*)(?:{'|'.join(_ASKING_LEAVE)})\s+"
     rf"|(?:^|[.!?;:]\s*|\s[-\u2013\u2014]+\s*)(?:(?:{_ASKING})\s+)?|\b(?:{_ASKING})\s+)"
     r"(?:please\s+|just\s+|now\s+|then\s+|also\s+|and\s+)*([a-z-]+)"
-    # the word after the verb: "Flash the firmware", "Bin them" (see _instructed)
-    r"(?:\s+([a-z]+))?"
+    # the word after the verb, past a particle: "Flash the firmware", "Bin them", "Throw out
+    # the old stock" (see _instructed)
+    r"(?:\s+(?:up|off|out|down|away|back)\b)?(?:\s+([a-z]+))?"
 )
 #: a verb after a comma, then the word after it (see _instructed)
 _AFTER_COMMA = re.compile(r",\s+(?:please\s+|just\s+|then\s+|so\s+)*([a-z-]+)\s+([a-z]+)")
@@ -361,7 +390,9 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
             and not is_act(verb)
             and not (cue.endswith(_ASKING_LEAVE) and verb in _NOT_LEAVE_FOR_AN_ACT)
         )
-        if verb in _INSTRUCTED_WRITES:
+        if verb in _INSTRUCTED_WRITES and _SWITCHED.match(line, m.start(1)):
+            found.add(ActionType.execute)  # "Switch off the kiln"
+        elif verb in _INSTRUCTED_WRITES:
             found.add(ActionType.write)
         elif (
             verb in _INSTRUCTED_EXECUTES
@@ -411,6 +442,15 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
             or any(f in _READ_VERBS for f in _base_forms(verb, past=False))
         ):
             found.add(ActionType.execute)  # "get rid of", "haul them off", "tip it"
+    for m in _ARRANGED.finditer(line):
+        if not _asks_for_phrase(re.compile(re.escape(m.group(0))), line):
+            continue
+        if m.group(1) in _EXECUTE_VERBS:
+            found.add(ActionType.execute)
+        elif m.group(1) in _WRITE_VERBS:
+            found.add(ActionType.write)
+        elif m.group(1) in _ACT_NOUNS:
+            found.add(_ACT_NOUNS[m.group(1)])
     if _SENDING.search(line):
         found |= {ActionType.execute, ActionType.read}  # what is handed over is read first
     for m in _CAUSED.finditer(line):
