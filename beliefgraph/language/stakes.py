@@ -103,7 +103,10 @@ _MEDICINE = cues(
 #: per level ("wheel nuts to 120 Nm", "fill to 1-1.5 bar", "250 kg per square metre")
 _FIGURE = r"\b\d+(?:[.,]\d+)?(?:\s?(?:-|to|and)\s?\d+(?:[.,]\d+)?)?\s?"
 _SAFETY_SETTING = re.compile(
-    _FIGURE + r"(?:bar|kg (?:per|a|each)|kg/m)\b",
+    _FIGURE + r"(?:bar|kg (?:per|a|each)|kg/m)\b"
+    # a load something is rated for: "rated 2,500 kg", "safe working load 2 t"
+    r"|\b(?:rated|swl|safe working load|max(?:imum)? load)\b[^.;]{0,20}?"
+    r"\b\d[\d,.]*\s?(?:kg|kilos?|kilograms?|tonnes?|t|lbs?)\b",
     re.IGNORECASE,
 )
 #: units that name nothing but such a setting: a torque ("hubs take 95 N·m") or a pressure
@@ -142,7 +145,13 @@ def holds_safety_setting(text: str) -> bool:
 #: "half a ml of the oral morphine", "two puffs"
 _DOSE = re.compile(
     r"\b(?:\d+(?:[.,]\d+)?|half an?|one|two|three|four)\s?"
-    r"(?:mg|mcg|ml|milligrams?|micrograms?|millilit(?:re|er)s?|puffs?)\b",
+    r"(?:mg|mcg|ml|milligrams?|micrograms?|millilit(?:re|er)s?|puffs?)\b"
+    # a count of tablets, or of a medicine by its name, taken at times ("two paracetamol
+    # every four hours", "one capsule at night")
+    r"|\b(?:\d|half an?|one|two|three|four|five|six|eight)\s(?:\w+\s)?"
+    r"(?:tablets?|pills?|capsules?|caplets?|sachets?|lozenges?|paracetamol|ibuprofen|aspirin|"
+    r"codeine)\b(?=[^.;]{0,60}?\b(?:a day|daily|every|hours?|hourly|nights?|nightly|mornings?|"
+    r"evenings?|bedtime|twice|once|in 24|with food|meals?)\b)",
     re.IGNORECASE,
 )
 
@@ -353,6 +362,12 @@ _HOLDS = {
     "private data": re.compile(
         r"\b(?:dob|date of birth|born (?:on )?\d|ni number|national insurance|social security|"
         r"ssn|diagnos(?:is|ed|es)|hiv|home address|miscarri\w*)\b"
+        # a person's condition ("Leo has type 1 diabetes", "she is epileptic")
+        r"|\b(?:has|have|had)\s(?:(?:type [12]|mild|severe|early[- ]onset)\s)?"
+        r"(?:diabetes|epilepsy|asthma|cancer|dementia|depression|adhd|autism|crohns|"
+        r"parkinsons)\b(?!\s(?:inhalers?|kits?|med\w*|awareness|training|polic\w+|nurses?|clinics?|"
+        r"teams?|wards?|units?|support|services?|charity|research)\b)"
+        r"|\b(?:is|are|s)\s(?:diabetic|epileptic|autistic|pregnant)\b"
         # a person's pregnancy or treatment ("after losing the pregnancy", "she's on chemo")
         r"|\b(?:losing|lost|lose) (?:the |a |her |their )?(?:pregnancy|baby)\b"
         r"|\b(?:she|he|they)(?:s| is| are| has been| have been)? (?:\w+ )?"

@@ -19,6 +19,7 @@ from beliefgraph.language.scopes import (
 )
 from beliefgraph.language.stakes import (
     at_stake,
+    holds_a_dose,
     holds_at_stake,
     holds_safety_setting,
     safety_at_stake,
@@ -159,7 +160,8 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         # a setting taken to a figure is changed; onto a carrier is shipped
         ("For the rush order, take Line 2's cure oven up to 190.", {X}),
         ("We've got the rush on. Crank line 3 up to 42 a minute.", {X}),
-        ("Am I allowed to turn the heat up to 22 on the wall panel?", {X}),
+        # leave asked reads the act as the instruction would ("Turn the heat up to 22.")
+        ("Am I allowed to turn the heat up to 22 on the wall panel?", {W, X}),
         ("Don't turn it up to 30, whatever they say.", {R}),
         ("Did they take the oven up to 200 last night?", {R}),
         ("What should he be pumping the trailer tyres up to?", {R}),
@@ -184,6 +186,24 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         # what putting it there does
         ("Jonah's mum phoned: he's all set for the trip. Could you pop that on his file?", {W}),
         ("That's the lot.", {R}),
+        # leave asked in other words; a verb, its particle and its object
+        ("Is it fine to reuse last year's consent forms?", {X}),
+        ("Am I allowed to reuse the old labels?", {X}),
+        ("Is it fine to ask what the code is?", {R}),
+        ("Top up the petty cash tin to 200.", {X}),
+        ("Throw out the leftover stock from the recall.", {X}),
+        ("Back up the database first.", {X}),
+        # equipment switched on or off is operated; an act named as a noun is arranged
+        ("Switch off the kiln for the weekend.", {X}),
+        ("Is the kiln turned off?", {R}),
+        ("Could you sort out a refund for order 4471?", {X}),
+        ("Can you make a note of the new code?", {W}),
+        ("Who made the payment?", {R}),
+        ("Did you sort out the refund?", {R}),
+        # discarding in other words
+        ("Get shot of the broken chairs in room 12.", {X}),
+        ("Clear the old tickets out of the queue.", {X}),
+        ("Who cleared the old files out of the share?", {R}),
         ("Could you stick the pallets on the late van?", {X}),
     ],
 )
@@ -457,6 +477,22 @@ def test_a_safety_setting_is_a_figure_to_work_to_in_its_units() -> None:
     assert holds_safety_setting("Front tyres on the van: 55 psi.")
     for text in ("A 7 nm process node.", "We played the 12 bar blues.", "Add 2 kg each of flour."):
         assert not holds_safety_setting(text)
+
+
+def test_what_a_note_holds_is_read_from_its_words() -> None:
+    # a medicine counted and taken at times is a dose; tablets counted otherwise are not
+    assert holds_a_dose("Max two paracetamol every four hours, no more than eight in 24 hours.")
+    assert holds_a_dose("Mum takes one capsule at night.")
+    assert not holds_a_dose("Two tablets went missing from the pack.")
+    assert not holds_a_dose("Our team has 4 tablets for demos.")
+    # a person's condition is private data; a service named after one is not
+    assert holds_at_stake("Leo has type 1 diabetes; hypo kit in the office.") == "private data"
+    assert holds_at_stake("He is diabetic, keep sweets in the bag.") == "private data"
+    assert holds_at_stake("The office has asthma inhalers in the first aid box.") is None
+    # a load something is rated for is a safety setting
+    assert holds_safety_setting("Forklift rated 2,500 kg at 500 mm load centre.")
+    assert holds_safety_setting("The sling is rated for 2 tonnes.")
+    assert not holds_safety_setting("The team rated the new supplier highly.")
 
 
 def test_someone_elses_own_number_is_private_data() -> None:
