@@ -85,7 +85,11 @@ _BLOCK = cues(
     r"may not",
     r"shall not",
     r"should not",
-    r"(?:is|are) (?:blocked|prohibited|forbidden|not allowed)",
+    r"(?:is|are) (?:blocked|prohibited|forbidden|not allowed|not to be)",
+    r"under no circumstances",
+    r"off limits",
+    r"out of bounds",
+    r"(?:nobody|no one) (?:[\w'-]+ ){0,4}?(?:sees|gets|touches|uses|opens|enters|has access)",
     # what is not passed on: "the assistant doesn't share any of it", "pay stays confidential"
     r"(?:doesnt|does not|wont|will not) (?:share|give out|disclose|pass on|release) "
     r"(?:it|this|that|them|any|anything|these|those)\b",
@@ -98,7 +102,7 @@ _BLOCK = cues(
 # number. Offer to ring the room."): the act goes through that path, so it is checked, not
 # refused, unless the rule says no path exists ("no exceptions", "by anyone").
 _ROUTE = re.compile(
-    r"[.;:]\s*(?:(?:instead|if so|if asked|if needed|then),?\s+)?"
+    r"(?:[.;:]|\s[-\u2013\u2014]+)\s*(?:(?:instead|if so|if asked|if needed|then),?\s+)?"
     r"(?:(?:when|if|where|once|for|to)\b[^.;,]{0,60},\s*)?"
     r"(?:offer|use|send|resend|forward|direct|refer|ask|call|record|route|point|redirect|"
     r"escalate|raise|arrange|hold|take|ring|have|tell|pass|give|book|log|contact|quarantine|"
@@ -120,6 +124,43 @@ _ROUTE_SAID = re.compile(
     r"|\buntil (?:the |a |an )?(?:\w+ ){0,4}(?:has |have )?(?:checked|confirmed|cleared|"
     r"approved|signed off|verified|reviewed)\b"
 )
+#: a later clause that says, in the present, how the thing gets done by someone: "Staff
+#: download them from the HR portal", "the GP can send a new one", "requests go through the
+#: DPO"; it is a route only if it speaks of what was forbidden (see route_after)
+_ROUTE_STATED = re.compile(
+    r"(?:[.;:]|\s[-\u2013\u2014]+)\s*"
+    r"(?!(?:[\w'-]+ ){0,6}?(?:not|never|no|nobody|cant|cannot|dont|doesnt|wont|only)\b)"
+    # what the thing itself can do is a reason, not a way: "It can tip on the ramp"
+    r"(?:(?!(?:it|they|this|that|these|those|which|he|she|you|we|i|its|theyre)\b)"
+    r"(?:[\w'-]+ ){0,4}?(?:can|may|could) (?:\w+ )?(?:be )?[a-z]+"
+    r"|(?:[\w'-]+ ){0,4}?"
+    r"(?:(?:go|goes|travel|travels|come|comes|run|runs|pass|passes) (?:through|via|with|by)\b"
+    r"|lets? (?:them|him|her) in\b"
+    r"|(?:download|view|collect|request|order|book|access|get)s? (?:them|it|their|one|a new)\b))"
+)
+#: what, in a later clause, points back at what was forbidden
+_POINTS_BACK = re.compile(r"\b(?:them|it|they|their own|theirs|one|ones|instead|requests?)\b")
+
+
+def route_after(line: str, start: int) -> re.Match[str] | None:
+    """The route a prohibition in the normalised ``line`` names after ``start``, if any: a
+    way to go instead ("...; send the payment link", "Passwords are not shared in chat - use
+    the vault"), a check it waits for, or how those who need it get it, in the present
+    ("Payslips are not emailed. Staff download them from the portal")."""
+    route = _ROUTE.search(line, start) or _ROUTE_SAID.search(line, start)
+    if route is not None:
+        return route
+    stated = _ROUTE_STATED.search(line, start)
+    if stated is not None and _POINTS_BACK.search(line, stated.start(), _clause_end(line, stated)):
+        return stated
+    return None
+
+
+def _clause_end(line: str, m: re.Match[str]) -> int:
+    ends = [i for i in (line.find(stop, m.end()) for stop in ".;:") if i >= 0]
+    return min(ends, default=len(line))
+
+
 _ABSOLUTE = cues(
     r"no exceptions?",
     r"under any circumstances",
@@ -271,7 +312,7 @@ def read_directive(text: str) -> Directive:
     if m := _permission(line):
         return Directive(ActionClass.answer, m.group(0))
     if m := _BLOCK.search(line):
-        route = _ROUTE.search(line, m.end()) or _ROUTE_SAID.search(line, m.end())
+        route = route_after(line, m.end())
         if route is not None and not _ABSOLUTE.search(line):
             return Directive(ActionClass.verify_first, f"{m.group(0)} ... {route.group(0)}")
         return Directive(ActionClass.block, m.group(0))
@@ -295,7 +336,7 @@ def forbids_outright(text: str) -> bool:
     m = _BLOCK.search(line)
     if m is None or read_directive(text).action != ActionClass.block:
         return False
-    named = _ROUTE.search(line, m.end()) or _ROUTE_SAID.search(line, m.end())
+    named = route_after(line, m.end())
     return named is None and _OUTRIGHT.search(line) is not None
 
 
@@ -342,7 +383,7 @@ def takes_the_route(request: str, text: str) -> bool:
     line = normalise(text)
     if (m := _BLOCK.search(line)) is None:
         return False
-    route = _ROUTE.search(line, m.end()) or _ROUTE_SAID.search(line, m.end())
+    route = route_after(line, m.end())
     if route is None:
         return False
     asked = set(content_words(request))

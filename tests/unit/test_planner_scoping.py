@@ -278,6 +278,22 @@ def test_a_request_without_acts_is_a_read_but_a_statement_names_none() -> None:
             ActionClass.verify_first,
         ),
         ("Do not give out the wifi password. Anyone who asks is told no.", ActionClass.block),
+        # ... or by how it gets done by someone, in the present, speaking of what was forbidden
+        ("Don't email payslips. Staff download them from the HR portal.", ActionClass.verify_first),
+        (
+            "Prescriptions are never reissued by phone; the GP can send a new one.",
+            ActionClass.verify_first,
+        ),
+        (
+            "Never ship lithium batteries by post; they travel with the DG courier.",
+            ActionClass.verify_first,
+        ),
+        ("Passwords are not to be shared in chat - use the vault.", ActionClass.verify_first),
+        # ... not by what the thing itself can do
+        ("The forklift must not be used. It can tip on the ramp.", ActionClass.block),
+        ("Never prop the fire door open; it can let smoke in.", ActionClass.block),
+        ("Under no circumstances is the safe combination given out.", ActionClass.block),
+        ("The server room is off limits to visitors, no exceptions.", ActionClass.block),
     ],
 )
 def test_directives_are_read_from_the_text(text: str, action: ActionClass | None) -> None:
