@@ -258,6 +258,11 @@ _AT_STAKE = {
 _PAST_QUESTION = cues(r"(?:what|how much|when|who) (?:did|was|were|have|has)")
 
 
+#: a name made of words and digits joined by hyphens ("pay-gw-02", "refund-svc-3"): a host or
+#: a part, whose words name no act
+_CODE = re.compile(r"(?<![\w-])[a-z]+(?:-[a-z0-9]+)*-[a-z]*\d[\w-]*")
+
+
 @lru_cache(maxsize=CACHE)
 def at_stake(text: str) -> str | None:
     """What a request would disclose or move (``"a secret"``, ``"money"``, ``"private
@@ -268,8 +273,10 @@ def at_stake(text: str) -> str | None:
     'a secret'
     >>> at_stake("What did we pay the contractor in March?") is None
     True
+    >>> at_stake("pay-gw-02 is crawling. Can you just bounce it?") is None
+    True
     """
-    line = normalise(text)
+    line = _CODE.sub(" ", normalise(text))
     for what, cue in _AT_STAKE.items():
         if cue.search(line) and not (what == "money" and _PAST_QUESTION.search(line)):
             return what
