@@ -348,6 +348,39 @@ def _announced(line: str) -> set[str]:
     return verbs
 
 
+#: leave asked for someone else's act: "Can the apprentices use the press brake?", "Is the new
+#: starter allowed to drive the van?" (see _leave_for_others)
+_LEAVE_FOR_OTHERS = re.compile(
+    r"(?:^|[.!?;:]\s*)(?:(?:can|could|may|should)\s+(?!i\b|we\b|you\b)"
+    r"|(?:is|are)\s+(?!i\b|we\b|you\b)(?=(?:[\w'-]+\s+){1,5}?(?:allowed|permitted) to\b))"
+    r"((?:[\w'-]+\s+){1,6})"
+)
+#: verbs of everyday acts the lists leave out, which such a question puts at stake
+_EVERYDAY_ACTS = word_set(
+    """
+    use go drive enter pick take bring leave operate open restart reboot access borrow lend
+    fit swap replace fix repair touch handle ride climb carry collect start stop cut weld
+    lift bounce
+    """
+)
+
+
+def _leave_for_others(line: str) -> set[str]:
+    """The verbs of acts a normalised ``line`` asks leave for on someone else's behalf; the
+    first act word after the modal and its subject ("can my son pick up my prescription?")."""
+    verbs = set()
+    for m in _LEAVE_FOR_OTHERS.finditer(line):
+        for word in line[m.start(1) :].split()[1:7]:
+            word = word.strip("?,.!")
+            if word in ("allowed", "permitted", "to", "be", "ever", "still", "also", "just"):
+                continue
+            forms = _base_forms(word, past=True)
+            if is_act(word) or any(f in _EVERYDAY_ACTS or f in _INSTRUCTED_EXECUTES for f in forms):
+                verbs.add(word)
+                break
+    return verbs
+
+
 def _asks_for_phrase(phrase: re.Pattern[str], line: str) -> bool:
     """Whether ``line`` asks for what ``phrase`` says ("can I take it home on Saturday?"), read
     at its first word within its own sentence ("... the rush is on. Crank line 3 up to 42":
@@ -402,6 +435,14 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
             found.add(ActionType.execute)
         elif asked_outright:
             unnamed = True
+    for verb in _leave_for_others(line):
+        forms = _base_forms(verb, past=True)  # "can the old laptops be wiped?"
+        if any(f in _READ_VERBS for f in forms):
+            continue  # "can the team see the rota?"
+        if any(f in _WRITE_VERBS or f in _INSTRUCTED_WRITES for f in forms):
+            found.add(ActionType.write)
+        else:
+            found.add(ActionType.execute)
     for verb in _announced(line):
         if verb in _INSTRUCTED_WRITES:
             found.add(ActionType.write)

@@ -200,6 +200,14 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("Can you make a note of the new code?", {W}),
         ("Who made the payment?", {R}),
         ("Did you sort out the refund?", {R}),
+        # leave asked for someone else's act puts the act at stake
+        ("Can the apprentices use the press brake unsupervised?", {X}),
+        ("Is the new starter allowed to drive the van?", {X}),
+        ("Can my son pick up my prescription?", {X}),
+        ("Can the old laptops be wiped?", {X}),
+        ("Can the notes be updated?", {W}),
+        ("Can the team see the new rota?", {R}),
+        ("Can the report be ready by Friday?", {R}),
         # discarding in other words
         ("Get shot of the broken chairs in room 12.", {X}),
         ("Clear the old tickets out of the queue.", {X}),
