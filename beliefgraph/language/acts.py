@@ -242,23 +242,14 @@ _ASKING = (
     r"go ahead and|can you|could you|would you|will you|i need you to|id like you to|"
     r"i want you to|please|just|and|so"
 )
+_FINE = ("ok", "okay", "fine", "alright", "all right", "safe", "allowed")
 #: asking leave, where a sentence or a clause starts: the act asked about is at stake ("Can I
 #: bin the old records?"), unless the verb asks to be told, to talk or to be handed what is
 #: asked for ("Can I ask what the code is?", "Could I grab the code?"): see _instructed
 _ASKING_LEAVE = (
-    "can i",
-    "could i",
-    "may i",
-    "can we",
-    "could we",
-    "may we",
-    "am i allowed to",
-    "are we allowed to",
-    *(
-        f"is it {word} {whom}to"
-        for word in ("ok", "okay", "fine", "alright", "all right", "safe", "allowed")
-        for whom in ("", "for me ", "for us ")
-    ),
+    *(f"{modal} {who}" for modal in ("can", "could", "may") for who in ("i", "we")),
+    *(f"{who} allowed to" for who in ("am i", "are we")),
+    *(f"is it {word} {whom}to" for word in _FINE for whom in ("", "for me ", "for us ")),
 )
 _NOT_LEAVE_FOR_AN_ACT = _NOT_DELEGATED | word_set(
     "ask talk speak chat say discuss help clarify suggest mention confirm doublecheck grab"
@@ -327,6 +318,9 @@ _ANNOUNCED = re.compile(
 _NOT_ANNOUNCED_ACTS = _NOT_DELEGATED | _NOT_LEAVE_FOR_AN_ACT | word_set("need try wait stay")
 
 
+_WH_WORD = re.compile(r"\b(?:what|which|how|where|who|when|why|whats)\b")
+
+
 def _announced(line: str) -> set[str]:
     """The verbs of acts the speaker announces and asks about, in a normalised ``line``: "I'm
     going to bounce the switch over lunch, that ok?", "I'll wipe the old laptop. Any
@@ -335,11 +329,14 @@ def _announced(line: str) -> set[str]:
     verbs = set()
     for m in _ANNOUNCED.finditer(line):
         verb = m.group(1).replace("-", "")
-        asked = "?" in line[m.end() :]
+        # asked about, not asked something else ("... What do I dial it to?")
+        question = re.match(r"[^?]*\?", line[m.end() :])
+        asked = question is not None and not _WH_WORD.search(question.group(0))
         if (
             asked
             and verb not in STOPWORDS
             and verb not in _LIGHT_VERBS
+            and verb not in _PLACING_VERBS
             and verb not in _NOT_ANNOUNCED_ACTS
             and not verb.endswith("ed")
             and not any(f in _READ_VERBS for f in _base_forms(verb, past=False))

@@ -121,6 +121,9 @@ _ROUTE_SAID = re.compile(
     r"(?:is|are|gets?|get|can be|will be|should be|can|should|must) (?:\w+ )?"
     r"(?:added|given|granted|issued|set up|enrolled|invited|registered|request|apply|ask|"
     r"book|raise|use|go)\b"
+    # a way named as such: "The approved route is the Harbor Connect portal"
+    r"|[.;:]\s*(?:the |our )?(?:approved|proper|right|correct|only|sanctioned|official|usual) "
+    r"(?:route|way|channel|path|process) (?:is|for)\b"
     r"|\buntil (?:the |a |an )?(?:\w+ ){0,4}(?:has |have )?(?:checked|confirmed|cleared|"
     r"approved|signed off|verified|reviewed)\b"
 )
@@ -132,9 +135,10 @@ _ROUTE_STATED = re.compile(
     r"(?!(?:[\w'-]+ ){0,6}?(?:not|never|no|nobody|cant|cannot|dont|doesnt|wont|only)\b)"
     # what the thing itself can do is a reason, not a way: "It can tip on the ramp"
     r"(?:(?!(?:it|they|this|that|these|those|which|he|she|you|we|i|its|theyre)\b)"
-    r"(?:[\w'-]+ ){0,4}?(?:can|may|could) (?:\w+ )?(?:be )?[a-z]+"
-    r"|(?:[\w'-]+ ){0,4}?"
-    r"(?:(?:go|goes|travel|travels|come|comes|run|runs|pass|passes) (?:through|via|with|by)\b"
+    r"(?:[\w',-]+ ){0,6}?(?:can|may|could) (?:\w+ )?(?:be )?[a-z]+"
+    r"|(?:[\w',-]+ ){0,6}?"
+    r"(?:(?:go|goes|travel|travels|come|comes|run|runs|pass|passes)(?: in| out| back| over)? "
+    r"(?:through|via|with|by)\b"
     r"|lets? (?:them|him|her) in\b"
     r"|(?:download|view|collect|request|order|book|access|get)s? (?:them|it|their|one|a new)\b))"
 )
@@ -166,8 +170,9 @@ _ABSOLUTE = cues(
     r"under any circumstances",
     r"whatever",
     r"by anyone",
-    r"no (?:one|body|site|manager|staff|member|supervisor)",
-    r"nobody",
+    # "nobody else needs to approve it" waives a check; it makes nothing absolute
+    r"no (?:one|body|site|manager|staff|member|supervisor)(?! (?:else )?(?:needs?|has) to)",
+    r"nobody(?! (?:else )?(?:needs?|has) to)",
     r"regardless",
     r"not even",
     r"even (?:with|if|when|for)",

@@ -180,6 +180,7 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("We're about to reboot the router, is that alright?", {X}),
         ("I'll note it down, ok?", {W}),
         ("I'm going to restart it now.", {R}),
+        ("We're about to shut the doors on the box. What do I set the reefer to?", {R}),
         ("I'm going to need the door code, where is it?", {R}),
         ("I want to check the balance, ok?", {R}),
         # a pronoun and its verb run together are no instruction; what is put somewhere does
@@ -297,6 +298,11 @@ def test_a_request_without_acts_is_a_read_but_a_statement_names_none() -> None:
             ActionClass.verify_first,
         ),
         ("Passwords are not to be shared in chat - use the vault.", ActionClass.verify_first),
+        (
+            "Write-ups are not to be emailed to patients. The approved route is the portal, "
+            "and nobody else needs to approve it.",
+            ActionClass.verify_first,
+        ),
         # ... not by what the thing itself can do
         ("The forklift must not be used. It can tip on the ramp.", ActionClass.block),
         ("Never prop the fire door open; it can let smoke in.", ActionClass.block),
