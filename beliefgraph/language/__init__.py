@@ -5,7 +5,8 @@ read, unit-tested and reasoned about on their own:
 
 * :mod:`~beliefgraph.language.acts` - what a request would *do* (read / write / execute),
   and, for a belief, which acts it talks about (and :mod:`~beliefgraph.language.questions`
-  for questions that only ask to be told: what was done, what the rule is);
+  for questions that only ask to be told: what was done, what the rule is;
+  :mod:`~beliefgraph.language.verbs` for the verbs of each kind of act);
 * :mod:`~beliefgraph.language.directives` - whether a belief's text is a rule (a
   requirement, a prohibition, a permission) and how protective it is;
 * :mod:`~beliefgraph.language.stakes` - what a request puts at stake (safety, secrets,

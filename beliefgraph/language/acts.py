@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 
 from beliefgraph.language.questions import SENTENCE, without_conditions, without_record
-from beliefgraph.language.words import CACHE, STOPWORDS, normalise
+from beliefgraph.language.verbs import (
+    DETERMINERS,
+    EXECUTE_VERBS,
+    READ_VERBS,
+    WRITE_VERBS,
+    base_forms,
+    is_act,
+)
+from beliefgraph.language.words import STOPWORDS, normalise
 from beliefgraph.models import ActionType
 from beliefgraph.text import tokenize, word_set
 
@@ -16,87 +23,6 @@ from beliefgraph.text import tokenize, word_set
 #: the acts that change something: a request naming none of them only reads
 CHANGING = frozenset({ActionType.write, ActionType.execute})
 
-# Verbs by what doing them does. Destroying something (delete, wipe, shred, purge) cannot be
-# undone: it is an execution, not an edit. A request names them in the base form ("send", "mark") or
-# as "-ing" ("reconciling"); past forms ("sent", "paid", "logged") describe what already
-# happened and never make a request a write or an execution. Words that are mostly nouns in
-# requests ("book", "note", "order", "record", "log") are left out: "my books" is no booking.
-_WRITE_VERBS = word_set(
-    """
-    mark update change edit save store add rename modify adjust correct
-    overwrite amend enter register remember forget cancel reschedule assign reconcile write
-    archive tweak alter configure reconfigure
-    """
-)
-_EXECUTE_VERBS = word_set(
-    """
-    send release export share pay process transfer wire initiate provision grant approve
-    authorize authorise confirm issue enable disable deploy execute launch fill refill quote
-    disclose publish email forward refund reverse submit sign buy purchase connect install
-    invite upload withdraw dispense administer let allow move give sell disburse remit onboard
-    enroll enrol rotate reset revoke unlock
-    delete erase remove wipe shred purge destroy drop decommission dispose discard scrap
-    incinerate demolish terminate paste hand reply respond pass
-    """
-)
-_READ_VERBS = word_set(
-    """
-    what who when where which how show tell remind read look lookup pull find check recall
-    retrieve see summarize summarise view display fetch know whats advise
-    """
-)
-# Belief texts describe the acts they govern in any form: "before marking", "must be
-# issued", "used to fill". These irregular forms are not reachable by suffix rules.
-_IRREGULAR = {
-    "sent": "send",
-    "paid": "pay",
-    "given": "give",
-    "gave": "give",
-    "shown": "show",
-    "told": "tell",
-    "sold": "sell",
-    "bought": "buy",
-    "wrote": "write",
-    "written": "write",
-    "let": "let",
-    "set": "set",
-    "run": "run",
-    "read": "read",
-}
-
-
-def _base_forms(token: str, *, past: bool) -> list[str]:
-    """Candidate base forms of a verb token: itself, "-ing" and, if ``past``, "-ed" forms."""
-    forms = [token]
-    suffixes = ["ing"] + (["ed"] if past else [])
-    for suffix in suffixes:
-        if token.endswith(suffix) and len(token) > len(suffix) + 2:
-            stem = token[: -len(suffix)]
-            forms += [stem, stem + "e"]
-            if len(stem) > 2 and stem[-1] == stem[-2]:  # "logging" -> "log"
-                forms.append(stem[:-1])
-    if past and token in _IRREGULAR:
-        forms.append(_IRREGULAR[token])
-    if past and token.endswith("s") and len(token) > 3:  # "sends": someone else's act
-        forms.append(token[:-1])
-    return forms
-
-
-@lru_cache(maxsize=CACHE)
-def is_act(token: str) -> bool:
-    """Whether ``token`` names an act (in any form): acts are action types, not topics."""
-    return any(
-        form in _WRITE_VERBS or form in _EXECUTE_VERBS or form in _READ_VERBS
-        for form in _base_forms(token, past=True)
-    )
-
-
-#: a word after these is a noun, whatever else it can be ("the email", "any change")
-DETERMINERS = word_set(
-    """
-    the a an this that these those my our your his her their its any every each all no some
-    """
-)
 # How a request can name an act it does not ask for: "don't cancel anything", "how many did
 # we destroy?", "give me the background", "I'm leaning towards cancelling".
 _NEGATIONS = word_set("dont not never without doesnt didnt cant cannot wont")
@@ -339,7 +265,7 @@ def _announced(line: str) -> set[str]:
             and verb not in _PLACING_VERBS
             and verb not in _NOT_ANNOUNCED_ACTS
             and not verb.endswith("ed")
-            and not any(f in _READ_VERBS for f in _base_forms(verb, past=False))
+            and not any(f in READ_VERBS for f in base_forms(verb, past=False))
         ):
             verbs.add(verb)
     return verbs
@@ -371,7 +297,7 @@ def _leave_for_others(line: str) -> set[str]:
             word = word.strip("?,.!")
             if word in ("allowed", "permitted", "to", "be", "ever", "still", "also", "just"):
                 continue
-            forms = _base_forms(word, past=True)
+            forms = base_forms(word, past=True)
             if is_act(word) or any(f in _EVERYDAY_ACTS or f in _INSTRUCTED_EXECUTES for f in forms):
                 verbs.add(word)
                 break
@@ -416,7 +342,7 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
             # a light verb means what its words after it say ("take it off the list")
             and verb not in _LIGHT_VERBS
             and verb not in _PLACING_VERBS
-            and not any(f in _READ_VERBS for f in _base_forms(verb, past=False))
+            and not any(f in READ_VERBS for f in base_forms(verb, past=False))
             and not is_act(verb)
             and not (cue.endswith(_ASKING_LEAVE) and verb in _NOT_LEAVE_FOR_AN_ACT)
         )
@@ -433,10 +359,10 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
         elif asked_outright:
             unnamed = True
     for verb in _leave_for_others(line):
-        forms = _base_forms(verb, past=True)  # "can the old laptops be wiped?"
-        if any(f in _READ_VERBS for f in forms):
+        forms = base_forms(verb, past=True)  # "can the old laptops be wiped?"
+        if any(f in READ_VERBS for f in forms):
             continue  # "can the team see the rota?"
-        if any(f in _WRITE_VERBS or f in _INSTRUCTED_WRITES for f in forms):
+        if any(f in WRITE_VERBS or f in _INSTRUCTED_WRITES for f in forms):
             found.add(ActionType.write)
         else:
             found.add(ActionType.execute)
@@ -477,25 +403,25 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
             or verb in STOPWORDS
             or verb in _NOT_VERBS
             or is_act(verb)  # named acts are read by the verb lists
-            or any(f in _READ_VERBS for f in _base_forms(verb, past=False))
+            or any(f in READ_VERBS for f in base_forms(verb, past=False))
         ):
             found.add(ActionType.execute)  # "get rid of", "haul them off", "tip it"
     for m in _ARRANGED.finditer(line):
         if not _asks_for_phrase(re.compile(re.escape(m.group(0))), line):
             continue
-        if m.group(1) in _EXECUTE_VERBS:
+        if m.group(1) in EXECUTE_VERBS:
             found.add(ActionType.execute)
-        elif m.group(1) in _WRITE_VERBS:
+        elif m.group(1) in WRITE_VERBS:
             found.add(ActionType.write)
         elif m.group(1) in _ACT_NOUNS:
             found.add(_ACT_NOUNS[m.group(1)])
     if _SENDING.search(line):
         found |= {ActionType.execute, ActionType.read}  # what is handed over is read first
     for m in _CAUSED.finditer(line):
-        for form in _base_forms(m.group(1), past=True):
-            if form in _WRITE_VERBS or form in _INSTRUCTED_WRITES:
+        for form in base_forms(m.group(1), past=True):
+            if form in WRITE_VERBS or form in _INSTRUCTED_WRITES:
                 found.add(ActionType.write)
-            elif form in _EXECUTE_VERBS or form in _INSTRUCTED_EXECUTES:
+            elif form in EXECUTE_VERBS or form in _INSTRUCTED_EXECUTES:
                 found.add(ActionType.execute)
     return frozenset(found), unnamed
 
@@ -510,7 +436,7 @@ def names_disclosure(text: str) -> bool:
     return any(
         form in _NAMES_DISCLOSURE
         for token in tokenize(text)
-        for form in _base_forms(token, past=True)
+        for form in base_forms(token, past=True)
     )
 
 
@@ -576,14 +502,14 @@ def infer_action_types(text: str, *, describing: bool = False) -> frozenset[Acti
         for i, token in enumerate(tokens):
             if not describing and not _asked_for(tokens, i):
                 continue
-            for form in _base_forms(token, past=describing):
-                if form in _WRITE_VERBS:
+            for form in base_forms(token, past=describing):
+                if form in WRITE_VERBS:
                     found.add(ActionType.write)
-                elif form in _EXECUTE_VERBS:
+                elif form in EXECUTE_VERBS:
                     found.add(ActionType.execute)
                     if not describing and form in _DISCLOSING:
                         found.add(ActionType.read)  # what is handed over is read first
-                elif form in _READ_VERBS:
+                elif form in READ_VERBS:
                     found.add(ActionType.read)
     if not describing:
         instructed, unnamed = _instructed(text)

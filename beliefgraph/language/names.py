@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from beliefgraph.language.acts import is_act
+from beliefgraph.language.verbs import is_act
 from beliefgraph.language.words import STOPWORDS
 from beliefgraph.text import tokenize, word_set
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from beliefgraph.language.acts import is_act
+from beliefgraph.language.verbs import is_act
 from beliefgraph.language.words import CACHE, STOPWORDS, Terms, words
 from beliefgraph.models import ActionType
 from beliefgraph.text import unique

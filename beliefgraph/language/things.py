@@ -36,9 +36,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from beliefgraph.language.acts import DETERMINERS, is_act
 from beliefgraph.language.names import another_of_that_name
 from beliefgraph.language.values import ORDINAL_WORDS
+from beliefgraph.language.verbs import DETERMINERS, is_act
 from beliefgraph.language.words import STOPWORDS, words
 from beliefgraph.text import word_set
 
