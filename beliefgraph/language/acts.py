@@ -153,6 +153,13 @@ _ACT_NOUNS = {
 _SWITCHED = re.compile(r"\b(?:switch|turn|flip|power|shut)\s+(?:[\w'-]+\s+){0,4}?(?:on|off|down)\b")
 #: "pick one and lock it in": committing a choice is an act
 _COMMITTING = re.compile(r"\block (?:it|them|that|this) in\b")
+#: what someone else asks to be told is handed to them: "He wants to know who brought it in",
+#: "the caller is asking for her address"
+_SOMEONE_ASKS = re.compile(
+    r"\b(?!(?:i|we|you|nobody|noone|no one)\b)[a-z']+ (?:wants|needs|asks|is asking|was asking|"
+    r"keeps asking|"
+    r"would like|asked|wanted)(?: us| me)? (?:to know|for|about|to see|to have)\b"
+)
 #: sending in other words: "shoot it over to reception", "read it out to her", "to x@y.org"
 _SENDING = re.compile(
     r"\b(?:shoot|fire|ping|whip|pass|bounce|send|read|forward)\s+(?:it|them|this|that|these|those)?"
@@ -415,7 +422,7 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
             found.add(ActionType.write)
         elif m.group(1) in _ACT_NOUNS:
             found.add(_ACT_NOUNS[m.group(1)])
-    if _SENDING.search(line):
+    if _SENDING.search(line) or _SOMEONE_ASKS.search(line):
         found |= {ActionType.execute, ActionType.read}  # what is handed over is read first
     for m in _CAUSED.finditer(line):
         for form in base_forms(m.group(1), past=True):

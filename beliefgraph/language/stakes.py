@@ -244,6 +244,11 @@ _AT_STAKE = {
         # lives in the warehouse")
         r"where (?:he|she|they|(?!(?:it|everything|everyone|stuff|this|that|things?|each|all)\b)"
         r"[a-z]+) lives\b",
+        r"where (?:he|she|they|you|we|i) live\b",
+        r"where (?:does|do|did) (?!(?:it|everything|everyone|stuff|this|that|things?|each|all|"
+        r"the|a|an|our|my|your|these|those)\b)"
+        r"(?:\w+ ){1,2}?live\b",
+        r"(?:his|her|their) (?:postal |current |new )?address",
         r"(?:home|personal|private) (?:phone|mobile|number|email)",
         r"(?:his|her|their|\w+s) (?:mobile|cell)(?: (?:phone|number))?",
         r"(?:his|her|their) (?:phone )?number",

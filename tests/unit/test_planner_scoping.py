@@ -201,6 +201,11 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("Can you make a note of the new code?", {W}),
         ("Who made the payment?", {R}),
         ("Did you sort out the refund?", {R}),
+        # what someone else asks to be told is handed to them
+        ("The caller is asking for her address.", {R, X}),
+        ("He wants to know who brought it in and where they live.", {R, X}),
+        ("I want to know the code.", {R}),
+        ("Who asked for the refund?", {R}),
         # leave asked for someone else's act puts the act at stake
         ("Can the apprentices use the press brake unsupervised?", {X}),
         ("Is the new starter allowed to drive the van?", {X}),
@@ -523,6 +528,14 @@ def test_what_a_note_holds_is_read_from_its_words() -> None:
     assert holds_safety_setting("Forklift rated 2,500 kg at 500 mm load centre.")
     assert holds_safety_setting("The sling is rated for 2 tonnes.")
     assert not holds_safety_setting("The team rated the new supplier highly.")
+
+
+def test_where_a_person_lives_is_private_data() -> None:
+    assert at_stake("He wants to know who brought it in and where they live.") == "private data"
+    assert at_stake("Where does Mr Patel live?") == "private data"
+    assert at_stake("Can you give the caller his address?") == "private data"
+    assert at_stake("Where do the mops live?") is None
+    assert at_stake("What is the office address?") is None
 
 
 def test_someone_elses_own_number_is_private_data() -> None:
