@@ -59,7 +59,7 @@ from beliefgraph.evaluation.governance import (  # noqa: E402
 )
 from beliefgraph.evaluation.packets import Packet, read_packet  # noqa: E402
 from beliefgraph.evaluation.stores import StoreNamespace, load_namespace  # noqa: E402
-from beliefgraph.language.acts import infer_action_types  # noqa: E402
+from beliefgraph.language.stakes import request_acts  # noqa: E402
 from beliefgraph.language.words import Terms  # noqa: E402
 from beliefgraph.models import ActionClass  # noqa: E402
 from beliefgraph.planner.actions import (  # noqa: E402
@@ -304,7 +304,7 @@ def score(
     """Target, action, both right and false certainties, deciding each case again."""
     tally: Counter[str] = Counter()
     for c in cases:
-        request, kinds = Terms.of(c.query), infer_action_types(c.query)
+        request, kinds = Terms.of(c.query), request_acts(c.query)
         d = decide(request, kinds, c.candidates, ranker=ranker, actions=actions)
         target = d.governing in c.targets
         action = d.action == c.expected
@@ -338,7 +338,7 @@ def action_rows(
     for c in cases:
         if c.round == STORES:
             continue
-        request, kinds = Terms.of(c.query), infer_action_types(c.query)
+        request, kinds = Terms.of(c.query), request_acts(c.query)
         d = decide(request, kinds, c.candidates, ranker=ranker)
         governor = next((x for x in c.candidates if x.id == d.governing), None)
         if not decides_for(governor):

@@ -153,8 +153,8 @@ _ACT_NOUNS = {
 _SWITCHED = re.compile(r"\b(?:switch|turn|flip|power|shut)\s+(?:[\w'-]+\s+){0,4}?(?:on|off|down)\b")
 #: "pick one and lock it in": committing a choice is an act
 _COMMITTING = re.compile(r"\block (?:it|them|that|this) in\b")
-#: what someone else asks to be told is handed to them: "He wants to know who brought it in",
-#: "the caller is asking for her address"
+#: what someone else asks to be told: "He wants to know who brought it in", "the caller is
+#: asking for her address" (see someone_else_asks)
 _SOMEONE_ASKS = re.compile(
     r"\b(?!(?:i|we|you|nobody|noone|no one)\b)[a-z']+ (?:wants|needs|asks|is asking|was asking|"
     r"keeps asking|"
@@ -252,6 +252,18 @@ _NOT_ANNOUNCED_ACTS = _NOT_DELEGATED | _NOT_LEAVE_FOR_AN_ACT | word_set("need tr
 
 
 _WH_WORD = re.compile(r"\b(?:what|which|how|where|who|when|why|whats)\b")
+
+
+def someone_else_asks(text: str) -> bool:
+    """Whether a request passes on what someone else asks to be told ("He wants to know where
+    they live"): told, it is handed to them (see :func:`~beliefgraph.language.stakes.request_acts`).
+
+    >>> someone_else_asks("The caller is asking for her address.")
+    True
+    >>> someone_else_asks("Who asked for the refund?")
+    False
+    """
+    return bool(_SOMEONE_ASKS.search(normalise(without_record(text))))
 
 
 def _announced(line: str) -> set[str]:
@@ -422,7 +434,7 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
             found.add(ActionType.write)
         elif m.group(1) in _ACT_NOUNS:
             found.add(_ACT_NOUNS[m.group(1)])
-    if _SENDING.search(line) or _SOMEONE_ASKS.search(line):
+    if _SENDING.search(line):
         found |= {ActionType.execute, ActionType.read}  # what is handed over is read first
     for m in _CAUSED.finditer(line):
         for form in base_forms(m.group(1), past=True):

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from beliefgraph.language.acts import infer_action_types, someone_else_asks
 from beliefgraph.language.directives import cues
 from beliefgraph.language.questions import without_record
 from beliefgraph.language.words import CACHE, normalise
-from beliefgraph.models import ActionClass
+from beliefgraph.models import ActionClass, ActionType
 
 # -- what a request puts at stake -----------------------------------------------------------
 
@@ -286,6 +287,24 @@ def at_stake(text: str) -> str | None:
         if cue.search(line) and not (what == "money" and _PAST_QUESTION.search(line)):
             return what
     return None
+
+
+@lru_cache(maxsize=CACHE)
+def request_acts(text: str) -> frozenset[ActionType]:
+    """The acts a request asks for (:func:`~beliefgraph.language.acts.infer_action_types`),
+    and a hand-over where it passes on what someone else asks to be told that is at stake
+    ("He wants to know who brought it in and where they live"): telling them hands it over.
+    What else someone asks ("the customer asks when we open") is read as asked.
+
+    >>> sorted(a.value for a in request_acts("The caller is asking for her home address."))
+    ['execute', 'read']
+    >>> sorted(a.value for a in request_acts("The customer asks when we open on Saturday."))
+    ['read']
+    """
+    acts = infer_action_types(text)
+    if someone_else_asks(text) and at_stake(text) is not None:
+        return acts | {ActionType.execute, ActionType.read}
+    return acts
 
 
 # Whose act it is: a rule may say that the act asked for is someone else's to do (a

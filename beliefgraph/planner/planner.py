@@ -33,8 +33,8 @@ from beliefgraph.access import DEVELOPMENT_CALLER, Caller
 from beliefgraph.db import Db
 from beliefgraph.embeddings import Embedder, Vector
 from beliefgraph.keys import confirm, raise_for_state
-from beliefgraph.language.acts import infer_action_types
 from beliefgraph.language.scopes import STRONG
+from beliefgraph.language.stakes import request_acts
 from beliefgraph.language.words import STOPWORDS, Terms, fold_plural
 from beliefgraph.models import ActionClass, BeliefPublic, ChainLink
 from beliefgraph.planner.actions import ActionModel, default_actions
@@ -163,7 +163,7 @@ class Planner:
             kinds = frozenset({request.action_type})
             kinds_source = "given"
         else:
-            kinds = infer_action_types(request.query)
+            kinds = request_acts(request.query)
             kinds_source = "inferred"
         tokens = tokenize(request.query)  # the request is tokenized once, here
         read = Terms.of(request.query, tokens)

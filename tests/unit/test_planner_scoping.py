@@ -22,6 +22,7 @@ from beliefgraph.language.stakes import (
     holds_a_dose,
     holds_at_stake,
     holds_safety_setting,
+    request_acts,
     safety_at_stake,
     someone_elses_act,
 )
@@ -201,11 +202,6 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("Can you make a note of the new code?", {W}),
         ("Who made the payment?", {R}),
         ("Did you sort out the refund?", {R}),
-        # what someone else asks to be told is handed to them
-        ("The caller is asking for her address.", {R, X}),
-        ("He wants to know who brought it in and where they live.", {R, X}),
-        ("I want to know the code.", {R}),
-        ("Who asked for the refund?", {R}),
         # leave asked for someone else's act puts the act at stake
         ("Can the apprentices use the press brake unsupervised?", {X}),
         ("Is the new starter allowed to drive the van?", {X}),
@@ -528,6 +524,15 @@ def test_what_a_note_holds_is_read_from_its_words() -> None:
     assert holds_safety_setting("Forklift rated 2,500 kg at 500 mm load centre.")
     assert holds_safety_setting("The sling is rated for 2 tonnes.")
     assert not holds_safety_setting("The team rated the new supplier highly.")
+
+
+def test_what_someone_else_asks_to_be_told_is_handed_over_where_it_is_at_stake() -> None:
+    assert request_acts("He wants to know who brought it in and where they live.") == {R, X}
+    assert request_acts("The caller is asking for her home address.") == {R, X}
+    # what else someone asks is read as asked
+    assert request_acts("The customer asks when we open on Saturday.") == {R}
+    assert request_acts("I want to know her home address.") == {R}
+    assert request_acts("Who asked for her home address?") == {R}
 
 
 def test_where_a_person_lives_is_private_data() -> None:
