@@ -7,14 +7,13 @@ from collections.abc import Sequence
 
 from beliefgraph.language.questions import SENTENCE, without_conditions, without_record
 from beliefgraph.language.verbs import (
-    DETERMINERS,
     EXECUTE_VERBS,
     READ_VERBS,
     WRITE_VERBS,
     base_forms,
     is_act,
 )
-from beliefgraph.language.words import STOPWORDS, normalise
+from beliefgraph.language.words import DETERMINERS, STOPWORDS, normalise
 from beliefgraph.models import ActionType
 from beliefgraph.text import tokenize, word_set
 
@@ -36,6 +35,14 @@ _DISCLOSING = word_set(
 )
 _TOPIC_OF = word_set("about towards toward of considering regarding")
 _PERSONS = word_set("i we they he she")
+#: words for people, the head of a subject that can be given leave ("the new starter")
+_PERSONS_OF = (
+    r"(?:(?:start|clean|work|driv|memb|manag|volunt|train|lead|join|engine|teach|offic|own|"
+    r"us|help|supervis|play)ers?|trainees?|staff|son|daughter|mum|dad|kids?|children|child|"
+    r"pupils?|students?|nurses?|"
+    r"tenants?|guests?|customers?|visitors?|interns?|apprentices?|temps?|team|shift|crew|"
+    r"agency|contractors?|cleaners?|parents?|carers?|partners?|wife|husband|colleagues?)"
+)
 #: replying, which "so I can reply" makes the asker's purpose, not the request
 _ANSWERING = word_set("reply respond")
 
@@ -138,28 +145,27 @@ _TO_A_FIGURE = re.compile(
 #: what is taken off the premises is moved, where asked: "take it home on Saturday", "carry
 #: them away"
 _TAKEN_AWAY = re.compile(r"\b(?:take|carry)\s+(?:[\w'-]+\s+){1,4}?(?:home|away|off ?site)\b")
+#: nouns of acts: "make a note of it", "do a booking", "sort out a refund"
+_ACT_NOUNS = {
+    **dict.fromkeys(("note", "entry", "correction", "amendment"), ActionType.write),
+    **dict.fromkeys(("booking", "payment", "purchase", "reservation"), ActionType.execute),
+    **dict.fromkeys(("refund", "transfer", "wire", "reset", "wipe", "purge"), ActionType.execute),
+    **dict.fromkeys(("deletion", "return", "withdrawal"), ActionType.execute),
+}
 #: an act named as a noun after a verb that arranges it: "sort out a refund", "put through
-#: the transfer", "make a change to the rota" (see _instructed)
+#: the transfer", "make a note of it" (see _instructed)
 _ARRANGED = re.compile(
     r"\b(?:sort out|sort|arrange|organi[sz]e|set up|do|make|raise|put through|push through|"
-    r"action|process)\s+(?:a|an|the|that|this)\s+(?:[\w-]+\s+){0,2}?([a-z]+)\b"
+    r"action|process)\s+(?:a|an|the|that|this)\s+(?:[\w-]+\s+){0,2}?"
+    rf"({'|'.join(_ACT_NOUNS)})\b"
 )
-#: nouns of acts that are no verb of the lists: "make a note of it", "do a booking"
-_ACT_NOUNS = {
-    **dict.fromkeys(("note", "record", "entry", "correction"), ActionType.write),
-    **dict.fromkeys(("booking", "order", "payment", "purchase", "reservation"), ActionType.execute),
-}
 #: equipment switched on or off is operated, not a record changed
-_SWITCHED = re.compile(r"\b(?:switch|turn|flip|power|shut)\s+(?:[\w'-]+\s+){0,4}?(?:on|off|down)\b")
+_SWITCHED = re.compile(
+    r"\b(?:switch|turn)\s+(?:(?:it|them|that|this|the\s+(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+)?"
+    r"(?:on|off)\b(?!\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)"
+)
 #: "pick one and lock it in": committing a choice is an act
 _COMMITTING = re.compile(r"\block (?:it|them|that|this) in\b")
-#: what someone else asks to be told: "He wants to know who brought it in", "the caller is
-#: asking for her address" (see someone_else_asks)
-_SOMEONE_ASKS = re.compile(
-    r"\b(?!(?:i|we|you|nobody|noone|no one)\b)[a-z']+ (?:wants|needs|asks|is asking|was asking|"
-    r"keeps asking|"
-    r"would like|asked|wanted)(?: us| me)? (?:to know|for|about|to see|to have)\b"
-)
 #: sending in other words: "shoot it over to reception", "read it out to her", "to x@y.org"
 _SENDING = re.compile(
     r"\b(?:shoot|fire|ping|whip|pass|bounce|send|read|forward)\s+(?:it|them|this|that|these|those)?"
@@ -175,6 +181,7 @@ _ASKING = (
     r"go ahead and|can you|could you|would you|will you|i need you to|id like you to|"
     r"i want you to|please|just|and|so"
 )
+#: answers that ask whether an act is all right ("is it fine to ...")
 _FINE = ("ok", "okay", "fine", "alright", "all right", "safe", "allowed")
 #: asking leave, where a sentence or a clause starts: the act asked about is at stake ("Can I
 #: bin the old records?"), unless the verb asks to be told, to talk or to be handed what is
@@ -251,19 +258,11 @@ _ANNOUNCED = re.compile(
 _NOT_ANNOUNCED_ACTS = _NOT_DELEGATED | _NOT_LEAVE_FOR_AN_ACT | word_set("need try wait stay")
 
 
-_WH_WORD = re.compile(r"\b(?:what|which|how|where|who|when|why|whats)\b")
-
-
-def someone_else_asks(text: str) -> bool:
-    """Whether a request passes on what someone else asks to be told ("He wants to know where
-    they live"): told, it is handed to them (see :func:`~beliefgraph.language.stakes.request_acts`).
-
-    >>> someone_else_asks("The caller is asking for her address.")
-    True
-    >>> someone_else_asks("Who asked for the refund?")
-    False
-    """
-    return bool(_SOMEONE_ASKS.search(normalise(without_record(text))))
+#: asking whether the act is all right: "that ok?", "any objection?", "any reason not to?"
+_APPROVAL = re.compile(
+    r"\b(?:ok|okay|alright|all right|fine|objections?|reason not to|problem|issue|cool|allowed|"
+    r"good with|happy with|mind)\b[^?]{0,20}\?"
+)
 
 
 def _announced(line: str) -> set[str]:
@@ -274,9 +273,10 @@ def _announced(line: str) -> set[str]:
     verbs = set()
     for m in _ANNOUNCED.finditer(line):
         verb = m.group(1).replace("-", "")
-        # asked about, not asked something else ("... What do I dial it to?")
+        # asked about in the next question, not asked something else ("... What do I dial
+        # it to?", "... Is the office open on Saturday?")
         question = re.match(r"[^?]*\?", line[m.end() :])
-        asked = question is not None and not _WH_WORD.search(question.group(0))
+        asked = question is not None and _APPROVAL.search(question.group(0)) is not None
         if (
             asked
             and verb not in STOPWORDS
@@ -291,11 +291,17 @@ def _announced(line: str) -> set[str]:
 
 
 #: leave asked for someone else's act: "Can the apprentices use the press brake?", "Is the new
-#: starter allowed to drive the van?" (see _leave_for_others)
+#: starter allowed to drive the van?", "Can the old laptops be wiped?" (see _leave_for_others)
 _LEAVE_FOR_OTHERS = re.compile(
-    r"(?:^|[.!?;:]\s*)(?:(?:can|could|may|should)\s+(?!i\b|we\b|you\b)"
+    r"(?:^|[.!?;:]\s*)(?:(?:can|could|may)\s+(?!i\b|we\b|you\b)"
     r"|(?:is|are)\s+(?!i\b|we\b|you\b)(?=(?:[\w'-]+\s+){1,5}?(?:allowed|permitted) to\b))"
-    r"((?:[\w'-]+\s+){1,6})"
+    # the subject: a name or a pronoun, or a phrase up to a person, or anything before "be"
+    r"(?:(?P<name>(?!(?:the|my|our|his|her|their|a|an|any|new|this|that)\b)[a-z]+)\s+"
+    r"|(?:the|my|our|his|her|their|a|an|any|new)\s+(?:[\w'-]+\s+){0,3}?(?P<person>"
+    + _PERSONS_OF
+    + r")\s+(?:(?:allowed|permitted)\s+to\s+)?"
+    r"|(?:[\w'-]+\s+){1,5}?(?P<passive>be)\s+)"
+    r"(?P<verb>[a-z]+)"
 )
 #: verbs of everyday acts the lists leave out, which such a question puts at stake
 _EVERYDAY_ACTS = word_set(
@@ -308,18 +314,17 @@ _EVERYDAY_ACTS = word_set(
 
 
 def _leave_for_others(line: str) -> set[str]:
-    """The verbs of acts a normalised ``line`` asks leave for on someone else's behalf; the
-    first act word after the modal and its subject ("can my son pick up my prescription?")."""
+    """The verbs of acts a normalised ``line`` asks leave for on someone else's behalf, or for
+    a thing to undergo ("can my son pick up my prescription?", "can the old laptops be
+    wiped?"); not what a thing can do ("can the van take a full pallet?")."""
     verbs = set()
     for m in _LEAVE_FOR_OTHERS.finditer(line):
-        for word in line[m.start(1) :].split()[1:7]:
-            word = word.strip("?,.!")
-            if word in ("allowed", "permitted", "to", "be", "ever", "still", "also", "just"):
-                continue
-            forms = base_forms(word, past=True)
-            if is_act(word) or any(f in _EVERYDAY_ACTS or f in _INSTRUCTED_EXECUTES for f in forms):
-                verbs.add(word)
-                break
+        word = m.group("verb")
+        if m.group("name") and m.group("name") in STOPWORDS | DETERMINERS:
+            continue
+        forms = base_forms(word, past=True)
+        if is_act(word) or any(f in _EVERYDAY_ACTS or f in _INSTRUCTED_EXECUTES for f in forms):
+            verbs.add(word)
     return verbs
 
 
@@ -425,15 +430,8 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
             or any(f in READ_VERBS for f in base_forms(verb, past=False))
         ):
             found.add(ActionType.execute)  # "get rid of", "haul them off", "tip it"
-    for m in _ARRANGED.finditer(line):
-        if not _asks_for_phrase(re.compile(re.escape(m.group(0))), line):
-            continue
-        if m.group(1) in EXECUTE_VERBS:
-            found.add(ActionType.execute)
-        elif m.group(1) in WRITE_VERBS:
-            found.add(ActionType.write)
-        elif m.group(1) in _ACT_NOUNS:
-            found.add(_ACT_NOUNS[m.group(1)])
+    if _asks_for_phrase(_ARRANGED, line):
+        found |= {_ACT_NOUNS[m.group(1)] for m in _ARRANGED.finditer(line)}
     if _SENDING.search(line):
         found |= {ActionType.execute, ActionType.read}  # what is handed over is read first
     for m in _CAUSED.finditer(line):

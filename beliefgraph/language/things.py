@@ -38,8 +38,8 @@ from functools import lru_cache
 
 from beliefgraph.language.names import another_of_that_name
 from beliefgraph.language.values import ORDINAL_WORDS
-from beliefgraph.language.verbs import DETERMINERS, is_act
-from beliefgraph.language.words import STOPWORDS, words
+from beliefgraph.language.verbs import is_act
+from beliefgraph.language.words import DETERMINERS, STOPWORDS, words
 from beliefgraph.text import word_set
 
 #: words that name a property of a thing, not a thing: a shared attribute is no shared topic

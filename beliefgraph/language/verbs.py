@@ -38,7 +38,7 @@ READ_VERBS = word_set(
 )
 # Belief texts describe the acts they govern in any form: "before marking", "must be
 # issued", "used to fill". These irregular forms are not reachable by suffix rules.
-IRREGULAR = {
+_IRREGULAR = {
     "sent": "send",
     "paid": "pay",
     "given": "give",
@@ -66,8 +66,8 @@ def base_forms(token: str, *, past: bool) -> list[str]:
             forms += [stem, stem + "e"]
             if len(stem) > 2 and stem[-1] == stem[-2]:  # "logging" -> "log"
                 forms.append(stem[:-1])
-    if past and token in IRREGULAR:
-        forms.append(IRREGULAR[token])
+    if past and token in _IRREGULAR:
+        forms.append(_IRREGULAR[token])
     if past and token.endswith("s") and len(token) > 3:  # "sends": someone else's act
         forms.append(token[:-1])
     return forms
@@ -80,11 +80,3 @@ def is_act(token: str) -> bool:
         form in WRITE_VERBS or form in EXECUTE_VERBS or form in READ_VERBS
         for form in base_forms(token, past=True)
     )
-
-
-#: a word after these is a noun, whatever else it can be ("the email", "any change")
-DETERMINERS = word_set(
-    """
-    the a an this that these those my our your his her their its any every each all no some
-    """
-)

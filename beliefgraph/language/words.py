@@ -142,6 +142,12 @@ def words(text: str) -> tuple[str, ...]:
 #: words that say nothing about *what* a belief governs: function words, question words,
 #: modal and directive words (they are read by :func:`read_directive` instead), and a few
 #: words so general that sharing them means nothing ("any", "current", "new").
+#: a word after these is a noun, whatever else it can be ("the email", "any change")
+DETERMINERS = word_set(
+    """
+    the a an this that these those my our your his her their its any every each all no some
+    """
+)
 STOPWORDS = FUNCTION_WORDS | word_set(
     """
     above actually after against ago allowed already also always anybody anyone anything

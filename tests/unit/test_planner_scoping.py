@@ -202,6 +202,14 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("Can you make a note of the new code?", {W}),
         ("Who made the payment?", {R}),
         ("Did you sort out the refund?", {R}),
+        # an announcement asked about by an approval tag, not by an unrelated question
+        ("I'll restart the router tonight. Is the office open on Saturday?", {R}),
+        # an act's noun counts only where it is one; a switch is operated only on or off
+        ("Can you make the email shorter?", {R}),
+        ("Could you sort the order of the slides?", {R}),
+        ("Could you sort out a quick refund for order 4471?", {X}),
+        ("Switch Tom's shift on Friday to the late one.", {W}),
+        ("Turn the heater on.", {X}),
         # leave asked for someone else's act puts the act at stake
         ("Can the apprentices use the press brake unsupervised?", {X}),
         ("Is the new starter allowed to drive the van?", {X}),
@@ -210,6 +218,11 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("Can the notes be updated?", {W}),
         ("Can the team see the new rota?", {R}),
         ("Can the report be ready by Friday?", {R}),
+        # ... not what a thing can do
+        ("Can the new printer print A3?", {R}),
+        ("Can the van take a full pallet?", {R}),
+        ("Could the fire alarm go off during the test?", {R}),
+        ("Can the booking be cancelled?", {W}),
         # discarding in other words
         ("Get shot of the broken chairs in room 12.", {X}),
         ("Clear the old tickets out of the queue.", {X}),
@@ -304,7 +317,23 @@ def test_a_request_without_acts_is_a_read_but_a_statement_names_none() -> None:
             "and nobody else needs to approve it.",
             ActionClass.verify_first,
         ),
-        # ... not by what the thing itself can do
+        ("Never email payslips. Staff can ask HR for a printed copy.", ActionClass.verify_first),
+        # ... not by what the thing itself or anyone else can do to it
+        ("Don't leave laptops in cars. Thieves get them in seconds.", ActionClass.block),
+        ("Never give the safe code out. Anyone could empty it.", ActionClass.block),
+        (
+            "The forklift must not be used. The forks can drop without warning, so keep clear.",
+            ActionClass.block,
+        ),
+        ("Do not give out the door code - keep it to yourself.", ActionClass.block),
+        (
+            "Never share the vault password; anyone who wants it is given a firm no.",
+            ActionClass.block,
+        ),
+        # ... and a statement is no prohibition for a word it shares with one
+        ("No topic is off limits in the retro.", None),
+        ("Nobody uses the old fax machine any more.", None),
+        ("Results are not to be expected before Friday.", None),
         ("The forklift must not be used. It can tip on the ramp.", ActionClass.block),
         ("Never prop the fire door open; it can let smoke in.", ActionClass.block),
         ("Under no circumstances is the safe combination given out.", ActionClass.block),
@@ -520,6 +549,9 @@ def test_what_a_note_holds_is_read_from_its_words() -> None:
     assert holds_at_stake("Leo has type 1 diabetes; hypo kit in the office.") == "private data"
     assert holds_at_stake("He is diabetic, keep sweets in the bag.") == "private data"
     assert holds_at_stake("The office has asthma inhalers in the first aid box.") is None
+    assert holds_at_stake("We have diabetes leaflets at reception.") is None
+    assert holds_a_dose("Dad takes 10 tablets every morning.")
+    assert holds_safety_setting("Hoist rated at 3.5 tons.")
     # a load something is rated for is a safety setting
     assert holds_safety_setting("Forklift rated 2,500 kg at 500 mm load centre.")
     assert holds_safety_setting("The sling is rated for 2 tonnes.")
@@ -533,6 +565,9 @@ def test_what_someone_else_asks_to_be_told_is_handed_over_where_it_is_at_stake()
     assert request_acts("The customer asks when we open on Saturday.") == {R}
     assert request_acts("I want to know her home address.") == {R}
     assert request_acts("Who asked for her home address?") == {R}
+    # what they ask for, in that sentence, and not a change to it
+    assert request_acts("Priya asked for a copy of the rota. What's the wifi password?") == {R}
+    assert X not in request_acts("Mrs Lee is asking for her address to be updated on file.")
 
 
 def test_where_a_person_lives_is_private_data() -> None:
@@ -540,6 +575,13 @@ def test_where_a_person_lives_is_private_data() -> None:
     assert at_stake("Where does Mr Patel live?") == "private data"
     assert at_stake("Can you give the caller his address?") == "private data"
     assert at_stake("Where do the mops live?") is None
+    assert at_stake("Send the parcel to their address.") is None
+
+
+def test_a_host_name_moves_no_money_but_keeps_other_stakes() -> None:
+    assert at_stake("pay-gw-02 is crawling. Can you just bounce it?") is None
+    assert at_stake("Pay INV-0291 today.") == "money"
+    assert at_stake("Email the wifi-password-2 file to the contractor.") == "a secret"
     assert at_stake("What is the office address?") is None
 
 
