@@ -295,14 +295,17 @@ def _announced(line: str) -> set[str]:
 _LEAVE_FOR_OTHERS = re.compile(
     r"(?:^|[.!?;:]\s*)(?:(?:can|could|may)\s+(?!i\b|we\b|you\b)"
     r"|(?:is|are)\s+(?!i\b|we\b|you\b)(?=(?:[\w'-]+\s+){1,5}?(?:allowed|permitted) to\b))"
-    # the subject: a name or a pronoun, or a phrase up to a person, or anything before "be"
+    # the subject: a name (one word; see _leave_for_others), a phrase up to a person, or
+    # anything before "be"
     r"(?:(?P<name>(?!(?:the|my|our|his|her|their|a|an|any|new|this|that)\b)[a-z]+)\s+"
-    r"|(?:the|my|our|his|her|their|a|an|any|new)\s+(?:[\w'-]+\s+){0,3}?(?P<person>"
+    r"|(?:the|my|our|his|her|their|a|an|any|new)\s+(?:[\w'-]+\s+){0,3}?"
     + _PERSONS_OF
-    + r")\s+(?:(?:allowed|permitted)\s+to\s+)?"
-    r"|(?:[\w'-]+\s+){1,5}?(?P<passive>be)\s+)"
+    + r"\s+(?:(?:allowed|permitted)\s+to\s+)?"
+    r"|(?:[\w'-]+\s+){1,5}?be\s+)"
     r"(?P<verb>[a-z]+)"
 )
+#: one-word subjects that name no one: pronouns and the like, determiners
+_NOT_NAMES = STOPWORDS | DETERMINERS
 #: verbs of everyday acts the lists leave out, which such a question puts at stake
 _EVERYDAY_ACTS = word_set(
     """
@@ -320,8 +323,8 @@ def _leave_for_others(line: str) -> set[str]:
     verbs = set()
     for m in _LEAVE_FOR_OTHERS.finditer(line):
         word = m.group("verb")
-        if m.group("name") and m.group("name") in STOPWORDS | DETERMINERS:
-            continue
+        if m.group("name") in _NOT_NAMES:
+            continue  # "can it ...", "could every ...": no one given leave
         forms = base_forms(word, past=True)
         if is_act(word) or any(f in _EVERYDAY_ACTS or f in _INSTRUCTED_EXECUTES for f in forms):
             verbs.add(word)

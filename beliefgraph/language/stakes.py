@@ -284,11 +284,12 @@ def at_stake(text: str) -> str | None:
     """
     line = normalise(text)
     for what, cue in _AT_STAKE.items():
-        if what == "money" and (
-            _PAST_QUESTION.search(line) or not cue.search(_CODE.sub(" ", line))
-        ):
-            continue  # asking what was paid, or naming a host ("pay-gw-02"), moves no money
-        if cue.search(line):
+        if what == "money":
+            if _PAST_QUESTION.search(line):
+                continue  # asking what was paid moves no money
+            if cue.search(_CODE.sub(" ", line)):  # nor does naming a host ("pay-gw-02")
+                return what
+        elif cue.search(line):
             return what
     return None
 
