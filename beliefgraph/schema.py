@@ -21,7 +21,9 @@ from beliefgraph.index_keys import name_edits, search_keys, text_words
 log = logging.getLogger(__name__)
 
 #: the indexes the service needs online before it is ready
-REQUIRED_INDEXES = frozenset({"belief_embedding", "belief_text", "belief_search", "entity_names"})
+REQUIRED_INDEXES = frozenset(
+    {"belief_embedding", "belief_text", "belief_search", "entity_names", "entity_aliases"}
+)
 #: what cypher/schema.cypher's belief_search covers, in order; an index made over other
 #: properties (by an earlier schema) is made again by init
 SEARCH_INDEX_PROPERTIES = (
@@ -49,7 +51,7 @@ def init_schema(db: Db, *, wait_seconds: int = 300) -> None:
     """Create constraints and indexes if missing (``belief_search`` again when an earlier
     schema made it over other properties), wait until they are online, and give beliefs
     stored before ``search_keys``, ``embedding_f32``, ``name_edits`` and ``text_words``
-    existed those (a no-op once done)."""
+    existed those, and move entities' aliases to their namespaces (each a no-op once done)."""
     with db.driver.session(database=db.database) as session:
         found = db.run_read("index_properties", index="belief_search")
         if found and list(found[0]["properties"]) != list(SEARCH_INDEX_PROPERTIES):
@@ -60,6 +62,7 @@ def init_schema(db: Db, *, wait_seconds: int = 300) -> None:
     backfill_search_keys(db)
     backfill_packed_embeddings(db)
     backfill_search_terms(db)
+    backfill_entity_aliases(db)
 
 
 def backfill_search_keys(db: Db, *, batch: int = 5_000) -> int:
@@ -72,6 +75,18 @@ def backfill_search_keys(db: Db, *, batch: int = 5_000) -> int:
             return int(db.tx_run(tx, "belief_set_search_keys", rows=rows)[0]["updated"])
 
         done += db.write(work)
+    return done
+
+
+def backfill_entity_aliases(db: Db, *, batch: int = 5_000) -> int:
+    """Move the aliases a store from before they were kept per namespace holds on ``Entity``
+    nodes to the entities' ``NAMED_IN`` edges, one per namespace of the beliefs about them;
+    return how many entities were done."""
+    done = 0
+    while moved := db.write(
+        lambda tx: int(db.tx_run(tx, "entity_aliases_per_namespace", limit=batch)[0]["moved"])
+    ):
+        done += moved
     return done
 
 

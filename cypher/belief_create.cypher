@@ -1,6 +1,8 @@
 // name: belief_create
 // Creates beliefs, each linked to its namespaces, the entities it is about and the scope
 // it governs; namespaces, entities and scopes are MERGEd on their keys, never duplicated.
+// An entity's aliases are kept per namespace, on its NAMED_IN edge to each namespace of the
+// beliefs that gave them.
 // $rows: list of {
 //   props: map of Belief properties (without embedding; created_at and updated_at may be
 //          left out, then they are $now),
@@ -32,12 +34,17 @@ CALL (b, row) {
 CALL (b, row) {
   UNWIND row.about AS e
   MERGE (en:Entity {key: e.key})
-    ON CREATE SET en.name = e.name, en.aliases = [], en.aliases_text = ''
-  WITH b, en, e,
-       reduce(acc = en.aliases, a IN e.aliases | CASE WHEN a IN acc THEN acc ELSE acc + a END)
-         AS aliases
-  SET en.aliases = aliases, en.aliases_text = reduce(s = '', a IN aliases | s + ' ' + a)
+    ON CREATE SET en.name = e.name
   MERGE (b)-[:ABOUT]->(en)
+  // the aliases are the namespaces' own: a name given in one never decides in another
+  WITH row, en, e WHERE size(e.aliases) > 0
+  UNWIND row.namespaces AS ns
+  MATCH (n:Namespace {name: ns})
+  MERGE (en)-[k:NAMED_IN]->(n)
+    ON CREATE SET k.aliases = []
+  WITH k, reduce(acc = k.aliases, a IN e.aliases | CASE WHEN a IN acc THEN acc ELSE acc + a END)
+            AS aliases
+  SET k.aliases = aliases, k.aliases_text = reduce(s = '', a IN aliases | s + ' ' + a)
 }
 CALL (b, row) {
   WITH row.scope AS s
@@ -49,6 +56,6 @@ CALL (b, row) {
   WITH sc, s
   UNWIND s.terms AS t
   MERGE (te:Entity {key: t.key})
-    ON CREATE SET te.name = t.name, te.aliases = [], te.aliases_text = ''
+    ON CREATE SET te.name = t.name
   MERGE (sc)-[:COVERS {mode: t.mode}]->(te)
 }

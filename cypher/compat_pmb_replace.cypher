@@ -27,11 +27,16 @@ CALL (b) {
 CALL (b) {
   UNWIND $about AS e
   MERGE (en:Entity {key: e.key})
-    ON CREATE SET en.name = e.name, en.aliases = [], en.aliases_text = ''
-  WITH b, en, e,
-       reduce(acc = en.aliases, a IN e.aliases | CASE WHEN a IN acc THEN acc ELSE acc + a END)
-         AS aliases
-  SET en.aliases = aliases, en.aliases_text = reduce(s = '', a IN aliases | s + ' ' + a)
+    ON CREATE SET en.name = e.name
   MERGE (b)-[:ABOUT]->(en)
+  // the aliases, per namespace (as belief_create)
+  WITH en, e WHERE size(e.aliases) > 0
+  UNWIND $namespaces AS ns
+  MATCH (n:Namespace {name: ns})
+  MERGE (en)-[k:NAMED_IN]->(n)
+    ON CREATE SET k.aliases = []
+  WITH k, reduce(acc = k.aliases, a IN e.aliases | CASE WHEN a IN acc THEN acc ELSE acc + a END)
+            AS aliases
+  SET k.aliases = aliases, k.aliases_text = reduce(s = '', a IN aliases | s + ' ' + a)
 }
 RETURN b.id AS id

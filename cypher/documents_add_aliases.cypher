@@ -1,6 +1,7 @@
 // name: documents_add_aliases
 // Adds aliases to a belief (those it already has are not repeated), and to the entity
-// named by its canonical name, so both the belief and the entity answer to the new names.
+// named by its canonical name in the belief's namespaces, so both the belief and the entity
+// answer to the new names there.
 // The belief's name_edits gain the new aliases' terms (beliefgraph/index_keys.py).
 // $id: belief id; $aliases: list<string>; $edits: list<string> (name_edits terms of $aliases);
 // $now: datetime.
@@ -16,10 +17,12 @@ SET b.aliases = aliases,
     b.updated_at = $now
 WITH b
 CALL (b) {
-  MATCH (b)-[:ABOUT]->(e:Entity)
-  WHERE e.name = b.canonical_name
-  WITH e, reduce(acc = coalesce(e.aliases, []), a IN $aliases |
+  MATCH (b)-[:ABOUT]->(e:Entity), (b)-[:IN]->(n:Namespace)
+  WHERE e.name = b.canonical_name AND size($aliases) > 0
+  MERGE (e)-[k:NAMED_IN]->(n)
+    ON CREATE SET k.aliases = []
+  WITH k, reduce(acc = k.aliases, a IN $aliases |
                  CASE WHEN a IN acc THEN acc ELSE acc + a END) AS aliases
-  SET e.aliases = aliases, e.aliases_text = reduce(s = '', a IN aliases | s + ' ' + a)
+  SET k.aliases = aliases, k.aliases_text = reduce(s = '', a IN aliases | s + ' ' + a)
 }
 RETURN b.aliases AS aliases

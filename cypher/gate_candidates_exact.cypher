@@ -8,7 +8,7 @@
 // window is stored, not folded into the expired one.
 // Returns one row per (incoming, candidate): score (cosine scaled to 0..1 as Neo4j does),
 // and the candidate's id, text, kind, status, trust, importance, canonical_name, user, namespaces,
-// about (list of {key, name, aliases}).
+// about (list of {key, name, aliases: the entity's aliases in row.namespaces}).
 UNWIND $rows AS row
 CALL (row) {
   MATCH (n:Namespace)<-[:IN]-(b:Belief)
@@ -24,4 +24,9 @@ CALL (row) {
 RETURN row.i AS i, score, b.id AS id, b.text AS text, b.kind AS kind, b.status AS status,
        b.trust AS trust, b.importance AS importance, b.canonical_name AS canonical_name, b.user AS user,
        [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
-       [(b)-[:ABOUT]->(e:Entity) | e {.key, .name, .aliases}] AS about
+       [(b)-[:ABOUT]->(e:Entity) | e {
+         .key, .name,
+         // its aliases in these namespaces only: a name given elsewhere decides nothing here
+         aliases: reduce(acc = [], names IN [(e)-[k:NAMED_IN]->(m:Namespace) WHERE m.name IN row.namespaces
+                                           | k.aliases] | acc + names)
+       }] AS about

@@ -55,4 +55,9 @@ RETURN row.i AS i, vector.similarity.cosine(b.embedding, row.embedding) AS score
        b.id AS id, b.text AS text, b.kind AS kind, b.status AS status,
        b.trust AS trust, b.importance AS importance, b.canonical_name AS canonical_name, b.user AS user,
        [(b)-[:IN]->(n:Namespace) | n.name] AS namespaces,
-       [(b)-[:ABOUT]->(e:Entity) | e {.key, .name, .aliases}] AS about
+       [(b)-[:ABOUT]->(e:Entity) | e {
+         .key, .name,
+         // its aliases in these namespaces only: a name given elsewhere decides nothing here
+         aliases: reduce(acc = [], names IN [(e)-[k:NAMED_IN]->(m:Namespace) WHERE m.name IN row.namespaces
+                                           | k.aliases] | acc + names)
+       }] AS about

@@ -5,9 +5,10 @@
 // proposed before the lock: the nearest to the incoming beliefs and those sharing an entity
 // or canonical name with them (beliefgraph/gate/vectors.py; the gate checks afterwards that the copies were
 // exactly this state), each once.
-// $names: list<string>, sorted; $token: string, new for every write (the gate's copies are
-// stamped with it); $ids: list<string>, the incoming beliefs' ids; $near: list<string>
-// (belief ids); $live: list<string>.
+// $names: list<string>, sorted (the write's namespaces, also those whose aliases of an entity
+// are read); $token: string, new for every write (the gate's copies are stamped with it);
+// $ids: list<string>, the incoming beliefs' ids; $near: list<string> (belief ids);
+// $live: list<string>.
 // A belief past its valid_to is history, never a candidate: a restated rule with a new
 // window is stored, not folded into the expired one.
 // Returns one row: sizes (list of {name, beliefs, replaced: the lock_token this lock
@@ -32,6 +33,11 @@ CALL () {
   MATCH (b:Belief {id: id})
   WHERE b.status IN $live
     AND NOT coalesce(b.valid_to <= datetime(), false)
-  RETURN collect({id: b.id, about: [(b)-[:ABOUT]->(e:Entity) | e {.key, .name, .aliases}]}) AS near
+  RETURN collect({id: b.id, about: [(b)-[:ABOUT]->(e:Entity) | e {
+    .key, .name,
+    // its aliases in these namespaces only: a name given elsewhere decides nothing here
+    aliases: reduce(acc = [], names IN [(e)-[k:NAMED_IN]->(m:Namespace) WHERE m.name IN $names
+                                      | k.aliases] | acc + names)
+  }]}) AS near
 }
 RETURN sizes, taken, near

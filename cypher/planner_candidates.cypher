@@ -14,7 +14,8 @@
 // ('fulltext'). Large namespaces go through the indexes: the vector index and Lucene over
 // belief_text, each over-fetched in proportion to the share of the store the namespaces
 // hold (at most $max_fetch; the store size comes from the count store), and the entity
-// walks from the Entity nodes named by $keys or matched in entity_names, each bounded by $k.
+// walks from the Entity nodes named by $keys, matched in entity_names or by their aliases in
+// the namespaces (entity_aliases), each bounded by $k.
 //
 // Walk. For every candidate and every current head of its SUPERSEDES chain (heads outside
 // the namespaces are never read): the belief, its namespaces among them, entities (keys,
@@ -110,6 +111,13 @@ UNION
     WITH spaces WHERE $words <> ''
     CALL db.index.fulltext.queryNodes('entity_names', $words, {limit: $k}) YIELD node
     RETURN node AS e
+  UNION
+    // an alias counts only where it was given: in these namespaces
+    WITH spaces WHERE $words <> ''
+    CALL db.index.fulltext.queryRelationships('entity_aliases', $words, {limit: $max_fetch})
+      YIELD relationship
+    WITH relationship, spaces WHERE endNode(relationship) IN spaces
+    RETURN startNode(relationship) AS e LIMIT $k
   }
   CALL (e, spaces) {
     MATCH (e)<-[:ABOUT]-(b:Belief) WHERE EXISTS { (b)-[:IN]->(m) WHERE m IN spaces }
@@ -176,7 +184,11 @@ RETURN key_state, known, size, collect(CASE WHEN b IS NOT NULL THEN {
                     | o.id]),
   superseded_by: head([(n:Belief)-[:SUPERSEDES]->(b)
                        WHERE EXISTS { (n)-[:IN]->(m) WHERE m IN spaces } | n.id]),
-  names: reduce(acc = [], e IN [(b)-[:ABOUT]->(e:Entity) | [e.name] + coalesce(e.aliases, [])] |
+  // an entity's aliases in these namespaces only (NAMED_IN): a name given elsewhere decides
+  // nothing here
+  names: reduce(acc = [], e IN [(b)-[:ABOUT]->(e:Entity) | [e.name] + reduce(
+                  own = [], given IN [(e)-[k:NAMED_IN]->(m) WHERE m IN spaces | k.aliases] |
+                  own + given)] |
                 acc + e),
   scope_key: head([(b)-[:GOVERNS]->(s:Scope) | s.key]),
   head: head,

@@ -325,11 +325,14 @@ class Neighbours:
         limit = self._near_limit
         pending = rows
         structural = self._related(rows, copies, vectors)
+        names = sorted({ns for r in rows for ns in r["namespaces"]})
         while pending:
             ranks = self._rank(pending, copies, vectors, limit, floors)
             proposals = with_structural(ranks, structural)
             ids = sorted({belief for pairs in proposals.values() for belief, _ in pairs})
-            near = self.db.tx_rows(tx, "gate_candidates_near", ids=ids, live=list(LIVE_STATUSES))
+            near = self.db.tx_rows(
+                tx, "gate_candidates_near", ids=ids, namespaces=names, live=list(LIVE_STATUSES)
+            )
             live = {r["id"]: r["about"] for r in near}
             found += neighbours_of(proposals, live_views(live, copies.values()))
             for copy in copies.values():

@@ -9,7 +9,7 @@ already seen, with what the classifier compares of them that does not change eit
 kind, trust, names; the compat router's in-place replace, which changes them, makes the
 copies reload: see below), and ranks an incoming belief against them with one matrix product;
 Neo4j then reads only the few nearest: which are still live (a status changes) and what
-they are about (an entity gains aliases from writes in any namespace).
+they are about (an entity gains aliases from other writes in the namespace).
 
 **When a copy may be used.** The namespace's write lock (``gate_lock_near``) replaces the
 namespace's ``lock_token`` with a token of its own and returns the one it replaced, with the

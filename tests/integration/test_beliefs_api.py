@@ -18,6 +18,7 @@ from beliefgraph.index_keys import name_edits, search_keys
 from beliefgraph.models import BeliefCreate, BeliefPublic, Kind, Status
 from beliefgraph.schema import (
     SEARCH_INDEX_PROPERTIES,
+    backfill_entity_aliases,
     backfill_packed_embeddings,
     backfill_search_keys,
     backfill_search_terms,
@@ -106,12 +107,12 @@ def test_entities_and_scopes_are_merged_not_duplicated(
     records, _, _ = driver.execute_query(
         "MATCH (e:Entity {key: $key}) "
         "RETURN count(e) AS entities, COUNT { (e)<-[:ABOUT]-() } AS beliefs, "
-        "head(collect(e.aliases)) AS aliases",
+        "[(e)-[k:NAMED_IN]->(n:Namespace) | [n.name, k.aliases]] AS aliases",
         key=f"router_{uid}",
     )
     assert records[0]["entities"] == 1
     assert records[0]["beliefs"] == 2
-    assert records[0]["aliases"] == ["gw"]
+    assert records[0]["aliases"] == [[ns, ["gw"]]]
     scopes, _, _ = driver.execute_query(
         "MATCH (b:Belief)-[:IN]->(:Namespace {name: $ns}) MATCH (b)-[:GOVERNS]->(s:Scope) "
         "RETURN count(DISTINCT s) AS scopes, count(b) AS governing",
@@ -561,3 +562,27 @@ def test_a_write_sent_again_is_a_replay_not_a_conflict(
     # the same id with other content is still a conflict
     other = client.post("/v1/beliefs", json=sent | {"text": "The gate code is 1111."})
     assert_problem(other, 409)
+
+
+def test_init_moves_an_earlier_stores_entity_aliases_to_the_namespaces_of_its_beliefs(
+    store: Store, driver: Driver, ns: str, uid: str
+) -> None:
+    key = f"old_router_{uid}"
+    store.create(
+        [BeliefCreate(text="The old router sits in the hall.", about=[key], namespaces=[ns])]
+    )
+    # the entity as a store from before per-namespace aliases holds it
+    driver.execute_query(
+        "MATCH (e:Entity {key: $key}) SET e.aliases = ['gw', 'hall box'], "
+        "e.aliases_text = ' gw hall box'",
+        key=key,
+    )
+    assert backfill_entity_aliases(store.db) >= 1
+    [moved], _, _ = driver.execute_query(
+        "MATCH (e:Entity {key: $key}) RETURN properties(e).aliases AS left, "
+        "[(e)-[k:NAMED_IN]->(n:Namespace) | [n.name, k.aliases, k.aliases_text]] AS named",
+        key=key,
+    )
+    assert moved["left"] is None
+    assert moved["named"] == [[ns, ["gw", "hall box"], " gw hall box"]]
+    assert backfill_entity_aliases(store.db) == 0  # nothing left to do

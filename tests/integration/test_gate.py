@@ -22,6 +22,7 @@ from beliefgraph.config import Settings
 from beliefgraph.embeddings import OnnxEmbedder
 from beliefgraph.errors import DuplicateId, Forbidden
 from beliefgraph.gate.incoming import incoming_from_rows
+from beliefgraph.importer.documents import add_aliases
 from beliefgraph.models import BeliefCreate, EntityRef, Verdict
 from beliefgraph.store import Store
 from tests.integration.test_beliefs_api import assert_problem, count_in
@@ -376,24 +377,19 @@ def test_the_copys_neighbours_are_as_neo4j_holds_them_with_entities_as_they_are_
     # one store ranks in its copy of the namespace, the other reads every neighbour in Cypher
     copied = Store(driver, embedder, database="neo4j", settings=Settings())
     cypher = Store(driver, embedder, database="neo4j", settings=Settings(gate_vector_cache=0))
-    for text, kind in (
-        ("The deploy box runs Debian 12.", "fact"),
-        ("We decided the deploy box stays in rack four.", "decision"),
-    ):
+    [named, _] = [
         copied.create(
-            [BeliefCreate(text=text, kind=kind, about=["deploy box"], namespaces=[ns, f"{ns}-b"])]
+            [BeliefCreate(text=text, kind=kind, about=["deploy box"], namespaces=[ns], **names)]
+        )[0]
+        for text, kind, names in (
+            ("The deploy box runs Debian 12.", "fact", {"canonical_name": "deploy box"}),
+            ("We decided the deploy box stays in rack four.", "decision", {}),
         )
-    # a write elsewhere gives the shared entity an alias, and leaves this namespace's copy
-    # in sync: what the gate compares of its beliefs must still come from Neo4j
-    cypher.create(
-        [
-            BeliefCreate(
-                text="Backups of it run nightly.",
-                about=[EntityRef(name="deploy box", aliases=["build host"])],
-                namespaces=[f"{ns}-other"],
-            )
-        ]
-    )
+    ]
+    # a document's update gives the entity an alias without a gated write, so this
+    # namespace's copy stays in sync: what the gate compares of its beliefs must still come
+    # from Neo4j
+    add_aliases(copied, named.id, ["build host"])
     new = BeliefCreate(
         text="The deploy box runs Debian 13 now.", about=["deploy box"], namespaces=[ns]
     )
@@ -414,6 +410,40 @@ def test_the_copys_neighbours_are_as_neo4j_holds_them_with_entities_as_they_are_
     for c in via_copy:
         [words] = c.view.entities.values()
         assert {"build", "host"} <= words
+
+
+def test_an_alias_given_in_another_namespace_is_not_compared(
+    driver: Driver, embedder: OnnxEmbedder, ns: str
+) -> None:
+    copied = Store(driver, embedder, database="neo4j", settings=Settings())
+    cypher = Store(driver, embedder, database="neo4j", settings=Settings(gate_vector_cache=0))
+    copied.create(
+        [BeliefCreate(text="The deploy box runs Debian 12.", about=["deploy box"], namespaces=[ns])]
+    )
+    copied.create(
+        [
+            BeliefCreate(
+                text="Backups of it run nightly.",
+                about=[EntityRef(name="deploy box", aliases=["build host"])],
+                namespaces=[f"{ns}-other"],
+            )
+        ]
+    )
+    new = BeliefCreate(
+        text="The deploy box runs Debian 13 now.", about=["deploy box"], namespaces=[ns]
+    )
+    for store in (copied, cypher):
+        rows = store.prepare([new])
+
+        def work(tx: Any, rows: Any = rows, store: Store = store) -> list[Any]:
+            found, _ = store.gate.lock_and_find(tx, incoming_from_rows(rows))
+            return found[0]
+
+        with driver.session(database="neo4j") as session:
+            [candidate] = session.execute_write(work)
+        [words] = candidate.view.entities.values()
+        assert "deploy" in words
+        assert "build" not in words
 
 
 def test_a_belief_rewritten_in_place_is_compared_as_it_is_now_not_as_a_stale_copy_holds_it(

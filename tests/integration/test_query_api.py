@@ -456,3 +456,40 @@ def test_the_cli_prints_the_decision(client: TestClient, ns: str, uid: str) -> N
     )
     assert bad.returncode == 2
     assert "query" in bad.stderr
+
+
+def test_an_alias_given_in_another_namespace_decides_nothing_here(
+    client: TestClient, store: Store, ns: str, uid: str
+) -> None:
+    other, alias = f"tenant:t-{uuid.uuid4().hex[:12]}", f"bluebox{uid}"
+    router = {"name": f"zephyr router {uid}", "aliases": [alias]}
+    put(
+        client,
+        other,
+        uid + "o",
+        {"text": "The Zephyr router admin code is 7731.", "about": [router]},
+    )
+    [rule] = put(
+        client,
+        ns,
+        uid,
+        {
+            "text": "Zephyr router: reboot it from the rack switch, never by pulling the plug.",
+            "about": [router["name"]],
+        },
+    )
+    request = QueryRequest(query=f"How do I restart the {alias}?", namespaces=[ns])
+
+    def answers_to_the_alias(exact_limit: int) -> tuple[bool, bool]:
+        """Whether the rule's scope matched the alias, and whether it was found by it."""
+        settings = PlannerSettings(exact_limit=exact_limit)
+        found = Planner(store.db, store.embedder, settings).query(request).trace.candidates
+        of_rule = [(alias in c.scope.matched, "alias" in c.found_by) for c in found if c.id == rule]
+        return of_rule[0] if of_rule else (False, False)
+
+    assert answers_to_the_alias(2_000) == (False, False)
+    assert answers_to_the_alias(0) == (False, False)
+    # the same alias given here makes the rule answer to it, by either way of discovery
+    put(client, ns, uid + "n", {"text": "The rack switch is labelled R4.", "about": [router]})
+    assert answers_to_the_alias(2_000)[0] is True
+    assert answers_to_the_alias(0) == (True, True)
