@@ -120,19 +120,24 @@ class Candidate:
     contested_by: tuple[str, ...] = ()
     #: its ``valid_to`` has passed: history, like an archived belief, whatever its status
     expired: bool = False
+    #: the words in which its text says its arrangement has ended ("ran to 31 Dec 2024 and
+    #: was never renewed": :func:`~beliefgraph.language.lapsed.term_ended`): history too
+    ended: str | None = None
 
     @property
     def current(self) -> bool:
         """Whether the belief describes the present (not superseded, retracted, archived,
-        nor expired)."""
-        return self.status in CURRENT and not self.expired
+        expired, nor ended by its own words)."""
+        return self.status in CURRENT and not self.expired and self.ended is None
 
     @property
     def historical(self) -> str | None:
-        """Why the belief is history (``archived``, ``expired``), or ``None``."""
+        """Why the belief is history (``archived``, ``expired``, ended), or ``None``."""
         if self.status == Status.archived:
             return "archived"
-        return "expired (its valid_to has passed)" if self.expired else None
+        if self.expired:
+            return "expired (its valid_to has passed)"
+        return f"ended (its text says it {self.ended})" if self.ended else None
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from typing import Any
 
 from neo4j import Record
 
+from beliefgraph.language.lapsed import term_ended
 from beliefgraph.models import (
     ActionClass,
     BeliefPublic,
@@ -100,6 +101,7 @@ def candidate_from_record(
         head=record["head"],
         contested_by=tuple(sorted(c["id"] for c in record["contested_by"])),
         expired=_expired(b.get("valid_to")),
+        ended=term_ended(b["text"], datetime.now(UTC).date()),
     )
     extra = CandidateRow(
         ways=tuple(record["ways"]),

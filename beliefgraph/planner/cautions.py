@@ -72,7 +72,7 @@ def closest_rule(
     )
     standing = (
         c.status == Status.active
-        and not c.expired
+        and c.historical is None
         and c.epistemic_status == EpistemicStatus.confirmed
     )
     return closest if missed and standing else None

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from beliefgraph.language.acts import infer_action_types
 from beliefgraph.language.directives import read_directive
+from beliefgraph.language.lapsed import term_ended
 from beliefgraph.language.questions import asks_what_was_done
 from beliefgraph.language.stakes import at_stake
 from beliefgraph.models import (
@@ -1255,3 +1256,21 @@ def test_a_current_rule_on_doing_an_act_does_not_reach_a_question_of_its_record(
         [kept] = [a for a in d.assessments if a.candidate.id == "rule"]
         assert kept.scope is not None, mixed
         assert kept.scope.outside is None, mixed
+
+
+def test_a_note_whose_text_says_its_agreement_ended_answers_only_as_history() -> None:
+    """Labelled an active fact whose hint is ``answer``, but its own words say the agreement
+    ran out: history, ``archive_only``, as if its valid_to had passed."""
+    terms = belief(
+        "terms",
+        "Northfield Timber trade terms: 12% off list under the 2023 framework agreement, "
+        "which ran to 31 Dec 2024 and was never renewed.",
+        names=("northfield timber",),
+        hint=ActionClass.answer,
+    )
+    ended = replace(terms, ended=term_ended(terms.text, date(2026, 12, 5)))
+    assert ended.ended is not None
+    query = "What are our Northfield Timber trade terms?"
+    d = decide(query, [R], [ended])
+    assert (d.governing, d.action) == ("terms", ActionClass.archive_only)
+    assert not ended.current
