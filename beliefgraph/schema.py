@@ -21,9 +21,7 @@ from beliefgraph.index_keys import name_edits, search_keys, text_words
 log = logging.getLogger(__name__)
 
 #: the indexes the service needs online before it is ready
-REQUIRED_INDEXES = frozenset(
-    {"belief_embedding", "belief_text", "belief_search", "entity_names", "entity_aliases"}
-)
+REQUIRED_INDEXES = frozenset({"belief_embedding", "belief_text", "belief_search", "entity_names"})
 #: what cypher/schema.cypher's belief_search covers, in order; an index made over other
 #: properties (by an earlier schema) is made again by init
 SEARCH_INDEX_PROPERTIES = (

@@ -44,7 +44,7 @@ CALL (b, row) {
     ON CREATE SET k.aliases = []
   WITH k, reduce(acc = k.aliases, a IN e.aliases | CASE WHEN a IN acc THEN acc ELSE acc + a END)
             AS aliases
-  SET k.aliases = aliases, k.aliases_text = reduce(s = '', a IN aliases | s + ' ' + a)
+  SET k.aliases = aliases, k.aliases_text = toLower(reduce(s = '', a IN aliases | s + ' ' + a))
 }
 CALL (b, row) {
   WITH row.scope AS s

@@ -1,6 +1,7 @@
 // name: compat_pmb_replace
 // Replaces a compat belief in place (PrecisionMemBench's upsert and update): its properties,
-// embedding, namespaces and the entity of its canonical name. A belief that something
+// embedding, namespaces and the entity of its canonical name (with its aliases in the new
+// namespaces, on NAMED_IN edges). A belief that something
 // already supersedes stays superseded. Every namespace it leaves or joins has its
 // lock_token replaced, so the gate's in-process vector copies of them are reloaded
 // (beliefgraph/gate/vectors.py: only the gate's own writes may leave a copy in step).
@@ -37,6 +38,6 @@ CALL (b) {
     ON CREATE SET k.aliases = []
   WITH k, reduce(acc = k.aliases, a IN e.aliases | CASE WHEN a IN acc THEN acc ELSE acc + a END)
             AS aliases
-  SET k.aliases = aliases, k.aliases_text = reduce(s = '', a IN aliases | s + ' ' + a)
+  SET k.aliases = aliases, k.aliases_text = toLower(reduce(s = '', a IN aliases | s + ' ' + a))
 }
 RETURN b.id AS id

@@ -23,6 +23,6 @@ CALL (b) {
     ON CREATE SET k.aliases = []
   WITH k, reduce(acc = k.aliases, a IN $aliases |
                  CASE WHEN a IN acc THEN acc ELSE acc + a END) AS aliases
-  SET k.aliases = aliases, k.aliases_text = reduce(s = '', a IN aliases | s + ' ' + a)
+  SET k.aliases = aliases, k.aliases_text = toLower(reduce(s = '', a IN aliases | s + ' ' + a))
 }
 RETURN b.aliases AS aliases

@@ -16,7 +16,7 @@ CALL (e) {
     ON CREATE SET k.aliases = []
   WITH e, k, reduce(acc = k.aliases, a IN e.aliases | CASE WHEN a IN acc THEN acc ELSE acc + a END)
                AS aliases
-  SET k.aliases = aliases, k.aliases_text = reduce(s = '', a IN aliases | s + ' ' + a)
+  SET k.aliases = aliases, k.aliases_text = toLower(reduce(s = '', a IN aliases | s + ' ' + a))
 }
 REMOVE e.aliases, e.aliases_text
 RETURN count(e) AS moved

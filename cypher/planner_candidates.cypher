@@ -15,7 +15,7 @@
 // belief_text, each over-fetched in proportion to the share of the store the namespaces
 // hold (at most $max_fetch; the store size comes from the count store), and the entity
 // walks from the Entity nodes named by $keys, matched in entity_names or by their aliases in
-// the namespaces (entity_aliases), each bounded by $k.
+// the namespaces (NAMED_IN), each bounded by $k.
 //
 // Walk. For every candidate and every current head of its SUPERSEDES chain (heads outside
 // the namespaces are never read): the belief, its namespaces among them, entities (keys,
@@ -112,12 +112,12 @@ UNION
     CALL db.index.fulltext.queryNodes('entity_names', $words, {limit: $k}) YIELD node
     RETURN node AS e
   UNION
-    // an alias counts only where it was given: in these namespaces
-    WITH spaces WHERE $words <> ''
-    CALL db.index.fulltext.queryRelationships('entity_aliases', $words, {limit: $max_fetch})
-      YIELD relationship
-    WITH relationship, spaces WHERE endNode(relationship) IN spaces
-    RETURN startNode(relationship) AS e LIMIT $k
+    // an alias counts only where it was given: the namespaces' own, a word of the query
+    // among an alias's words
+    UNWIND spaces AS space
+    MATCH (space)<-[k:NAMED_IN]-(e:Entity)
+    WHERE any(t IN $terms WHERE (k.aliases_text + ' ') CONTAINS (' ' + t + ' '))
+    RETURN DISTINCT e LIMIT $k
   }
   CALL (e, spaces) {
     MATCH (e)<-[:ABOUT]-(b:Belief) WHERE EXISTS { (b)-[:IN]->(m) WHERE m IN spaces }

@@ -26,13 +26,11 @@ CREATE FULLTEXT INDEX belief_text IF NOT EXISTS FOR (b:Belief)
 CREATE FULLTEXT INDEX belief_search IF NOT EXISTS FOR (b:Belief)
   ON EACH [b.canonical_name, b.aliases_text, b.text_words, b.search_keys, b.name_edits]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}};
-// An entity's aliases are its namespaces' own, on NAMED_IN edges (entity_aliases); the
-// aliases_text of an Entity node is left from stores before that, until init's backfill moves it.
+// An entity's aliases are its namespaces' own, on NAMED_IN edges (the planner reads those of
+// the namespaces asked); the aliases_text of an Entity node is left from stores before that,
+// until init's backfill moves it.
 CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (e:Entity)
   ON EACH [e.name, e.aliases_text]
-  OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}};
-CREATE FULLTEXT INDEX entity_aliases IF NOT EXISTS FOR ()-[k:NAMED_IN]-()
-  ON EACH [k.aliases_text]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}};
 // No query starts from a belief's status or kind (each filters beliefs found otherwise),
 // so an index of either only made every write dearer: dropped where an earlier schema made it.

@@ -13,7 +13,8 @@ How it maps onto the graph:
 
 - ``type`` → ``kind``; ``content`` → ``text``; ``scope`` → namespaces; ``user_id`` → ``user``
   (the hard isolation between users); ``canonical_name`` and ``aliases`` stay on the belief
-  and become an ``Entity`` (key: the snake_case canonical name) with those aliases;
+  and become an ``Entity`` (key: the snake_case canonical name) with those aliases in the
+  belief's namespaces;
 - ``epistemic_status``: ``active`` / ``exploratory`` (and the other creatable statuses) →
   ``status``; ``superseded`` → a ``SUPERSEDES`` edge from ``superseded_by``, written in the
   same transaction, which marks the old belief superseded;
@@ -421,7 +422,8 @@ def add_aliases(
     *,
     clock: Callable[[], datetime] = lambda: datetime.now(UTC),
 ) -> list[str]:
-    """Add aliases to a stored belief (and to the entity of its canonical name).
+    """Add aliases to a stored belief (and to the entity of its canonical name, in the
+    belief's namespaces).
 
     Returns:
         The belief's aliases afterwards.
