@@ -37,17 +37,27 @@ _ARRANGEMENT = (
     r"agreements?|contracts?|deals?|frameworks?|rates?|schemes?|arrangements?|licen[cs]es?"
     r"|programmes?|programs?|terms|subscriptions?|leases?|warrant(?:y|ies)|memberships?"
     r"|accounts?|permits?|exemptions?|waivers?|approvals?|(?:pre-?)?clearances?|tenanc(?:y|ies)"
-    r"|ndas?|rights|access|visas?|cover"
+    r"|ndas?|rights|access|cover"
 )
 #: how its ending is said; the first group needs a date after it to have ended
 _ENDING = (
     r"(?P<until>(?:ran|was valid|were valid|valid|lasted|applied) (?:until|till|to|through|thru))"
-    r"|ran out(?! of)|expired|ended|lapsed|finished"
-    r"|(?:was|were|has|have)(?: not| never|n't) (?:been )?renewed|(?:,|and) not renewed"
+    r"|ran out(?! of)|expired(?! [a-z]+s\b)|ended(?! up)|lapsed(?! into)"
+    r"|finished(?! (?:first|second|third|last|top|higher|lower|the|ahead|behind)\b)"
+    r"|(?:was|were|has|have)(?: not| never|n't) (?:been )?renewed|(?:, |and )not renewed"
 )
 _ENDED = re.compile(
-    rf"\b(?:{_ARRANGEMENT})\b[^\n]{{0,60}}?(?<!\bbe )(?<!\bbeen )"
-    rf"\b(?P<said>(?:{_ENDING})\b(?P<when>[^.;\n]{{0,40}}))",
+    rf"\b(?:{_ARRANGEMENT})\b[^\n]{{0,60}}?"
+    # not what may end or has not: "can be ended", "has not expired", "hasn't lapsed"
+    r"(?<!\bbe )(?<!\bbeen )(?<!\bnot )(?<!\bnever )(?<!n't )(?<!\bno )"
+    rf"(?P<said>(?:{_ENDING})\b(?P<when>[^.;\n]{{0,40}}))",
+    re.IGNORECASE,
+)
+#: an arrangement named in a condition, a question or a rule's reach: "drivers whose licence
+#: has expired", "if the NDA lapsed", "any rate that has lapsed"
+_CONDITION = re.compile(
+    r"\b(?:whose|if|when|once|unless|whether|any|anyone|everyone|every|each)\b"
+    r"[^.;\n]{0,40}$",
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
@@ -56,7 +66,10 @@ _MONTH = re.compile(rf"\b({MONTH_SPELLINGS})\b\.?", re.IGNORECASE)
 #: replaced it, what is still to be done
 _NOW = re.compile(
     r"\b(?:now|currently|new|replaced by|instead|from (?:now|then) on|going forward|these days"
-    r"|since|still|no more|any ?more|let's|let us|will|should|must|going to)\b",
+    r"|since|still|yet|no more|any ?more|let's|let us|will|should|must|going to)\b"
+    # renewed, extended or re-opened after it ended: it holds (not "was never renewed")
+    r"|(?<!\bnot )(?<!\bnever )(?<!n't )(?<!\bnot been )(?<!n't been )"
+    r"\b(?:renewed|extended|re-?opened|reinstated)\b",
     re.IGNORECASE,
 )
 #: the first three letters of each month, in calendar order
@@ -83,11 +96,22 @@ def _passed(when: str, today: date) -> bool | None:
 @lru_cache(maxsize=CACHE)
 def term_ended(text: str, today: date) -> str | None:
     """The words that say ``text``'s arrangement has ended by ``today``, or ``None``."""
+    if "?" in text or _NOW.search(text):
+        return None
+    found = None
     for m in _ENDED.finditer(text):
         passed = _passed(m.group("when"), today)
-        if passed is False or (passed is None and m.group("until")):
+        if passed is False:
+            return None  # it runs on ("valid until 2031"), whatever else ended before
+        if (passed is None and m.group("until")) or _CONDITION.search(text, 0, m.start()):
             continue
-        if _NOW.search(text):
-            return None
-        return " ".join(m.group("said").split()).rstrip(" ,")
-    return None
+        found = found or _words(m.group("said"), m.group("when"))
+    return found
+
+
+def _words(said: str, when: str) -> str:
+    """The ending as said, for the trace: "ran to 31 Dec 2024 and was never renewed", no
+    leading "and" or comma, no word cut at the end."""
+    if len(when) == 40 and not when.endswith(" "):
+        said = said[: len(said) - len(when)] + when.rsplit(" ", 1)[0]
+    return " ".join(said.split()).lstrip(", ").removeprefix("and ").rstrip(" ,")

@@ -20,7 +20,7 @@ from beliefgraph.models import (
     Priority,
     Status,
 )
-from beliefgraph.planner.assess import Candidate
+from beliefgraph.planner.assess import PLANNER_AUTHORITY_KINDS, Candidate
 from beliefgraph.planner.models import Contest
 from beliefgraph.records import belief_from_record, native_datetime
 
@@ -31,6 +31,16 @@ def _expired(valid_to: Any) -> bool:
     if until is None:
         return False
     return (until if until.tzinfo else until.replace(tzinfo=UTC)) <= datetime.now(UTC)
+
+
+def _ended(text: str, kind: Kind) -> str | None:
+    """Where a statement's own words say its arrangement has ended, those words; never for a
+    belief of a rule's kind, whose ``valid_to`` says when it ends. (The text's directive is
+    not asked: "was never renewed" reads to it as a prohibition; a rule about an ending,
+    "drivers whose licence has expired may not ...", is a condition to the reader.)"""
+    if kind in PLANNER_AUTHORITY_KINDS:
+        return None
+    return term_ended(text, datetime.now(UTC).date())
 
 
 @dataclass(frozen=True)
@@ -101,7 +111,7 @@ def candidate_from_record(
         head=record["head"],
         contested_by=tuple(sorted(c["id"] for c in record["contested_by"])),
         expired=_expired(b.get("valid_to")),
-        ended=term_ended(b["text"], datetime.now(UTC).date()),
+        ended=None if governs else _ended(b["text"], Kind(b["kind"])),
     )
     extra = CandidateRow(
         ways=tuple(record["ways"]),

@@ -493,3 +493,21 @@ def test_an_alias_given_in_another_namespace_decides_nothing_here(
     put(client, ns, uid + "n", {"text": "The rack switch is labelled R4.", "about": [router]})
     assert answers_to_the_alias(2_000)[0] is True
     assert answers_to_the_alias(0) == (True, True)
+
+
+def test_a_note_whose_words_say_its_agreement_ended_answers_as_history(
+    client: TestClient, ns: str, uid: str
+) -> None:
+    [terms] = put(
+        client,
+        ns,
+        uid,
+        {
+            "text": f"Kestrel{uid} Logistics: £41 a pallet under the 2022-2023 contract. The "
+            "contract ended in December 2023 and was not renewed.",
+            "allowed_action": "answer",
+        },
+    )
+    body = ask(client, f"What are we paying Kestrel{uid} Logistics per pallet?", ns)
+    assert body["governing"]["id"] == terms
+    assert body["action"] == "archive_only"

@@ -46,6 +46,24 @@ def test_an_ended_arrangement_is_read(text: str) -> None:
         # no arrangement
         "The van ran out of fuel on the ring road.",
         "The office move finished in March 2025.",
+        # said not to have ended, or asked
+        "The contract has not expired.",
+        "The licence hasn't lapsed.",
+        "Has the contract expired?",
+        "The lease hasn't been renewed yet.",
+        # ended, then renewed or extended: it holds
+        "The contract expired in 2024 and was renewed on the same terms.",
+        "The lease ran to 2024 and was extended by three years.",
+        # one runs on, whatever ended before
+        "Licence valid until 2031; the 2019 licence expired in 2020.",
+        # other senses of the verb
+        "Our contract with Acme ended up costing more than planned.",
+        "The deal finished second in the tender.",
+        "The licence server logs expired sessions nightly.",
+        # a condition or a rule's reach, not an ending
+        "Drivers whose licence has expired may not take out the delivery vans.",
+        "No purchase orders to suppliers whose framework agreement has lapsed.",
+        "Treat any rate that has lapsed as void; quote list price.",
     ],
 )
 def test_what_is_not_an_ended_arrangement_is_not(text: str) -> None:
@@ -56,3 +74,15 @@ def test_a_date_this_year_ends_it_once_its_month_is_past() -> None:
     text = "Fast-track pre-clearance FT-71550 valid through November 2026."
     assert term_ended(text, date(2026, 12, 1)) is not None
     assert term_ended(text, date(2026, 11, 1)) is None
+
+
+def test_the_trace_says_the_ending_in_whole_words() -> None:
+    said = term_ended(
+        "Northfield Timber trade terms: 12% off list under the 2023 framework agreement, "
+        "which ran to 31 Dec 2024 and was never renewed.",
+        TODAY,
+    )
+    assert said == "ran to 31 Dec 2024 and was never renewed"
+    said = term_ended("Farms supply deal (2019-2023). Ran out in March 2023, not renewed.", TODAY)
+    assert said is not None
+    assert not said.startswith((",", "and"))
