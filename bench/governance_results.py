@@ -106,9 +106,10 @@ USED = [
     "unread-50",
     "unread-51",
     "unread-52",
+    "unread-53",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-53"]
+UNREAD: list[str] = ["unread-54"]
 
 
 def beyond_targets() -> list[Configuration]:
