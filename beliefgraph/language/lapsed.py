@@ -29,7 +29,7 @@ import re
 from datetime import date
 from functools import lru_cache
 
-from beliefgraph.language.values import MONTH_SPELLINGS
+from beliefgraph.language.values import MONTH_SPELLINGS, month_number
 from beliefgraph.language.words import CACHE
 
 #: what runs for a term and then ends
@@ -72,13 +72,6 @@ _NOW = re.compile(
     r"\b(?:renewed|extended|re-?opened|reinstated)\b",
     re.IGNORECASE,
 )
-#: the first three letters of each month, in calendar order
-_CALENDAR = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-
-
-def _month(name: str) -> int:
-    """1 for "January" or "Jan", 12 for "Dec."."""
-    return next(i for i, m in enumerate(_CALENDAR, start=1) if name.lower().startswith(m))
 
 
 def _passed(when: str, today: date) -> bool | None:
@@ -90,7 +83,7 @@ def _passed(when: str, today: date) -> bool | None:
     month = _MONTH.search(when[: year.start()])
     if y != today.year or month is None:
         return y < today.year
-    return _month(month.group(1)) < today.month
+    return month_number(month.group(1)) < today.month
 
 
 @lru_cache(maxsize=CACHE)

@@ -47,6 +47,13 @@ _MONTHS = {m: i + 1 for i, names in enumerate(_MONTH_SPELLINGS) for m in names}
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 #: a regex alternation of every month's spellings, longest first
 MONTH_SPELLINGS = _MONTH
+
+
+def month_number(spelling: str) -> int:
+    """1 for "January" or "Jan", 9 for "Sept": a spelling of :data:`MONTH_SPELLINGS`."""
+    return _MONTHS[spelling.lower()]
+
+
 _NUMBER_WORDS = {
     w: str(i)
     for i, w in enumerate(

@@ -33,12 +33,13 @@ def _expired(valid_to: Any) -> bool:
     return (until if until.tzinfo else until.replace(tzinfo=UTC)) <= datetime.now(UTC)
 
 
-def _ended(text: str, kind: Kind) -> str | None:
+def _ended(text: str, kind: Kind, governs: object) -> str | None:
     """Where a statement's own words say its arrangement has ended, those words; never for a
-    belief of a rule's kind, whose ``valid_to`` says when it ends. (The text's directive is
-    not asked: "was never renewed" reads to it as a prohibition; a rule about an ending,
-    "drivers whose licence has expired may not ...", is a condition to the reader.)"""
-    if kind in PLANNER_AUTHORITY_KINDS:
+    rule (a ``governs`` scope, or a rule's kind), whose ``valid_to`` says when it ends. (The
+    text's directive is not asked: "was never renewed" reads to it as a prohibition; a rule
+    about an ending, "drivers whose licence has expired may not ...", is a condition to the
+    reader.)"""
+    if governs or kind in PLANNER_AUTHORITY_KINDS:
         return None
     return term_ended(text, datetime.now(UTC).date())
 
@@ -111,7 +112,7 @@ def candidate_from_record(
         head=record["head"],
         contested_by=tuple(sorted(c["id"] for c in record["contested_by"])),
         expired=_expired(b.get("valid_to")),
-        ended=None if governs else _ended(b["text"], Kind(b["kind"])),
+        ended=_ended(b["text"], Kind(b["kind"]), governs),
     )
     extra = CandidateRow(
         ways=tuple(record["ways"]),
