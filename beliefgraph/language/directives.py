@@ -130,8 +130,8 @@ _ROUTE_SAID = re.compile(
     r"(?:added|granted|issued|set up|enrolled|invited|registered|request|apply|ask|book|"
     r"raise|use)\b"
     # a way named as such: "The approved route is the Harbor Connect portal"
-    r"|[.;:]\s*(?:the |our )?(?:approved|proper|right|correct|only|sanctioned|official|usual) "
-    r"(?:route|way|channel|path|process) (?:is|for)\b"
+    r"|[.;:]\s*(?:the |our )?(?:approved|proper|right|correct|only|one|sanctioned|official|usual"
+    r"|accepted|agreed|standard|permitted) (?:route|way|channel|path|process) (?:is|for)\b"
     r"|\buntil (?:the |a |an )?(?:\w+ ){0,4}(?:has |have )?(?:checked|confirmed|cleared|"
     r"approved|signed off|verified|reviewed)\b"
 )
@@ -212,6 +212,10 @@ _THE_PAST = cues(
     r"(?:when|while|before|after) the old",
     r"(?:around|about|at) the time (?:it|they|we|he|she)",
     rf"(?:in|during|for|from) (?:(?:early|mid|late) )?(?:{MONTH_SPELLINGS}) (?:19|20)\d\d",
+    # a season, term or quarter of a year: "for the spring 2020 cohort", "in Q3 2024"
+    r"(?:in|during|for|from|over) (?:the )?(?:(?:early|mid|late) )?"
+    r"(?:spring|summer|autumn|fall|winter|easter|christmas|q[1-4]|h[12])"
+    r"(?: (?:term|semester|quarter|half|season|holidays?))? (?:of )?(?:19|20)\d\d",
     r"(?:we|they|you|people|staff) used to",
     r"before [^.?!]{0,40}(?:existed|came in|was introduced|changed|went live|went over|"
     r"switched|moved (?:over|to)|took (?:it |them )?over|took charge)",

@@ -12,6 +12,8 @@ from beliefgraph.text import tokenize, word_set
 #: a capitalised word, or an initial ("T.")
 _NAME_WORD = re.compile(r"\b[A-Z](?:\.|[\w'\u2019-]*)")
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n)\s*[\"'(]*$")
+#: the titles a name may follow ("Mr Halvorsen")
+_TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof"})
 #: capitalised words that name no one
 _NOT_NAMES = word_set(
     """
@@ -44,7 +46,11 @@ def proper_names(text: str) -> tuple[tuple[str, ...], ...]:
     found: list[tuple[str, ...]] = []
     for run in runs:
         tokens = [w.rstrip(".").lower() for w, _ in run]
-        if _SENTENCE_START.search(text[: run[0][1]]):
+        titled = [i for i, token in enumerate(tokens) if token in _TITLES]
+        if titled:
+            # a title opens the name: "Put Mr Halvorsen's tablets out" names Halvorsen
+            tokens = tokens[titled[-1] + 1 :]
+        elif _SENTENCE_START.search(text[: run[0][1]]):
             if tokens[0] in STOPWORDS or is_act(tokens[0]):
                 tokens = tokens[1:]
             else:
@@ -87,7 +93,8 @@ def _meeting(asked: tuple[str, ...], held: tuple[str, ...]) -> str | None:
     """How two names meet: ``"same"`` when one holds the other (an initial standing for the
     word it starts), ``"other"`` when they share a part but each has a part the other lacks,
     ``None`` when they share nothing (or only initials). A word that may only start a
-    sentence ("^quick") proves no other name."""
+    sentence ("^quick") proves no other name, unless each name opens its sentence with a
+    different such word before the part they share ("Jonah Pereira", "Jonas Pereira")."""
     shared = [a for a in asked if any(_same_word(a, h) for h in held)]
     if not shared or all(len(w) == 1 for w in shared):
         return None
@@ -97,7 +104,18 @@ def _meeting(asked: tuple[str, ...], held: tuple[str, ...]) -> str | None:
     held_only = [
         h for h in held if not h.startswith("^") and not any(_same_word(h, a) for a in asked)
     ]
-    return "other" if asked_only and held_only else "same"
+    if asked_only and held_only:
+        return "other"
+    first, other_first = asked[0], held[0]
+    opened = (
+        len(asked) > 1
+        and len(held) > 1
+        and first.startswith("^")
+        and other_first.startswith("^")
+        and not any(_same_word(first, h) for h in held)
+        and not any(_same_word(other_first, a) for a in asked)
+    )
+    return "other" if opened else "same"
 
 
 @lru_cache(maxsize=8192)

@@ -317,6 +317,11 @@ def test_a_request_without_acts_is_a_read_but_a_statement_names_none() -> None:
             "and nobody else needs to approve it.",
             ActionClass.verify_first,
         ),
+        (
+            "Solvents never go out as general freight. The one route is a booking through "
+            "the dangerous-goods desk.",
+            ActionClass.verify_first,
+        ),
         ("Never email payslips. Staff can ask HR for a printed copy.", ActionClass.verify_first),
         # ... not by what the thing itself or anyone else can do to it
         ("Don't leave laptops in cars. Thieves get them in seconds.", ActionClass.block),
@@ -504,6 +509,13 @@ def test_a_month_and_a_year_gone_by_or_what_we_used_to_do_is_the_past() -> None:
     assert asks_about_the_past("In the first half of 2023, how did clients sign letters?")
     assert asks_about_the_past("When the old lease talks fell apart, what had we offered?")
     assert not asks_about_the_past("When the old server is retired, move the files.")
+
+
+def test_a_season_term_or_quarter_of_a_year_gone_by_is_the_past() -> None:
+    assert asks_about_the_past("How did we mark papers for the spring 2020 cohort?")
+    assert asks_about_the_past("What did we do in Q3 2024 about late refunds?")
+    assert asks_about_the_past("Who was on call over the Easter holidays of 2024?")
+    assert not asks_about_the_past("What is the plan for spring 2027?")
 
 
 def test_logging_a_note_puts_no_secret_at_stake() -> None:

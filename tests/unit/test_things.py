@@ -198,6 +198,11 @@ def test_ordinals_and_numbers_name_the_same_instance() -> None:
         # a word capitalised because it starts a sentence, or a title, is no name
         ("Quick Kessler question: did they pay?", "Kessler Metals: invoice paid.", False),
         ("Site Manager Gary says go ahead.", "Gary Wilson approved the lift.", False),
+        # two first names opening their sentences before one surname: two people
+        ("Jonah Pereira's father wants his report.", "Jonas Pereira (9A): court order.", True),
+        ("Jonah Pereira's father wants his report.", "Jonah Pereira (11C): father on file.", False),
+        # a title opens the name; the word before it is none of it
+        ("Put Mr Halvorsen's tablets in the cart.", "Erik Halvorsen's warfarin is stopped.", False),
         # a belief that names this one too is about it, whatever else it names
         (
             "Pay out the Hollis Street holdback.",
