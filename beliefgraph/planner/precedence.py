@@ -89,9 +89,8 @@ The rules (DESIGN §3), in order:
 11. **The ranker.** Given one (the planner passes the fitted one), it has the last word on
    which candidate governs once the rules have found a winner, unless the request asks
    about the past (rule 9): it weighs what the rules read of every candidate beside its
-   standing, similarity and recency (:mod:`beliefgraph.planner.ranking`); a rule whose
-   explicit scope holds the request gives way only to another belief with authority, and
-   one that asks for a check or forbids never to a provisional report. Rules 6 to 10 then
+   standing, similarity and recency (:mod:`beliefgraph.planner.ranking`); a rule that
+   asks for a check or forbids never gives way to a provisional report. Rules 6 to 10 then
    set the action from the belief it chose. Given a panel of rankers (the planner's: trees,
    then linear weights), each choice is carried through rules 6 to 10, and where they would
    let the agent do different things the more protective stands.

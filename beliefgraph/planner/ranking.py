@@ -192,16 +192,14 @@ class _Scorer:
         found a winner at all; ties go to the rules' winner, then the smallest id. ``rows``
         are the candidates' :func:`features`, when the caller has them already.
 
-        A winner whose explicit scope holds the request and its acts (its writer said it
-        reaches there) gives way only to a belief with authority, by its kind or by what its
-        text says: an exception, a correction, a later decision, the archived arrangement a
-        request leans on. Never to a plain note that reads closer to the request: a stock
-        note does not displace the rule on quarantined parts. Nor does a rule that asks for
-        a check, or forbids, give way to a note held provisionally on someone's report:
-        "every dose is confirmed against the label" stands over "the dose was mentioned as
-        25mg". Either way the rules' winner stands, not the ranker's next choice. Otherwise
-        standing is left to the weights (a floated or archived belief scores what its state
-        earns).
+        A rule that asks for a check, or forbids, does not give way to a note held
+        provisionally on someone's report: "every dose is confirmed against the label"
+        stands over "the dose was mentioned as 25mg"; the rules' winner stands then, not the
+        ranker's next choice. Otherwise standing is left to the weights (a floated or
+        archived belief scores what its state earns), and so is a rule whose explicit scope
+        holds the request: its terms may meet the request on a word it only mentions ("Arvo"
+        in "never tell customers our margin on Arvo products", asked whether an Arvo machine
+        may still be sent back).
         """
         if winner is None:
             return None
@@ -221,8 +219,6 @@ class _Scorer:
         scored.sort(key=lambda t: t[2].candidate.id)
         scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
         best = scored[0][2]
-        if explicit_scope_holds(winner) and not best.authority:
-            return winner
         if asks_for_a_check(winner, heads) and on_report_only(
             heads.get(best.candidate.id, best.candidate)
         ):
@@ -372,12 +368,6 @@ def last_words(
         chosen = member.choose(winner, ranked, heads, rows) or winner
         found.setdefault(chosen.candidate.id, chosen)
     return list(found.values())
-
-
-def explicit_scope_holds(a: Assessment) -> bool:
-    """Whether ``a`` has an explicit scope that holds the request's terms and its acts."""
-    scope = a.scope
-    return scope is not None and scope.explicit and scope.in_scope and a.type_match
 
 
 def asks_for_a_check(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
