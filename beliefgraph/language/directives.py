@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 
 from beliefgraph.language.acts import infer_action_types
@@ -130,8 +131,9 @@ _ROUTE_SAID = re.compile(
     r"(?:added|granted|issued|set up|enrolled|invited|registered|request|apply|ask|book|"
     r"raise|use)\b"
     # a way named as such: "The approved route is the Harbor Connect portal"
-    r"|[.;:]\s*(?:the |our )?(?:approved|proper|right|correct|only|one|sanctioned|official|usual"
-    r"|accepted|agreed|standard|permitted) (?:route|way|channel|path|process) (?:is|for)\b"
+    r"|[.;:]\s*(?:the |our )?(?:approved|proper|right|correct|only|sanctioned|official|usual) "
+    r"(?:route|way|channel|path|process) (?:is|for)\b"
+    r"|[.;:]\s*the one (?:route|way|channel|path) (?:is|for)\b"
     r"|\buntil (?:the |a |an )?(?:\w+ ){0,4}(?:has |have )?(?:checked|confirmed|cleared|"
     r"approved|signed off|verified|reviewed)\b"
 )
@@ -248,7 +250,17 @@ def asks_about_the_past(text: str) -> bool:
     False
     """
     line = normalise(text)
-    return bool(_THE_PAST.search(line) and _PAST_TENSE.search(line))
+    this_year = date.today().year
+    # a time named by a year still to come is no time gone by ("could you book the hall for
+    # March 2099?")
+    gone_by = any(
+        all(int(year) <= this_year for year in _YEAR.findall(cue.group(0)))
+        for cue in _THE_PAST.finditer(line)
+    )
+    return gone_by and bool(_PAST_TENSE.search(line))
+
+
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 
 
 #: how a request leans on a practice it takes to be standing ("the usual haulier", "the way

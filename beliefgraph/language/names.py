@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from beliefgraph.language.verbs import is_act
@@ -12,15 +13,15 @@ from beliefgraph.text import tokenize, word_set
 #: a capitalised word, or an initial ("T.")
 _NAME_WORD = re.compile(r"\b[A-Z](?:\.|[\w'\u2019-]*)")
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n)\s*[\"'(]*$")
-#: the titles a name may follow ("Mr Halvorsen")
-_TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof"})
+#: the titles a name may follow ("Mr Halvorsen", "Nurse Halvorsen")
+_TITLES = word_set("mr mrs ms miss mx dr prof professor nurse sir rev")
 #: capitalised words that name no one
-_NOT_NAMES = word_set(
+_NOT_NAMES = _TITLES | word_set(
     """
     monday tuesday wednesday thursday friday saturday sunday january february march april
     may june july august september october november december jan feb mar apr jun jul aug
-    sep sept oct nov dec mr mrs ms miss dr prof site manager director lead officer team head
-    chief senior junior department
+    sep sept oct nov dec site manager director lead officer team head chief senior junior
+    department
     """
 )
 
@@ -68,6 +69,10 @@ def proper_names(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(found)
 
 
+#: how alike two given names must be spelled to be a near miss: "Jonah" and "Jonas" 0.8,
+#: "Joan" and "Jon" 0.86, "Mark" and "Mary" 0.75; "Chase" and "Erik" 0
+_NEAR_MISS = 0.75
+
 #: abbreviations names are written with ("Fenwick Rd")
 _ABBREVIATED = {
     "rd": "road",
@@ -93,8 +98,9 @@ def _meeting(asked: tuple[str, ...], held: tuple[str, ...]) -> str | None:
     """How two names meet: ``"same"`` when one holds the other (an initial standing for the
     word it starts), ``"other"`` when they share a part but each has a part the other lacks,
     ``None`` when they share nothing (or only initials). A word that may only start a
-    sentence ("^quick") proves no other name, unless each name opens its sentence with a
-    different such word before the part they share ("Jonah Pereira", "Jonas Pereira")."""
+    sentence ("^quick") proves no other name, unless each name opens its sentence with such
+    a word, spelled nearly like the other, before the part they share ("Jonah Pereira",
+    "Jonas Pereira")."""
     shared = [a for a in asked if any(_same_word(a, h) for h in held)]
     if not shared or all(len(w) == 1 for w in shared):
         return None
@@ -115,7 +121,14 @@ def _meeting(asked: tuple[str, ...], held: tuple[str, ...]) -> str | None:
         and not any(_same_word(first, h) for h in held)
         and not any(_same_word(other_first, a) for a in asked)
     )
-    return "other" if opened else "same"
+    return "other" if opened and _near_miss(first, other_first) else "same"
+
+
+def _near_miss(a: str, b: str) -> bool:
+    """Whether two different words are spelled nearly alike ("Jonah" and "Jonas", "Erik" and
+    "Eirik"): given names, not two words that happen to open sentences ("Chase", "Erik")."""
+    a, b = a.lstrip("^"), b.lstrip("^")
+    return a != b and SequenceMatcher(None, a, b).ratio() >= _NEAR_MISS
 
 
 @lru_cache(maxsize=8192)

@@ -18,7 +18,8 @@ fitted by the same script on the same labels (``ranker_trees.json``). Neither is
 always, and they err on different scenarios: the two sit as a :class:`Panel`, each choice is
 carried through to its action, and where the two choices would let the agent do different
 things the more protective stands (left out one round at a time, the panel made fewer false
-certainties than either ranker alone, and more right answers than the linear one).
+certainties than either ranker alone, and more right answers than the linear one: the
+reports in the history of ``bench/results/ranker.md``).
 
 The ranker decides only among candidates, and only when the rules found a winner: where no
 belief governs, none does (a question about nothing stored stays unanswered by a belief).

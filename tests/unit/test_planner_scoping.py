@@ -322,6 +322,11 @@ def test_a_request_without_acts_is_a_read_but_a_statement_names_none() -> None:
             "the dangerous-goods desk.",
             ActionClass.verify_first,
         ),
+        # "one way" without "the" is one of several, not the one that is allowed
+        (
+            "Don't leave laptops in cars. One way for thieves to get them is an open door.",
+            ActionClass.block,
+        ),
         ("Never email payslips. Staff can ask HR for a printed copy.", ActionClass.verify_first),
         # ... not by what the thing itself or anyone else can do to it
         ("Don't leave laptops in cars. Thieves get them in seconds.", ActionClass.block),
@@ -515,7 +520,9 @@ def test_a_season_term_or_quarter_of_a_year_gone_by_is_the_past() -> None:
     assert asks_about_the_past("How did we mark papers for the spring 2020 cohort?")
     assert asks_about_the_past("What did we do in Q3 2024 about late refunds?")
     assert asks_about_the_past("Who was on call over the Easter holidays of 2024?")
-    assert not asks_about_the_past("What is the plan for spring 2027?")
+    # a year still to come is no time gone by, whatever the tense
+    assert not asks_about_the_past("What was the plan for spring 2099?")
+    assert not asks_about_the_past("Could you book the hall for March 2099?")
 
 
 def test_logging_a_note_puts_no_secret_at_stake() -> None:

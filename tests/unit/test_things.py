@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from beliefgraph.language.labels import labelled_sibling
-from beliefgraph.language.names import another_of_that_name
+from beliefgraph.language.names import another_of_that_name, proper_names
 from beliefgraph.language.properties import other_property, same_property
 from beliefgraph.language.things import (
     about,
@@ -201,8 +201,12 @@ def test_ordinals_and_numbers_name_the_same_instance() -> None:
         # two first names opening their sentences before one surname: two people
         ("Jonah Pereira's father wants his report.", "Jonas Pereira (9A): court order.", True),
         ("Jonah Pereira's father wants his report.", "Jonah Pereira (11C): father on file.", False),
+        # ... when the two are spelled nearly alike, not for any words that open sentences
+        ("Chase Halvorsen about the invoice.", "Erik Halvorsen: account on hold.", False),
+        ("Erik Halvorsen wants his tablets.", "Urgent Halvorsen note: stopped.", False),
         # a title opens the name; the word before it is none of it
         ("Put Mr Halvorsen's tablets in the cart.", "Erik Halvorsen's warfarin is stopped.", False),
+        ("Ask Nurse Halvorsen for the keys.", "Erik Halvorsen: keys are at the desk.", False),
         # a belief that names this one too is about it, whatever else it names
         (
             "Pay out the Hollis Street holdback.",
@@ -233,6 +237,10 @@ def test_a_belief_about_another_one_of_the_thing_asked_is_marked(
     assert found.other is other
     if other:
         assert found.level == "none"
+
+
+def test_a_title_opens_a_name() -> None:
+    assert proper_names("Put Mr Halvorsen's tablets out.") == (("halvorsen",),)
 
 
 def test_a_hyphenated_name_is_the_same_name_written_apart() -> None:
