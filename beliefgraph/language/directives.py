@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, datetime
 from functools import lru_cache
 
 from beliefgraph.language.acts import infer_action_types
-from beliefgraph.language.values import MONTH_SPELLINGS
+from beliefgraph.language.values import MONTH_SPELLINGS, YEAR
 from beliefgraph.language.words import CACHE, content_words, normalise
 from beliefgraph.models import ActionClass, ActionType
 
@@ -250,17 +250,14 @@ def asks_about_the_past(text: str) -> bool:
     False
     """
     line = normalise(text)
-    this_year = date.today().year
+    this_year = datetime.now(UTC).year
     # a time named by a year still to come is no time gone by ("could you book the hall for
     # March 2099?")
     gone_by = any(
-        all(int(year) <= this_year for year in _YEAR.findall(cue.group(0)))
+        all(int(year) <= this_year for year in YEAR.findall(cue.group(0)))
         for cue in _THE_PAST.finditer(line)
     )
     return gone_by and bool(_PAST_TENSE.search(line))
-
-
-_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 
 
 #: how a request leans on a practice it takes to be standing ("the usual haulier", "the way

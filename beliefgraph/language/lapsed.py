@@ -29,7 +29,7 @@ import re
 from datetime import date
 from functools import lru_cache
 
-from beliefgraph.language.values import MONTH_SPELLINGS, month_number
+from beliefgraph.language.values import MONTH_SPELLINGS, YEAR, month_number
 from beliefgraph.language.words import CACHE
 
 #: what runs for a term and then ends
@@ -60,7 +60,6 @@ _CONDITION = re.compile(
     r"[^.;\n]{0,40}$",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 _MONTH = re.compile(rf"\b({MONTH_SPELLINGS})\b\.?", re.IGNORECASE)
 #: what says the statement speaks of the present or the future too: what holds now, what
 #: replaced it, what is still to be done
@@ -76,10 +75,10 @@ _NOW = re.compile(
 
 def _passed(when: str, today: date) -> bool | None:
     """Whether the date in ``when`` has passed (``None``: it names no year)."""
-    year = _YEAR.search(when)
+    year = YEAR.search(when)
     if year is None:
         return None
-    y = int(year.group(1))
+    y = int(year.group(0))
     month = _MONTH.search(when[: year.start()])
     if y != today.year or month is None:
         return y < today.year

@@ -47,6 +47,8 @@ _MONTHS = {m: i + 1 for i, names in enumerate(_MONTH_SPELLINGS) for m in names}
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 #: a regex alternation of every month's spellings, longest first
 MONTH_SPELLINGS = _MONTH
+#: a year of this century or the last, written out: "2024", "1998"
+YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 
 
 def month_number(spelling: str) -> int:
