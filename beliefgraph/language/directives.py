@@ -54,6 +54,16 @@ _PERMISSION = cues(
     r"can be (?:read back|shared|surfaced|used|stated|given)",
     r"may be (?:shared|used|released|included|summarized|read)",
 )
+# Everyday leave ("fine to pass on", "no need to ask me", "change it whenever you like"):
+# a permission in a text that forbids nothing.
+_LEAVE = cues(
+    r"(?<!not )(?<!n't )(?:safe|fine|ok|okay|free) to",
+    r"feel free",
+    r"no need to",
+    r"whenever (?:you|they|we|anyone|someone) (?:likes?|wants?|needs?)",
+)
+# A condition or a caution that comes with the leave: "fine to use, but ...", "provided ..."
+_PROVISO = cues(r"but", r"provided", r"(?:as|so) long as", r"though", r"heads-up", r"meanwhile")
 # Checking, confirming or approving first: the rule holds the act until something is done.
 _VERIFY = cues(
     r"(?:must|should|has to|have to|needs? to|are to|is to) be "
@@ -345,6 +355,9 @@ def read_directive(text: str) -> Directive:
     if (m := _VERIFY.search(line)) and not _lets_it_be_done(line, m):
         return Directive(ActionClass.verify_first, m.group(0))
     if m := _permission(line):
+        if proviso := _PROVISO.search(line, m.end()):
+            # "fine to use, but keep loads under 1 t": the leave comes with a condition
+            return Directive(ActionClass.warn, f"{m.group(0)} ... {proviso.group(0)}")
         return Directive(ActionClass.answer, m.group(0))
     if m := _BLOCK.search(line):
         route = route_after(line, m.end())
@@ -382,6 +395,8 @@ def _permission(line: str) -> re.Match[str] | None:
     m = _PERMISSION.search(line)
     if m is not None and m.group(0).startswith("without") and not _waives(line, m):
         return None
+    if m is None and not _BLOCK.search(line):
+        return _LEAVE.search(line)
     return m
 
 

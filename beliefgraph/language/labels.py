@@ -13,6 +13,7 @@ from beliefgraph.language.words import Terms
 #: outside the window"), perhaps after a shout ("HARD STOP. Bed 14: ..."); the label is read
 #: from the first 120 characters only
 _LABEL = re.compile(r"^(?:.*?[.!?]\s+)?([^.!?:\n]{2,80}?)\s*:\s")
+_GLOSS = re.compile(r"\([^)]*\)")
 
 
 @lru_cache(maxsize=8192)
@@ -45,10 +46,12 @@ def labelled_sibling(request: str, belief: str) -> tuple[Thing, Thing] | None:
     label = _LABEL.match(belief[:120])
     if label is None:
         return None
-    labelled = _named_things(label.group(1))
+    # a gloss in brackets says what the label's thing is ("Tool & Die (the Kessler machining
+    # shop)"): it names no other thing beside it, though its words are still the label's
+    labelled = _named_things(_GLOSS.sub(", ", label.group(1)))
     asked = Terms.of(request)
     request_things = _named_things(request)
-    label_words = {w for t in labelled for w in t.words}
+    label_words = {w for t in _named_things(label.group(1)) for w in t.words}
     # a name is no kind of thing: "Halvorsen Emballasje: ..." is a supplier, not a sibling of
     # "Halvorsen's invoice" (another of that name is told apart elsewhere)
     named = _names_in(label.group(1))

@@ -561,8 +561,9 @@ def _conclude(
         winner.lane == "evidence"
         and action in (ActionClass.answer, ActionClass.answer_context)
         # a permission on the thing asked ("the agenda is freely shareable") answers for
-        # itself; a caution that reaches the request only by meaning does not override it
-        and winner.directive.action != ActionClass.answer
+        # itself (the chain's head's words, not an old version's); a caution that reaches the
+        # request only by meaning does not override it
+        and read_directive(governor.text).action != ActionClass.answer
         and (rule := closest_rule(final.values(), kinds)) is not None
     ):
         steps.append(hand_to_rule(final, governor, rule))

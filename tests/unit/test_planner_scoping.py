@@ -348,6 +348,20 @@ def test_a_request_without_acts_is_a_read_but_a_statement_names_none() -> None:
         ("Never prop the fire door open; it can let smoke in.", ActionClass.block),
         ("Under no circumstances is the safe combination given out.", ActionClass.block),
         ("The server room is off limits to visitors, no exceptions.", ActionClass.block),
+        # everyday leave is a permission in a text that forbids nothing ...
+        (
+            "Garage side door keypad: change it whenever you like, no need to ask me.",
+            ActionClass.answer,
+        ),
+        ("Grey lockbox combo is 2207. Fine to pass on to Tom next door.", ActionClass.answer),
+        ("It is not fine to pass the lockbox combo on.", None),
+        ("Never share the lockbox combo; fine to tell the owner.", ActionClass.block),
+        # ... and with a condition after it, leave that comes with a caution
+        ("Bay C reach: fine to use meanwhile, but keep loads under 1 t.", ActionClass.warn),
+        (
+            "Logger read 11 C for 40 minutes: fine to leave, provided it goes on the CMR.",
+            ActionClass.warn,
+        ),
     ],
 )
 def test_directives_are_read_from_the_text(text: str, action: ActionClass | None) -> None:
