@@ -69,6 +69,23 @@ def proper_names(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(found)
 
 
+@lru_cache(maxsize=8192)
+def written_as_a_name(term: str, text: str) -> bool:
+    """Whether ``text`` writes ``term`` as a proper name or a number: one party, or one of
+    a kind, that no request naming another reaches ("Nordhamn" in "All payments to Nordhamn
+    Logistik are frozen"; "2025" in "keep the 2025 round's applications").
+
+    >>> written_as_a_name("nordhamn", "All payments to Nordhamn Logistik are frozen.")
+    True
+    >>> written_as_a_name("controlled drugs", "Controlled drugs are never handed over.")
+    False
+    """
+    if any(ch.isdigit() for ch in term):
+        return True
+    named = {w for run in proper_names(text) for w in run if not w.startswith("^")}
+    return any(w in named for w in tokenize(term))
+
+
 #: how alike two given names must be spelled to be a near miss: "Jonah" and "Jonas" 0.8,
 #: "Joan" and "Jon" 0.86, "Mark" and "Mary" 0.75; "Chase" and "Erik" 0
 _NEAR_MISS = 0.75

@@ -21,7 +21,7 @@ from beliefgraph.planner.ranking import (
     load_ranker,
     load_trees,
 )
-from tests.unit.test_planner_precedence import R, belief
+from tests.unit.test_planner_precedence import R, X, belief
 
 RULE = belief(
     "rule",
@@ -86,6 +86,20 @@ def test_a_superseded_belief_without_a_head_is_not_eligible() -> None:
     assert d.governing == "rule"
     assessed = {a.candidate.id: a for a in d.assessments}
     assert not eligible(assessed["old"], {})
+
+
+def test_a_rule_that_requires_a_name_the_request_lacks_is_not_eligible() -> None:
+    def freeze(terms: list[str]) -> Candidate:
+        text = "All payments to Nordhamn Logistik, the freight forwarder, are frozen."
+        return belief("freeze", text, kind=Kind.policy, governs=Governs(all_terms=terms))
+
+    asked = "Release the payment to Lindqvist for the bracket order."
+    for terms, ranked in ((["nordhamn", "payments"], False), (["forwarder", "payments"], True)):
+        d = decide(asked, {X}, [freeze(terms), NOTE])
+        held = {a.candidate.id: a for a in d.assessments}["freeze"]
+        assert held.scope is not None
+        assert held.scope.missing_all
+        assert eligible(held, {}) is ranked
 
 
 def test_relative_features_are_measured_among_the_candidates() -> None:
