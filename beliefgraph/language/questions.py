@@ -22,13 +22,13 @@ _WHO_DID = (
     r"\s*(?:and\s+)?(?:who|which \w+)\s+(?:[a-z]{3,}ed|gave|sent|paid|sold|bought|wrote|"
     r"told|took|made|got|signed off|okayed|ok'd)\b"
 )
-_WH = r"(?:and\s+)?(?:what|when|who|whom|which|where|how(?: many| much| often| long)?)\b"
+_WH = r"(?:and\s+)?(?:what|when|who|whom|whose|which|where|how(?: many| much| often| long)?)\b"
 _ASKS_WHAT_WAS = re.compile(
     # a lead-in that only asks to be told ("Remind me - when did ...")
     r"(?:\s*(?:(?:remind me|tell me|(?:can|could) you (?:remind|tell) me|"
     r"do you (?:know|remember)|any idea|i forget)\W+)?"
     + _WH
-    + r"[^.?!;]{0,40}?\b(?:did|was|were|had|has|have)\b|"
+    + r"[^.?!;]{0,40}?\b(?:did|was|were|had|has|have|came to|went|ended up|wound up|got)\b|"
     + _WHO_DID
     + r")",
     re.IGNORECASE,

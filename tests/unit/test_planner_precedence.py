@@ -913,6 +913,10 @@ def test_a_question_after_a_lead_in_or_a_dash_reads_the_record() -> None:
         "Somebody erased the bld-04 server disks last week - who did it?",
         "For the audit: the bld-04 server in Leeds, when did its disks get erased?",
         "For the file review: who approved erasing the bld-04 disks, and when?",
+        # ... and in the simple past, or asking whose hand it was
+        "Remind me what the mezzanine job came to in the end, and whose name went on it?",
+        "Remind me what we ended up paying Harlow Print for the March brochure run?",
+        "Quick one for my notes: whose signature was on Dana's hotel claim?",
     ):
         assert infer_action_types(asked) == {R}
     # after a dash, "have" is as often the present: the question is no record of an act
