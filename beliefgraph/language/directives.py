@@ -23,8 +23,8 @@ class Directive:
 
     ``action`` is ``block`` for an unconditional prohibition, ``verify_first`` for a
     requirement to check, confirm or get approval first, ``warn`` for a permission that comes
-    with a caution to pass on, ``answer`` for a permission, and ``None`` for a plain
-    statement. ``cue`` is the phrase that decided it.
+    with a caution to pass on or a condition to keep, ``answer`` for a permission, and
+    ``None`` for a plain statement. ``cue`` is the phrase that decided it.
     """
 
     action: ActionClass | None
@@ -55,15 +55,20 @@ _PERMISSION = cues(
     r"may be (?:shared|used|released|included|summarized|read)",
 )
 # Everyday leave ("fine to pass on", "no need to ask me", "change it whenever you like"):
-# a permission in a text that forbids nothing.
+# a permission in a text that forbids nothing, unless its clause says otherwise before it
 _LEAVE = cues(
-    r"(?<!not )(?<!n't )(?:safe|fine|ok|okay|free) to",
+    r"(?:safe|fine|ok|okay|free) to",
     r"feel free",
-    r"no need to",
+    r"no need to (?:ask|check|confirm|wait|tell|clear|chase|run it|get)",
     r"whenever (?:you|they|we|anyone|someone) (?:likes?|wants?|needs?)",
 )
-# A condition or a caution that comes with the leave: "fine to use, but ...", "provided ..."
-_PROVISO = cues(r"but", r"provided", r"(?:as|so) long as", r"though", r"heads-up", r"meanwhile")
+_NEGATION = cues(r"not", r"isnt", r"arent", r"wasnt", r"werent", r"no longer", r"hardly")
+#: a condition or a caution that comes with the leave: "fine to use, but ...", "provided the
+#: excursion is logged", "give the guard desk a heads-up"
+_PROVISO = re.compile(
+    r",\s*but\b|\bprovided (?:that|the|it|they|you|we)\b|\b(?:as|so) long as\b|\bthough\b"
+    r"|\bheads-up\b|\bmeanwhile\b"
+)
 # Checking, confirming or approving first: the rule holds the act until something is done.
 _VERIFY = cues(
     r"(?:must|should|has to|have to|needs? to|are to|is to) be "
@@ -355,6 +360,8 @@ def read_directive(text: str) -> Directive:
     if (m := _VERIFY.search(line)) and not _lets_it_be_done(line, m):
         return Directive(ActionClass.verify_first, m.group(0))
     if m := _permission(line):
+        return Directive(ActionClass.answer, m.group(0))
+    if m := _leave(line):
         if proviso := _PROVISO.search(line, m.end()):
             # "fine to use, but keep loads under 1 t": the leave comes with a condition
             return Directive(ActionClass.warn, f"{m.group(0)} ... {proviso.group(0)}")
@@ -395,9 +402,19 @@ def _permission(line: str) -> re.Match[str] | None:
     m = _PERMISSION.search(line)
     if m is not None and m.group(0).startswith("without") and not _waives(line, m):
         return None
-    if m is None and not _BLOCK.search(line):
-        return _LEAVE.search(line)
     return m
+
+
+def _leave(line: str) -> re.Match[str] | None:
+    """The everyday words by which ``line`` gives leave ("fine to pass on to Tom"), in a
+    text that forbids nothing and not denied in their clause ("it isnt safe to share")."""
+    if _BLOCK.search(line):
+        return None
+    for m in _LEAVE.finditer(line):
+        clause = re.split(r"[.;:!?]", line[: m.start()])[-1]
+        if not _NEGATION.search(clause):
+            return m
+    return None
 
 
 def _lets_it_be_done(line: str, requirement: re.Match[str]) -> bool:

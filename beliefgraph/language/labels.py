@@ -13,6 +13,7 @@ from beliefgraph.language.words import Terms
 #: outside the window"), perhaps after a shout ("HARD STOP. Bed 14: ..."); the label is read
 #: from the first 120 characters only
 _LABEL = re.compile(r"^(?:.*?[.!?]\s+)?([^.!?:\n]{2,80}?)\s*:\s")
+#: a gloss in brackets: what the label's thing is ("Tool & Die (the Kessler machining shop)")
 _GLOSS = re.compile(r"\([^)]*\)")
 
 

@@ -70,20 +70,21 @@ def proper_names(text: str) -> tuple[tuple[str, ...], ...]:
 
 
 @lru_cache(maxsize=8192)
-def written_as_a_name(term: str, text: str) -> bool:
-    """Whether ``text`` writes ``term`` as a proper name or a number: one party, or one of
-    a kind, that no request naming another reaches ("Nordhamn" in "All payments to Nordhamn
-    Logistik are frozen"; "2025" in "keep the 2025 round's applications").
+def names_one(term: str, text: str) -> bool:
+    """Whether ``term`` names one party: a word ``text`` capitalises as a proper name
+    ("Nordhamn" in "All payments to Nordhamn Logistik are frozen"), not as an acronym ("NHS
+    numbers") nor to open a sentence. No request that names another party reaches it; a
+    number may (line 2 is "the second line").
 
-    >>> written_as_a_name("nordhamn", "All payments to Nordhamn Logistik are frozen.")
+    >>> names_one("nordhamn", "All payments to Nordhamn Logistik are frozen.")
     True
-    >>> written_as_a_name("controlled drugs", "Controlled drugs are never handed over.")
+    >>> names_one("controlled drugs", "Controlled drugs are never handed over.")
+    False
+    >>> names_one("nhs numbers", "Never read out NHS numbers over the phone.")
     False
     """
-    if any(ch.isdigit() for ch in term):
-        return True
     named = {w for run in proper_names(text) for w in run if not w.startswith("^")}
-    return any(w in named for w in tokenize(term))
+    return any(w in named and re.search(rf"\b{w.upper()}\b", text) is None for w in tokenize(term))
 
 
 #: how alike two given names must be spelled to be a near miss: "Jonah" and "Jonas" 0.8,

@@ -14,7 +14,7 @@ SENTENCE = re.compile(r"(?<=[.?!;:])\s+")
 #: a dash between words sets a clause apart ("... somebody cleared the lockers - who did it?"),
 #: and so does a comma before a question word ("the old server in Leeds, when did it go?")
 _CLAUSE = re.compile(
-    r"\s+[-\u2013\u2014]+\s+|,\s+(?=(?:and\s+)?(?:what|when|who|whom|which|where|how)\b)",
+    r"\s+[-\u2013\u2014]+\s+|,\s+(?=(?:and\s+)?(?:what|when|who|whom|whose|which|where|how)\b)",
     re.IGNORECASE,
 )
 #: a question whose subject is asked, in the past tense ("who gave the go-ahead?")
@@ -28,7 +28,7 @@ _ASKS_WHAT_WAS = re.compile(
     r"(?:\s*(?:(?:remind me|tell me|(?:can|could) you (?:remind|tell) me|"
     r"do you (?:know|remember)|any idea|i forget)\W+)?"
     + _WH
-    + r"[^.?!;]{0,40}?\b(?:did|was|were|had|has|have|came to|went|ended up|wound up|got)\b|"
+    + r"[^.?!;]{0,40}?\b(?:did|was|were|had|has|have|came to|ended up|wound up)\b|"
     + _WHO_DID
     + r")",
     re.IGNORECASE,

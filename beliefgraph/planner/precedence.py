@@ -21,8 +21,8 @@ The rules (DESIGN §3), in order:
    ranker (rule 11) may still pick one whose scope the request misses (an explicit scope's
    class may hold the instance a request names in words of its own) or that reads as about
    another thing (one thing may be written two ways), never one whose explicit scope
-   excludes it, requires a name or a number the request lacks, or whose threshold the
-   request stays under.
+   excludes it, requires a name the request lacks, or whose threshold the request
+   stays under.
 2. **Action types.** A scope that names acts (read/write/execute) and misses the request's
    acts still applies when the match is strong - a read of a credential is governed by the
    rule on sharing it - but it ranks below scopes whose acts match; a weak match with the

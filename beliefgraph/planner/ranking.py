@@ -46,7 +46,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from beliefgraph.language.names import written_as_a_name
+from beliefgraph.language.names import names_one
 from beliefgraph.models import ActionClass, EpistemicStatus, Kind, Priority, Status
 from beliefgraph.planner.assess import Assessment, Candidate, Decision, more_protective
 
@@ -93,7 +93,7 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     excludes the request (its writer's word that it does not reach there), a rule that
     applies only above a sum the request stays under ("payments above £10,000", asked to
     pay £3,240: in rounds 1-44 such a rule was never the target, 37 times), a rule whose
-    explicit terms require a name or a number the request lacks, a current rule
+    explicit terms require a name the request lacks, a current rule
     on doing what a request only asks the record of ("who okayed shredding the boxes?"),
     and a superseded or retracted belief, unless it has a current head to hand its place to
     and is about the request's thing.
@@ -108,11 +108,11 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     c = a.candidate
     if a.scope is not None and (a.scope.excluded_by is not None or a.scope.outside is not None):
         return False
-    if a.scope is not None and any(written_as_a_name(t, c.text) for t in a.scope.missing_all):
+    if a.scope is not None and any(names_one(t, c.text) for t in a.scope.missing_all):
         # "All payments to Nordhamn Logistik are frozen", asked to pay Lindqvist: a class may
         # hold an instance the request names in its own words, a name holds no other one (in
-        # rounds 1-54, 20 rules whose writer required a name or a number the request lacks;
-        # none was the target)
+        # rounds 1-54, 22 rules whose writer required a name the request lacks; none was the
+        # target)
         return False
     if c.status in (Status.superseded, Status.retracted):
         # an old version stands for its chain's head only when it is about what is asked,

@@ -530,6 +530,10 @@ def test_a_request_to_act_that_no_rules_words_reach_is_checked_under_the_closest
         "ok", "Case 88310 comments can be used freely by anyone on the team.", similarity=0.6
     )
     assert decide(act, {W}, [rule, allowed]).action != ActionClass.verify_first
+    # ... but not one its chain has replaced: the head's words decide
+    old = replace(allowed, status=Status.superseded, head="note", similarity=0.65)
+    d = decide(act, {W}, [rule, old, note])
+    assert (d.governing, d.action) == ("rule", ActionClass.verify_first)
     # the closest cautious rule must stand: an unverified one holds nothing back
     shaky = replace(rule, epistemic_status=EpistemicStatus.unverified)
     assert decide(act, {W}, [shaky, note]).governing != "rule"
@@ -919,6 +923,8 @@ def test_a_question_after_a_lead_in_or_a_dash_reads_the_record() -> None:
         "Quick one for my notes: whose signature was on Dana's hotel claim?",
     ):
         assert infer_action_types(asked) == {R}
+    assert asks_what_was_done("For the audit, whose signature was on the Harlow approval?")
+    assert asks_what_was_done("Remind me what we ended up paying Harlow Print in March?")
     # after a dash, "have" is as often the present: the question is no record of an act
     present = "New laptop here - what's the Wi-Fi password you have?"
     assert not asks_what_was_done(present)

@@ -355,6 +355,9 @@ def test_a_request_without_acts_is_a_read_but_a_statement_names_none() -> None:
         ),
         ("Grey lockbox combo is 2207. Fine to pass on to Tom next door.", ActionClass.answer),
         ("It is not fine to pass the lockbox combo on.", None),
+        ("It isn't safe to share the gate code with couriers.", None),
+        ("Not sure it's safe to give out the alarm code yet.", None),
+        ("No need to share the gate code with couriers; they ring the bell.", None),
         ("Never share the lockbox combo; fine to tell the owner.", ActionClass.block),
         # ... and with a condition after it, leave that comes with a caution
         ("Bay C reach: fine to use meanwhile, but keep loads under 1 t.", ActionClass.warn),
@@ -362,6 +365,9 @@ def test_a_request_without_acts_is_a_read_but_a_statement_names_none() -> None:
             "Logger read 11 C for 40 minutes: fine to leave, provided it goes on the CMR.",
             ActionClass.warn,
         ),
+        # ... but not for a word that only looks like one
+        ("Fine to share the figures provided by finance.", ActionClass.answer),
+        ("The agenda is freely shareable, but it runs to 40 pages.", ActionClass.answer),
     ],
 )
 def test_directives_are_read_from_the_text(text: str, action: ActionClass | None) -> None:
