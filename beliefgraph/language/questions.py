@@ -13,8 +13,10 @@ from beliefgraph.language.words import CACHE, normalise
 SENTENCE = re.compile(r"(?<=[.?!;:])\s+")
 #: a dash between words sets a clause apart ("... somebody cleared the lockers - who did it?"),
 #: and so does a comma before a question word ("the old server in Leeds, when did it go?")
+#: the words a question opens with
+_WH_WORDS = r"what|when|who|whom|whose|which|where|how"
 _CLAUSE = re.compile(
-    r"\s+[-\u2013\u2014]+\s+|,\s+(?=(?:and\s+)?(?:what|when|who|whom|whose|which|where|how)\b)",
+    r"\s+[-\u2013\u2014]+\s+|,\s+(?=(?:and\s+)?(?:" + _WH_WORDS + r")\b)",
     re.IGNORECASE,
 )
 #: a question whose subject is asked, in the past tense ("who gave the go-ahead?")
@@ -22,7 +24,7 @@ _WHO_DID = (
     r"\s*(?:and\s+)?(?:who|which \w+)\s+(?:[a-z]{3,}ed|gave|sent|paid|sold|bought|wrote|"
     r"told|took|made|got|signed off|okayed|ok'd)\b"
 )
-_WH = r"(?:and\s+)?(?:what|when|who|whom|whose|which|where|how(?: many| much| often| long)?)\b"
+_WH = r"(?:and\s+)?(?:" + _WH_WORDS + r")(?:(?<=how)(?: many| much| often| long))?\b"
 _ASKS_WHAT_WAS = re.compile(
     # a lead-in that only asks to be told ("Remind me - when did ...")
     r"(?:\s*(?:(?:remind me|tell me|(?:can|could) you (?:remind|tell) me|"

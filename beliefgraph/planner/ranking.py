@@ -93,10 +93,10 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     excludes the request (its writer's word that it does not reach there), a rule that
     applies only above a sum the request stays under ("payments above £10,000", asked to
     pay £3,240: in rounds 1-44 such a rule was never the target, 37 times), a rule whose
-    explicit terms require a name the request lacks, a current rule
-    on doing what a request only asks the record of ("who okayed shredding the boxes?"),
-    and a superseded or retracted belief, unless it has a current head to hand its place to
-    and is about the request's thing.
+    explicit terms require a name the request lacks, a current rule on doing what a request
+    only asks the record of ("who okayed shredding the boxes?"), and a superseded or
+    retracted belief, unless it has a current head to hand its place to and is about the
+    request's thing.
 
     Two readings the rules take as final are features here, weighed with the rest (the
     evidence is in ``bench/results/ranker.md``): a rule whose explicit terms the request
