@@ -11,10 +11,10 @@ from functools import lru_cache
 from beliefgraph.language.words import CACHE, normalise
 
 SENTENCE = re.compile(r"(?<=[.?!;:])\s+")
-#: a dash between words sets a clause apart ("... somebody cleared the lockers - who did it?"),
-#: and so does a comma before a question word ("the old server in Leeds, when did it go?")
 #: the words a question opens with
 _WH_WORDS = r"what|when|who|whom|whose|which|where|how"
+#: a dash between words sets a clause apart ("... somebody cleared the lockers - who did it?"),
+#: and so does a comma before a question word ("the old server in Leeds, when did it go?")
 _CLAUSE = re.compile(
     r"\s+[-\u2013\u2014]+\s+|,\s+(?=(?:and\s+)?(?:" + _WH_WORDS + r")\b)",
     re.IGNORECASE,
