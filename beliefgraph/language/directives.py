@@ -340,6 +340,42 @@ def hedged(text: str) -> bool:
     return bool(_HEDGES.search(normalise(text)))
 
 
+#: how a text records a proposal nobody has settled: talked about, not decided ("nothing is
+#: approved without two signatures" is a rule, "not settled" an unpaid bill, "the van stays
+#: parked until Monday" a place)
+_UNDECIDED = cues(
+    r"nothing(?:s| is| was| has| has been| got)? (?:yet )?(?:been )?"
+    r"(?:decided|agreed|settled|signed off|approved)(?! (?:without|unless|until|before|over|"
+    r"above|by)\b)",
+    r"no decisions? (?:was |were |has been |have been )?(?:taken|made|reached|yet|so far)",
+    r"no decisions?(?! (?:on|about|is|are|will|can|date|was|were|has|have)\b)",
+    r"undecided",
+    r"(?:has|have|was|were|is|are|had)(?:nt| not) (?:yet )?(?:been )?(?:decided|agreed)",
+    r"not yet (?:been )?(?:decided|agreed)",
+    r"(?<!stays )(?<!is )(?<!are )parked (?:until|till|for now|for later|pending)",
+    r"(?:only|just|merely|still) (?:an |a )(?:idea|suggestion|proposal)",
+    r"floated(?! on)",
+    r"kicked around",
+    r"(?:nobody|no one) (?:has )?(?:agreed|decided|signed off|approved)",
+    r"(?<!not )(?<!isnt )(?<!arent )(?:under|up for|still in) discussion",
+    r"still being discussed",
+)
+
+
+@lru_cache(maxsize=CACHE)
+def undecided(text: str) -> bool:
+    """Whether a belief records a proposal nobody has settled ("floated", "parked until the
+    quote arrives", "nothing decided"): it gives nothing to carry out; the planner's models
+    weigh what that means for the request.
+
+    >>> undecided("Friday huddle: a four-day week for the packers came up. No one has agreed.")
+    True
+    >>> undecided("R-7, the cold trailer parked at Harbor yard, is Kessler Freight's.")
+    False
+    """
+    return bool(_UNDECIDED.search(normalise(text)))
+
+
 @lru_cache(maxsize=CACHE)
 def read_directive(text: str) -> Directive:
     """Classify ``text`` as a prohibition, a requirement to verify, a permission, or neither.

@@ -49,7 +49,7 @@ from typing import TypeGuard
 import numpy as np
 
 from beliefgraph.language.acts import CHANGING
-from beliefgraph.language.directives import forbids_outright, read_directive
+from beliefgraph.language.directives import forbids_outright, read_directive, undecided
 from beliefgraph.language.questions import asks_what_was_done
 from beliefgraph.language.stakes import (
     at_stake,
@@ -93,6 +93,7 @@ def action_features(
         f"holds={holds_at_stake(governor.text)}": 1.0,
         "verification_required": float(governor.verification_required),
         "states_a_rule": float(directive.is_rule),
+        "undecided": float(undecided(governor.text)),
         "holds_a_safety_setting": float(holds_safety_setting(governor.text)),
         "someone_elses_act": float(someone_elses_act(governor.text)),
         "told_in_confidence": float(kept_confidential(governor.text)),

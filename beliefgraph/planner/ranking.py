@@ -46,7 +46,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from beliefgraph.language.directives import undecided
 from beliefgraph.language.names import names_one
+from beliefgraph.language.stakes import someone_elses_act
 from beliefgraph.models import ActionClass, EpistemicStatus, Kind, Priority, Status
 from beliefgraph.planner.assess import Assessment, Candidate, Decision, more_protective
 
@@ -171,6 +173,8 @@ def features(
             "other_property": float(a.other_property),
             "asked_property": float(a.asked_property),
             "denies_asked": float(a.denies_asked),
+            "undecided": float(undecided(c.text)),
+            "someone_elses_act": float(someone_elses_act(c.text)),
             **_one_hot("says", said, _ACTIONS),
             "authority": float(a.authority),
             "rules_pick": float(winner is not None and winner.candidate.id == c.id),

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from beliefgraph.language.acts import infer_action_types
-from beliefgraph.language.directives import forbids_outright, read_directive
+from beliefgraph.language.directives import forbids_outright, read_directive, undecided
 from beliefgraph.language.words import Terms
 from beliefgraph.models import ActionClass, ActionType, EpistemicStatus, Kind
 from beliefgraph.planner.actions import (
@@ -23,7 +23,7 @@ from beliefgraph.planner.actions import (
 )
 from beliefgraph.planner.precedence import decide
 from beliefgraph.planner.ranking import Ranker, default_ranker
-from tests.unit.test_planner_precedence import R, belief
+from tests.unit.test_planner_precedence import R, X, belief
 from tests.unit.test_planner_ranking import BACK_THEN, NOTE, QUERY, RECORD, RULE, RULED
 
 CLASSES = ("answer", "verify_first", "block")
@@ -210,3 +210,30 @@ def test_whoever_asks_leaves_a_named_path_to_the_rules_check() -> None:
     routed = "Don't give the door code to whoever asks; direct them to reception."
     assert read_directive(routed).action == ActionClass.verify_first
     assert not forbids_outright(routed)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Review, 3 May: moving the depot to Hale Road came up; parked until the survey.", True),
+        ("Sanjay floated a loyalty discount for the choir. An idea only: nobody has agreed.", True),
+        (
+            "We looked at new lockers for the gym. The quote was fine, but nothing's been decided.",
+            True,
+        ),
+        ("A Saturday opening for the clinic is still under discussion.", True),
+        ("Budget meeting: a second van came up; no decision was taken.", True),
+        ("R-7, the cold trailer parked at Harbor yard, is Kessler Freight's.", False),
+        ("The van stays parked until its MOT on Monday.", False),
+        ("Invoice INV-0304 has not been settled; chase it on Friday.", False),
+        ("Nothing is approved without two signatures from finance.", False),
+        ("Press 4's parameters are frozen; this is not up for discussion.", False),
+        ("Decided on Tuesday: coats go to 40% off from Monday.", False),
+    ],
+)
+def test_a_proposal_nobody_settled_is_read_from_its_words(text: str, expected: bool) -> None:
+    note = belief("note", text, kind=Kind.context)
+    asked = "Go ahead with it today."
+    found = action_features(Terms.of(asked), {X}, decide(asked, {X}, [note]), note)
+    assert undecided(text) is expected
+    assert found["undecided"] == float(expected)

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from beliefgraph.models import ActionClass, EpistemicStatus, Governs, Kind, Status
-from beliefgraph.planner.assess import Assessment, Candidate
+from beliefgraph.planner.assess import Assessment, Candidate, Decision
 from beliefgraph.planner.precedence import decide
 from beliefgraph.planner.ranking import (
     TREES_FILE,
@@ -45,6 +45,12 @@ RULED = belief(
     governs=Governs(any_terms=["visitor badges"]),
     similarity=0.2,
 )
+
+
+def _rows(d: Decision) -> dict[str, dict[str, float]]:
+    """Each candidate's ranker features, by id, as the rules assessed them."""
+    features_of = features(list(d.assessments), {}, None)
+    return dict(zip([a.candidate.id for a in d.assessments], features_of, strict=True))
 
 
 def test_the_rules_alone_decide_when_no_ranker_is_given() -> None:
@@ -104,13 +110,7 @@ def test_a_rule_that_requires_a_name_the_request_lacks_is_not_eligible() -> None
 
 def test_relative_features_are_measured_among_the_candidates() -> None:
     d = decide(QUERY, {R}, [RULE, NOTE])
-    rows = dict(
-        zip(
-            [a.candidate.id for a in d.assessments],
-            features(list(d.assessments), {}, None),
-            strict=True,
-        )
-    )
+    rows = _rows(d)
     assert rows["note"]["most_similar"] == 1.0
     assert rows["rule"]["most_similar"] == 0.0
     assert abs(rows["rule"]["similarity_gap"] - -0.2) < 1e-9
@@ -124,17 +124,37 @@ def test_what_a_belief_says_of_the_property_asked_is_a_feature() -> None:
     )
     query = "where are the recoverable visitor badges kept at reception?"
     d = decide(query, {R}, [NOTE, code, lost])
-    rows = dict(
-        zip(
-            [a.candidate.id for a in d.assessments],
-            features(list(d.assessments), {}, None),
-            strict=True,
-        )
-    )
+    rows = _rows(d)
     assert rows["note"]["asked_property"] == 1.0  # kept where: the place asked for
     assert rows["code"]["other_property"] == 1.0  # a code, asked where they are kept
     assert rows["lost"]["denies_asked"] == 1.0  # "unrecoverable", asked for recoverable ones
     assert rows["note"]["denies_asked"] == rows["note"]["other_property"] == 0.0
+
+
+def test_a_proposal_nobody_settled_is_a_feature() -> None:
+    floated = belief(
+        "floated",
+        "Stand-up: Priya floated opening the cafe on Sundays. Nothing was decided.",
+        kind=Kind.context,
+    )
+    query = "Open the cafe this Sunday like we said at stand-up."
+    d = decide(query, {X}, [NOTE, floated])
+    rows = _rows(d)
+    assert rows["floated"]["undecided"] == 1.0
+    assert rows["note"]["undecided"] == 0.0
+
+
+def test_a_belief_that_leaves_the_act_to_someone_else_is_a_feature() -> None:
+    desk = belief(
+        "desk",
+        "Lay-away refunds are done only at the till by a supervisor.",
+        kind=Kind.context,
+    )
+    query = "Refund the lay-away deposit to Mrs Kaur now."
+    d = decide(query, {X}, [NOTE, desk])
+    rows = _rows(d)
+    assert rows["desk"]["someone_elses_act"] == 1.0
+    assert rows["note"]["someone_elses_act"] == 0.0
 
 
 def test_the_fitted_weights_name_only_features_the_planner_computes() -> None:
