@@ -34,7 +34,13 @@ _SPELLINGS = (
         re.compile(r"^(cancel|label|travel|model|fuel|signal|total|level|channel)l(ed|ing|er)$"),
         r"\1\2",
     ),
-    (re.compile(r"^(colo|behavio|favo|hono|labo|neighbo|odo|humo)ur(s?)$"), r"\1r\2"),
+    (
+        re.compile(
+            r"^(colo|behavio|favo|hono|labo|neighbo|odo|humo|harbo|armo|rumo|flavo|vapo|"
+            r"endeavo|savo|parlo|tumo|vigo)ur(s|ed|ing)?$"
+        ),
+        r"\1r\2",
+    ),
     (re.compile(r"^(cent|met|lit|theat|fib)re(s?)$"), r"\1er\2"),
     (re.compile(r"^(licen|defen|offen)ce(s?)$"), r"\1se\2"),
     (re.compile(r"^(program|catalog|dialog)(?:me|ue)(s?)$"), r"\1\2"),

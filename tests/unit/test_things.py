@@ -249,6 +249,23 @@ def test_a_hyphenated_name_is_the_same_name_written_apart() -> None:
     assert another_of_that_name(asked, "Maria Delgado Lopez, MRN 00417721: contrast allergy.")
 
 
+def test_names_meet_across_british_and_american_spellings() -> None:
+    asked = "Settle the Harbour Printworks invoice."
+    assert another_of_that_name(asked, "Harbor Signs & Print is on payment hold.")
+    assert not another_of_that_name(asked, "Harbor Printworks changed banks last week.")
+
+
+def test_a_double_barrelled_surname_is_another_name_than_its_first_part() -> None:
+    held = "Records hold: Jordan Ellis-Marsh (transfer student). No grade data goes out."
+    assert another_of_that_name("Send the grade form for Jordan Ellis.", held)
+    assert not another_of_that_name("Send the grade form for Jordan Ellis-Marsh.", held)
+    assert not another_of_that_name("Send the grade form for Jordan Ellis Marsh.", held)
+    # a place written with a hyphen after no given name is no surname
+    assert not another_of_that_name(
+        "What is the handover at the Lyon depot?", "Reefer handoffs at Lyon-Corbas: both sign."
+    )
+
+
 def test_a_label_names_a_sibling_thing_not_a_name_or_the_thing_written_apart() -> None:
     assert labelled_sibling("Update the dock 3 handhelds.", "Dock 3 edge router: no changes.")
     # a label in title case names no one
