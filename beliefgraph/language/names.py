@@ -149,23 +149,36 @@ def _near_miss(a: str, b: str) -> bool:
     return a != b and SequenceMatcher(None, a, b).ratio() >= _NEAR_MISS
 
 
-#: a double-barrelled surname after a given name or an initial: "Jordan Ellis-Marsh", "J.
-#: Ferreira-Lopes" (not "the Rotterdam-Leeds run", "at Lyon-Corbas")
-_DOUBLE_BARRELLED = re.compile(r"\b([A-Z][a-z]+|[A-Z]\.)\s+([A-Z][a-z]+)-([A-Z][a-z]+)\b")
+#: a word joined to the next by a hyphen, both capitalised: "Ellis-Marsh", "O'Neill-Brown"
+_HYPHENED = re.compile(r"([A-Z][\w'\u2019]*)-([A-Z][\w'\u2019]*)")
 
 
-def _another_double_barrel(request: str, belief: str) -> bool:
-    """Whether the belief names someone by a double-barrelled surname of which the request
-    names only the first part ("Jordan Ellis", "Jordan Ellis-Marsh"): another person. Over
-    rounds 1-56, each of five such surnames after a given name belonged to a distractor."""
-    for m in _DOUBLE_BARRELLED.finditer(belief):
-        given, first, second = (w.lower() for w in m.groups())
-        if given in STOPWORDS or given in _NOT_NAMES or is_act(given):
-            continue  # "The Harlow-Dunne vault", "Book Lyon-Corbas": no given name
-        first, second = m.group(2), m.group(3)
-        if re.search(rf"\b{first}\b(?!-)", request) and not re.search(
-            rf"\b{second}\b", request, re.IGNORECASE
-        ):
+@lru_cache(maxsize=8192)
+def _hyphened(text: str) -> frozenset[tuple[str, str]]:
+    """The pairs of capitalised words ``text`` joins with a hyphen, folded as
+    :func:`proper_names` folds them: ("ellis", "marsh") for "Jordan Ellis-Marsh"."""
+    pairs = set()
+    for m in _HYPHENED.finditer(text):
+        first, second = tokenize(m.group(1)), tokenize(m.group(2))
+        if first and second:
+            pairs.add((first[-1], second[0]))
+    return frozenset(pairs)
+
+
+def _double_barrelled(
+    asked: tuple[str, ...], held: tuple[str, ...], hyphened: frozenset[tuple[str, str]]
+) -> bool:
+    """Whether ``held`` names someone by a double-barrelled surname of which ``asked``, with
+    the same given name, names only the first part: "Jordan Ellis" is not "Jordan
+    Ellis-Marsh", a surname of its own. A word before the pair that ``asked`` lacks leaves
+    it open ("Ask Harlow" meets "Main Harlow-Dunne vault" on no name of a person)."""
+    for i in range(1, len(held) - 1):
+        given, first, second = held[i - 1 : i + 2]
+        if (first.lstrip("^"), second) not in hyphened:
+            continue
+        names_given = any(_same_word(a, given) for a in asked)
+        names_first = any(_same_word(a, first) for a in asked)
+        if names_given and names_first and not any(_same_word(a, second) for a in asked):
             return True
     return False
 
@@ -177,11 +190,13 @@ def another_of_that_name(request: str, belief: str) -> bool:
     Street" and "Oak Street"), or only a double-barrelled surname that starts with it
     ("Jordan Ellis-Marsh", asked about Jordan Ellis): the belief is about another one of
     that name. An initial is the name it starts ("T. Okafor" is Tomasz Okafor's)."""
-    if _another_double_barrel(request, belief):
-        return True
     held_names = proper_names(belief)
+    hyphened = _hyphened(belief)
     for asked in proper_names(request):
-        meetings = {_meeting(asked, held) for held in held_names}
+        meetings = {
+            "other" if _double_barrelled(asked, held, hyphened) else _meeting(asked, held)
+            for held in held_names
+        }
         if "other" in meetings and "same" not in meetings:
             return True
     return False

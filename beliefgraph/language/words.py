@@ -37,7 +37,7 @@ _SPELLINGS = (
     (
         re.compile(
             r"^(colo|behavio|favo|hono|labo|neighbo|odo|humo|harbo|armo|rumo|flavo|vapo|"
-            r"endeavo|savo|parlo|tumo|vigo)ur(s|ed|ing)?$"
+            r"endeavo|savo|parlo|tumo|vigo)ur(s|ed|ings?|ite|ites|ful|able|ers?|y)?$"
         ),
         r"\1r\2",
     ),
@@ -59,6 +59,7 @@ _ONE_NAME = {
 }
 
 
+@lru_cache(maxsize=65536)
 def american(token: str) -> str:
     """``token`` in its American spelling ("enrolment" -> "enrollment")."""
     if len(token) < 5 or not token.isalpha():

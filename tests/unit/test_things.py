@@ -252,18 +252,25 @@ def test_a_hyphenated_name_is_the_same_name_written_apart() -> None:
 def test_names_meet_across_british_and_american_spellings() -> None:
     asked = "Settle the Harbour Printworks invoice."
     assert another_of_that_name(asked, "Harbor Signs & Print is on payment hold.")
-    assert not another_of_that_name(asked, "Harbor Printworks changed banks last week.")
+    assert not another_of_that_name(asked, "Harbor Printworks Ltd changed banks.")
+    assert not another_of_that_name(
+        "Order the Harbour Flavourings stock.", "Harbor Flavorings is on hold."
+    )
 
 
 def test_a_double_barrelled_surname_is_another_name_than_its_first_part() -> None:
     held = "Records hold: Jordan Ellis-Marsh (transfer student). No grade data goes out."
     assert another_of_that_name("Send the grade form for Jordan Ellis.", held)
+    assert another_of_that_name("Pay Siobhan O'Neill.", "Hold: Siobhan O'Neill-Brown, disputed.")
     assert not another_of_that_name("Send the grade form for Jordan Ellis-Marsh.", held)
     assert not another_of_that_name("Send the grade form for Jordan Ellis Marsh.", held)
-    # a place written with a hyphen after no given name is no surname
+    # a belief that also names the one asked is about them
+    assert not another_of_that_name("Jordan Ellis is asking.", "Jordan Ellis, not Ellis-Marsh.")
+    # a word before the pair that the request does not name is no given name of theirs
     assert not another_of_that_name(
-        "What is the handover at the Lyon depot?", "Reefer handoffs at Lyon-Corbas: both sign."
+        "Book the Rotterdam shuttle.", "Weekly Rotterdam-Leeds run leaves at six."
     )
+    assert not another_of_that_name("Ask Harlow.", "Keys: Main Harlow-Dunne vault.")
 
 
 def test_a_label_names_a_sibling_thing_not_a_name_or_the_thing_written_apart() -> None:
