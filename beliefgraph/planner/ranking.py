@@ -47,7 +47,6 @@ from typing import Any, Protocol
 import numpy as np
 
 from beliefgraph.language.directives import undecided
-from beliefgraph.language.names import names_one
 from beliefgraph.language.stakes import someone_elses_act
 from beliefgraph.models import ActionClass, EpistemicStatus, Kind, Priority, Status
 from beliefgraph.planner.assess import Assessment, Candidate, Decision, more_protective
@@ -95,7 +94,7 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     excludes the request (its writer's word that it does not reach there), a rule that
     applies only above a sum the request stays under ("payments above £10,000", asked to
     pay £3,240: in rounds 1-44 such a rule was never the target, 37 times), a rule whose
-    explicit terms require a name the request lacks, a current rule on doing what a request
+    explicit terms require a word the request lacks, a current rule on doing what a request
     only asks the record of ("who okayed shredding the boxes?"), and a superseded or
     retracted belief, unless it has a current head to hand its place to and is about the
     request's thing.
@@ -110,11 +109,10 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     c = a.candidate
     if a.scope is not None and (a.scope.excluded_by is not None or a.scope.outside is not None):
         return False
-    if a.scope is not None and any(names_one(t, c.text) for t in a.scope.missing_all):
-        # "All payments to Nordhamn Logistik are frozen", asked to pay Lindqvist: a class may
-        # hold an instance the request names in its own words, a name holds no other one (in
-        # rounds 1-54, 22 rules whose writer required a name the request lacks; none was the
-        # target)
+    if a.scope is not None and a.scope.missing_all:
+        # "All payments to Nordhamn Logistik are frozen", asked to pay Lindqvist: the writer
+        # named what the rule needs to reach, every word of it (left out one round at a time
+        # over rounds 1-56, the ranker picked such a rule 14 times, once rightly)
         return False
     if c.status in (Status.superseded, Status.retracted):
         # an old version stands for its chain's head only when it is about what is asked,

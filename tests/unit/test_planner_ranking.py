@@ -94,17 +94,21 @@ def test_a_superseded_belief_without_a_head_is_not_eligible() -> None:
     assert not eligible(assessed["old"], {})
 
 
-def test_a_rule_that_requires_a_name_the_request_lacks_is_not_eligible() -> None:
+def test_a_rule_that_requires_a_word_the_request_lacks_is_not_eligible() -> None:
     def freeze(terms: list[str]) -> Candidate:
         text = "All payments to Nordhamn Logistik, the freight forwarder, are frozen."
         return belief("freeze", text, kind=Kind.policy, governs=Governs(all_terms=terms))
 
     asked = "Release the payment to Lindqvist for the bracket order."
-    for terms, ranked in ((["nordhamn", "payments"], False), (["forwarder", "payments"], True)):
+    for terms, ranked in (
+        (["nordhamn", "payments"], False),
+        (["forwarder", "payments"], False),
+        (["bracket", "payment"], True),
+    ):
         d = decide(asked, {X}, [freeze(terms), NOTE])
         held = {a.candidate.id: a for a in d.assessments}["freeze"]
         assert held.scope is not None
-        assert held.scope.missing_all
+        assert bool(held.scope.missing_all) is not ranked
         assert eligible(held, {}) is ranked
 
 
