@@ -69,24 +69,6 @@ def proper_names(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(found)
 
 
-@lru_cache(maxsize=8192)
-def names_one(term: str, text: str) -> bool:
-    """Whether ``term`` names one party: a word ``text`` capitalises as a proper name
-    ("Nordhamn" in "All payments to Nordhamn Logistik are frozen"), not as an acronym ("NHS
-    numbers") nor to open a sentence. No request that names another party reaches it; a
-    number may (line 2 is "the second line").
-
-    >>> names_one("nordhamn", "All payments to Nordhamn Logistik are frozen.")
-    True
-    >>> names_one("controlled drugs", "Controlled drugs are never handed over.")
-    False
-    >>> names_one("nhs numbers", "Never read out NHS numbers over the phone.")
-    False
-    """
-    named = {w for run in proper_names(text) for w in run if not w.startswith("^")}
-    return any(w in named and re.search(rf"\b{w.upper()}\b", text) is None for w in tokenize(term))
-
-
 #: how alike two given names must be spelled to be a near miss: "Jonah" and "Jonas" 0.8,
 #: "Joan" and "Jon" 0.86, "Mark" and "Mary" 0.75; "Chase" and "Erik" 0
 _NEAR_MISS = 0.75

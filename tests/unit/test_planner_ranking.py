@@ -6,6 +6,8 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+import pytest
+
 from beliefgraph.models import ActionClass, EpistemicStatus, Governs, Kind, Status
 from beliefgraph.planner.assess import Assessment, Candidate, Decision
 from beliefgraph.planner.precedence import decide
@@ -135,30 +137,26 @@ def test_what_a_belief_says_of_the_property_asked_is_a_feature() -> None:
     assert rows["note"]["denies_asked"] == rows["note"]["other_property"] == 0.0
 
 
-def test_a_proposal_nobody_settled_is_a_feature() -> None:
-    floated = belief(
-        "floated",
-        "Stand-up: Priya floated opening the cafe on Sundays. Nothing was decided.",
-        kind=Kind.context,
-    )
-    query = "Open the cafe this Sunday like we said at stand-up."
-    d = decide(query, {X}, [NOTE, floated])
-    rows = _rows(d)
-    assert rows["floated"]["undecided"] == 1.0
-    assert rows["note"]["undecided"] == 0.0
-
-
-def test_a_belief_that_leaves_the_act_to_someone_else_is_a_feature() -> None:
-    desk = belief(
-        "desk",
-        "Lay-away refunds are done only at the till by a supervisor.",
-        kind=Kind.context,
-    )
-    query = "Refund the lay-away deposit to Mrs Kaur now."
-    d = decide(query, {X}, [NOTE, desk])
-    rows = _rows(d)
-    assert rows["desk"]["someone_elses_act"] == 1.0
-    assert rows["note"]["someone_elses_act"] == 0.0
+@pytest.mark.parametrize(
+    ("feature", "text", "query"),
+    [
+        (
+            "undecided",
+            "Stand-up: Priya floated opening the cafe on Sundays. Nothing was decided.",
+            "Open the cafe this Sunday like we said at stand-up.",
+        ),
+        (
+            "someone_elses_act",
+            "Lay-away refunds are done only at the till by a supervisor.",
+            "Refund the lay-away deposit to Mrs Kaur now.",
+        ),
+    ],
+)
+def test_a_reading_of_the_beliefs_words_is_a_feature(feature: str, text: str, query: str) -> None:
+    held = belief("held", text, kind=Kind.context)
+    rows = _rows(decide(query, {X}, [NOTE, held]))
+    assert rows["held"][feature] == 1.0
+    assert rows["note"][feature] == 0.0
 
 
 def test_the_fitted_weights_name_only_features_the_planner_computes() -> None:
