@@ -8,7 +8,8 @@ read, unit-tested and reasoned about on their own:
   for questions that only ask to be told: what was done, what the rule is;
   :mod:`~beliefgraph.language.verbs` for the verbs of each kind of act);
 * :mod:`~beliefgraph.language.directives` - whether a belief's text is a rule (a
-  requirement, a prohibition, a permission) and how protective it is;
+  requirement, a prohibition, a permission) and how protective it is (and
+  :mod:`~beliefgraph.language.ways` for a request that takes the way a rule names);
 * :mod:`~beliefgraph.language.stakes` - what a request puts at stake (safety, secrets,
   private data, money, someone else's act);
 * :mod:`~beliefgraph.language.things` - what a text is about: its things, each a head

@@ -110,8 +110,6 @@ from beliefgraph.language.directives import (
     Directive,
     governed_action_types,
     read_directive,
-    takes_the_route,
-    takes_the_way,
 )
 from beliefgraph.language.questions import asks_what_was_done
 from beliefgraph.language.stakes import (
@@ -128,6 +126,7 @@ from beliefgraph.language.stakes import (
     someone_elses_act,
     without_no_secret,
 )
+from beliefgraph.language.ways import takes_the_route, takes_the_way
 from beliefgraph.language.words import Terms
 from beliefgraph.models import (
     ActionClass,

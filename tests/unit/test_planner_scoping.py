@@ -9,7 +9,6 @@ from beliefgraph.language.directives import (
     asks_about_the_past,
     governed_action_types,
     read_directive,
-    takes_the_way,
 )
 from beliefgraph.language.scopes import (
     STRONG,
@@ -27,6 +26,7 @@ from beliefgraph.language.stakes import (
     someone_elses_act,
 )
 from beliefgraph.language.thresholds import under_threshold
+from beliefgraph.language.ways import takes_the_way
 from beliefgraph.language.words import Terms, fold_plural, words
 from beliefgraph.models import ActionClass, ActionType
 
