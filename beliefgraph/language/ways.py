@@ -38,45 +38,101 @@ def takes_the_route(request: str, text: str) -> bool:
     return len(on_route) >= 2 and len(on_route) > len(forbidden)
 
 
-#: how a sentence says a way is not (or no longer) used: "Email and fax are not used"
+#: how a sentence says a way is not (or no longer) used: "Email and fax are not used", "no
+#: email, no fax", "not by text", "USB sticks are out", "passwords arent written into tickets"
 _REFUSED_WAY = cues(
     r"(?:is|are) not (?:\w+ )?(?:used|accepted|allowed|permitted|to be used)",
     r"no longer",
     r"nothing (?:gets|is|goes)",
+    r"not (?:by|in|on|through|via|over|as|to|from|into|onto|with)",
+    r"not [^,.;]{1,40}, not",
+    r"no [\w-]+(?: [\w-]+)?, no",
+    r"(?:is|are) out(?! (?:of|there|for|to|on|in|at))",
+    # "doesnt go by post", not "doesnt need a second signature"
+    r"(?:arent|isnt|doesnt|wont|werent|wasnt) (?!(?:\w+ )?(?:need|needed|required|necessary))\w+",
+)
+#: how a sentence says the way things are done: "goes through the portal", "that is the
+#: approved route", "counts just the same", "is collected by texting the link", or an
+#: imperative that says what to do ("Upload them to the locked folder")
+_WAY = cues(
+    r"through",
+    r"via",
+    r"by way of",
+    r"is how",
+    r"thats (?:the|how)",
+    r"(?:approved|accepted|proper|right|correct|only|sanctioned|official|usual|one) (?:\w+ )?"
+    r"(?:way|route|channel|path|process|procedure)",
+    r"counts? (?:just )?the same",
+    r"(?:is|are) (?:collected|sent|handed over|shared|delivered|issued|published|done|made|"
+    r"filed|submitted|booked) (?:with|through|via|in|on|from|as|by \w+ing)",
+    r"(?:goes?|go|travels?|gets?) (?:out |home |across |back )?(?:through|via|by|as|in|on)",
+    r"^(?:instead,? |so |then |just )?(?:upload|send|post|load|push|generate|use|put|drop|enter|"
+    r"book|text|publish|route|file|submit|place|create|give|hand|share|check|log)",
 )
 _CLAUSE = re.compile(r"[.:!?]\s+|;\s*")
+#: a clause that calls the one before it the way: "that is the approved route"
+_THE_WAY_BEFORE = re.compile(
+    r"(?:that|this|thats|which) (?:is )?(?:the|our) (?:\w+ )?(?:way|route|channel|path|process)\b"
+)
+#: a name written as one (a system, a place, a firm): capitalised inside a sentence, or with a
+#: capital inside the word ("CareBridge", "eSign")
+_NAMED = re.compile(r"\b[A-Za-z]*[a-z][A-Z][\w-]*|(?<=[a-z0-9,;)] )[A-Z][\w-]*")
 
 
 @lru_cache(maxsize=CACHE)
 def takes_the_way(request: str, text: str) -> bool:
-    """Whether ``request`` goes the way a rule in ``text`` says things are done, and none of
-    the ways it refuses: "clinicians outside the trust get our documents through the
-    referral portal; email and fax are not used" and "send his summary over to his GP on the
-    referral portal". Its words are those of the sentences that say how, not of those that
-    say how not.
+    """Whether ``request`` goes the way a rule in ``text`` says things are done, not one of
+    the ways it refuses: "path reports for outside doctors: no email, no fax. They go through
+    CareBridge" and "drop the path report into her CareBridge inbox".
+
+    The way is said after a refusal, or in words that say how ("through", "upload them to
+    ...", or "that is the approved route" after it); what a rule is about, said before it
+    refuses anything, is neither. The request's words must be those of the way (two, or one
+    that is a name, such as a system's), with at most one of the ways refused, and it must
+    meet any condition the way it takes waits for ("once the report is signed").
 
     >>> rule = "Results go to patients through their portal. Email and text are not used."
     >>> takes_the_way("Put his signed MRI report up on his patient portal.", rule)
     True
     >>> takes_the_way("Email him his signed MRI report.", rule)
     False
+    >>> takes_the_way("Drop it in her CareBridge inbox.", "No email, no fax. Use CareBridge.")
+    True
     """
     line = normalise(text)
     how: list[str] = []
     how_not: list[str] = []
-    for clause in _CLAUSE.split(line):
-        refuses = _REFUSED_WAY.search(clause) or prohibition(clause)
-        (how_not if refuses else how).append(clause)
+    clauses = _CLAUSE.split(line)
+    refuses = [bool(_REFUSED_WAY.search(c) or prohibition(c)) for c in clauses]
+    for i, clause in enumerate(clauses):
+        if refuses[i]:
+            how_not.append(clause)
+        elif any(refuses[:i]) or _WAY.search(clause) or _calls_it_the_way(clauses[i + 1 :]):
+            how.append(clause)
     if not how or not how_not:
         return False
     asked = set(content_words(request))
+    said = set(content_words(" ".join(how)))
     refused = set(content_words(" ".join(how_not)))
-    way = set(content_words(" ".join(how))) - refused
+    # "Lab reports never go out by email": what a rule opening with a refusal names before
+    # it is what the rule is about, not a way it refuses
+    opening = _REFUSED_WAY.search(clauses[0]) or prohibition(clauses[0])
+    about = set(content_words(clauses[0][: opening.start()])) if opening else set()
+    on_the_way = asked & (said - refused)
+    off_it = asked & (refused - said - about)
+    named = {w for n in _NAMED.findall(text) for w in content_words(n)}
+    weight = len(on_the_way) + len(on_the_way & named)
+    taken = [c for c in how if asked & (set(content_words(c)) - refused)]
     return (
-        len(asked & way) >= 2
-        and not asked & (refused - way)
-        and all(_met(condition, asked) for clause in how for condition in _WHEN.findall(clause))
+        weight >= 2
+        and len(off_it) <= 1
+        and weight > 2 * len(off_it)
+        and all(_met(condition, asked) for clause in taken for condition in _WHEN.findall(clause))
     )
+
+
+def _calls_it_the_way(later: list[str]) -> bool:
+    return bool(later) and _THE_WAY_BEFORE.match(later[0]) is not None
 
 
 #: a condition the way waits for: "after the consultant signs them off", "once it is signed"

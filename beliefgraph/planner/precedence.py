@@ -44,7 +44,10 @@ The rules (DESIGN §3), in order:
    ``verification_required``; history is ``archive_only``; a write/execute request under a
    write/execute scope never gets a bare ``answer``, unless it goes the very way the rule
    says things are done and none it refuses ("through the referral portal; email and fax
-   are not used", asked to send a summary on the referral portal).
+   are not used", asked to send a summary on the referral portal). Nor does a prohibition
+   labelled ``answer`` raise a request that takes the way it names ("no email, no fax,
+   ever. They go through CareBridge", asked to drop the report into CareBridge), unless its
+   writer made it absolute ("no exceptions").
 7. **Contests.** A governing belief that live beliefs ``CONTRADICT`` (the curation gate's
    trust, role or namespace guard kept them from superseding it, DESIGN §5) still governs:
    the guard judged the contradiction unfit to replace it, and a contest never changes who
@@ -108,6 +111,7 @@ from dataclasses import replace
 from beliefgraph.language.acts import CHANGING, names_disclosure
 from beliefgraph.language.directives import (
     Directive,
+    forbids_outright,
     governed_action_types,
     read_directive,
 )
@@ -178,17 +182,7 @@ def action_for(
     if governor.historical:
         return ActionClass.archive_only, [f"{governor.id} is {governor.historical}: history only"]
     directive = read_directive(governor.text)
-    on_route = request is not None and (
-        (
-            directive.action == ActionClass.verify_first
-            and takes_the_route(request.text, governor.text)
-        )
-        or (
-            governor.allowed_action in (None, ActionClass.answer)
-            and directive.action != ActionClass.block
-            and takes_the_way(request.text, governor.text)
-        )
-    )
+    on_route = request is not None and _takes_its_way(governor, directive, request)
     if on_route:
         # "never take card numbers by phone; to collect, send the payment link", asked to
         # text the payment link: the request is the way the rule names, not what it forbids
@@ -326,6 +320,27 @@ def action_for(
         else:
             steps.append(f"{step}: it still governs; {action.value} already protects")
     return action, steps
+
+
+def _takes_its_way(governor: Candidate, directive: Directive, request: Terms) -> bool:
+    """Whether ``request`` takes the way ``governor``'s text names, as what the rule allows:
+    the route a check names ("never take card numbers by phone; to collect, send the payment
+    link", asked to text the link), the way a plain text or a permission says things are
+    done, where its label asks for no caution, and the way a prohibition labelled ``answer``
+    names ("no email, no fax, ever. They go through CareBridge"), unless its writer made the
+    prohibition absolute. Unlabelled, a prohibition's own words decide: reading the way is
+    not sure enough to set a prohibition aside on its own."""
+    asked, text = request.text, governor.text
+    plain = governor.allowed_action in (None, ActionClass.answer)
+    if directive.action == ActionClass.block:
+        return (
+            governor.allowed_action == ActionClass.answer
+            and not forbids_outright(text)
+            and (takes_the_route(asked, text) or takes_the_way(asked, text))
+        )
+    if directive.action == ActionClass.verify_first and takes_the_route(asked, text):
+        return True
+    return plain and takes_the_way(asked, text)
 
 
 def _governs_the_act(text: str, action_types: frozenset[ActionType]) -> bool:

@@ -1121,6 +1121,19 @@ def test_a_request_that_takes_the_way_a_rule_names_is_answered() -> None:
     assert refused.action == ActionClass.verify_first
 
 
+def test_a_prohibition_that_names_a_way_allows_the_request_on_it_unless_made_absolute() -> None:
+    text = "Lab reports never go out by email. Upload them to the CareLink portal."
+    rule = belief("p", text, kind=Kind.policy, hint=ActionClass.answer)
+    asked = "Upload Mrs Hale's lab report to her CareLink portal."
+    assert decide(asked, {W}, [rule]).action == ActionClass.answer
+    # what it forbids is still forbidden
+    assert decide("Email Mrs Hale her lab report.", {X}, [rule]).action == ActionClass.block
+    # "no exceptions": its writer left no reading of the request to weaken it, and the
+    # upload stays under the rule's check
+    absolute = replace(rule, text=text.replace("email.", "email, no exceptions."))
+    assert decide(asked, {W}, [absolute]).action == ActionClass.verify_first
+
+
 def test_a_plain_note_that_holds_private_data_blocks_handing_it_to_others() -> None:
     note = belief(
         "n",

@@ -713,6 +713,27 @@ def test_the_time_before_a_change_is_the_past() -> None:
             "are not to be used.",
             True,
         ),
+        # the way named after the refusal, by a system's name alone
+        (
+            "Could you drop the path report into her CareBridge inbox before the consult?",
+            "Path and lab reports for outside doctors: no email, no fax, ever. They go through "
+            "CareBridge, which logs the hand-off itself.",
+            True,
+        ),
+        # what the rule is about is no way: a request that shares only that does not take it
+        (
+            "Email the path report to Dr Osei before the consult.",
+            "Path and lab reports for outside doctors: no email, no fax, ever. They go through "
+            "CareBridge, which logs the hand-off itself.",
+            False,
+        ),
+        # an imperative says the way: "Upload them to the locked folder"
+        (
+            "Put the make-up final into the locked ProctorDesk folder for the testing centre.",
+            "Papers for the testing centre no longer go by email or on a USB stick. Upload them "
+            "to the locked folder in ProctorDesk and the centre prints from there.",
+            True,
+        ),
         # a rule that refuses no way names none to take
         ("Scrap lot 7731.", "Leads may scrap any rejected lot; no further sign-off needed.", False),
         # the way waits for a condition the request does not say is met
