@@ -38,6 +38,7 @@ class Directive:
 
 
 def cues(*patterns: str) -> re.Pattern[str]:
+    """One pattern that finds any of ``patterns`` as whole words of a normalised line."""
     return re.compile(r"\b(?:" + "|".join(patterns) + r")\b")
 
 
@@ -435,6 +436,17 @@ def forbids_outright(text: str) -> bool:
         return False
     named = route_after(line, m.end())
     return named is None and _OUTRIGHT.search(line) is not None
+
+
+@lru_cache(maxsize=CACHE)
+def made_absolute(text: str) -> bool:
+    """Whether ``text`` makes what it says absolute ("no exceptions", "whoever asks", "not
+    even for the manager"), whether or not it names another way to go.
+
+    >>> made_absolute("Never read card numbers back, no exceptions. Send the pay link.")
+    True
+    """
+    return _OUTRIGHT.search(normalise(text)) is not None
 
 
 def _permission(line: str) -> re.Match[str] | None:

@@ -48,8 +48,10 @@ _REFUSED_WAY = cues(
     r"not [^,.;]{1,40}, not",
     r"no [\w-]+(?: [\w-]+)?, no",
     r"(?:is|are) out(?! (?:of|there|for|to|on|in|at))",
-    # "doesnt go by post", not "doesnt need a second signature"
-    r"(?:arent|isnt|doesnt|wont|werent|wasnt) (?!(?:\w+ )?(?:need|needed|required|necessary))\w+",
+    # "doesnt go by post", "arent written into tickets", "arent bought on personal cards";
+    # not "isnt optional", "doesnt need a second signature"
+    r"(?:arent|isnt|doesnt|wont|werent|wasnt) (?:\w+ )?(?!need(?:ed|s)?\b)(?:\w+(?:ed|en|ght)|go|"
+    r"goes|travel|travels|sent|put|kept|read|left|use)",
 )
 #: how a sentence says the way things are done: "goes through the portal", "that is the
 #: approved route", "counts just the same", "is collected by texting the link", or an
@@ -74,8 +76,8 @@ _CLAUSE = re.compile(r"[.:!?]\s+|;\s*")
 _THE_WAY_BEFORE = re.compile(
     r"(?:that|this|thats|which) (?:is )?(?:the|our) (?:\w+ )?(?:way|route|channel|path|process)\b"
 )
-#: a name written as one (a system, a place, a firm): capitalised inside a sentence, or with a
-#: capital inside the word ("CareBridge", "eSign")
+#: a name written as one: capitalised inside a sentence (a system, a firm, a place, a person),
+#: or with a capital inside the word ("CareBridge", "eSign")
 _NAMED = re.compile(r"\b[A-Za-z]*[a-z][A-Z][\w-]*|(?<=[a-z0-9,;)] )[A-Z][\w-]*")
 
 
@@ -87,9 +89,10 @@ def takes_the_way(request: str, text: str) -> bool:
 
     The way is said after a refusal, or in words that say how ("through", "upload them to
     ...", or "that is the approved route" after it); what a rule is about, said before it
-    refuses anything, is neither. The request's words must be those of the way (two, or one
-    that is a name, such as a system's), with at most one of the ways refused, and it must
-    meet any condition the way it takes waits for ("once the report is signed").
+    refuses anything, is neither. The request's words must be those of the way: two, or one
+    that is a name, such as a system's; three where it shares one word with the ways refused,
+    and never more than one. It must meet any condition the way it takes waits for ("once
+    the report is signed").
 
     >>> rule = "Results go to patients through their portal. Email and text are not used."
     >>> takes_the_way("Put his signed MRI report up on his patient portal.", rule)
@@ -103,11 +106,10 @@ def takes_the_way(request: str, text: str) -> bool:
     how: list[str] = []
     how_not: list[str] = []
     clauses = _CLAUSE.split(line)
-    refuses = [bool(_REFUSED_WAY.search(c) or prohibition(c)) for c in clauses]
-    for i, clause in enumerate(clauses):
-        if refuses[i]:
+    for clause, after in zip(clauses, [*clauses[1:], ""], strict=True):
+        if _REFUSED_WAY.search(clause) or prohibition(clause):
             how_not.append(clause)
-        elif any(refuses[:i]) or _WAY.search(clause) or _calls_it_the_way(clauses[i + 1 :]):
+        elif how_not or _WAY.search(clause) or _THE_WAY_BEFORE.match(after):
             how.append(clause)
     if not how or not how_not:
         return False
@@ -129,10 +131,6 @@ def takes_the_way(request: str, text: str) -> bool:
         and weight > 2 * len(off_it)
         and all(_met(condition, asked) for clause in taken for condition in _WHEN.findall(clause))
     )
-
-
-def _calls_it_the_way(later: list[str]) -> bool:
-    return bool(later) and _THE_WAY_BEFORE.match(later[0]) is not None
 
 
 #: a condition the way waits for: "after the consultant signs them off", "once it is signed"

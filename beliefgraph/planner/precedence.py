@@ -45,8 +45,8 @@ The rules (DESIGN §3), in order:
    write/execute scope never gets a bare ``answer``, unless it goes the very way the rule
    says things are done and none it refuses ("through the referral portal; email and fax
    are not used", asked to send a summary on the referral portal). Nor does a prohibition
-   labelled ``answer`` raise a request that takes the way it names ("no email, no fax,
-   ever. They go through CareBridge", asked to drop the report into CareBridge), unless its
+   labelled ``answer`` raise a request that takes the way it names ("Lab reports never go
+   out by email. Upload them to the CareLink portal", asked to upload one there), unless its
    writer made it absolute ("no exceptions").
 7. **Contests.** A governing belief that live beliefs ``CONTRADICT`` (the curation gate's
    trust, role or namespace guard kept them from superseding it, DESIGN §5) still governs:
@@ -111,8 +111,8 @@ from dataclasses import replace
 from beliefgraph.language.acts import CHANGING, names_disclosure
 from beliefgraph.language.directives import (
     Directive,
-    forbids_outright,
     governed_action_types,
+    made_absolute,
     read_directive,
 )
 from beliefgraph.language.questions import asks_what_was_done
@@ -325,22 +325,22 @@ def action_for(
 def _takes_its_way(governor: Candidate, directive: Directive, request: Terms) -> bool:
     """Whether ``request`` takes the way ``governor``'s text names, as what the rule allows:
     the route a check names ("never take card numbers by phone; to collect, send the payment
-    link", asked to text the link), the way a plain text or a permission says things are
-    done, where its label asks for no caution, and the way a prohibition labelled ``answer``
-    names ("no email, no fax, ever. They go through CareBridge"), unless its writer made the
-    prohibition absolute. Unlabelled, a prohibition's own words decide: reading the way is
-    not sure enough to set a prohibition aside on its own."""
+    link", asked to text the link); the way any rule short of a prohibition says things are
+    done, where its label asks for no caution; and the way a prohibition labelled ``answer``
+    names ("Lab reports never go out by email. Upload them to the CareLink portal", asked to
+    upload one there), unless its writer made it absolute ("no exceptions"). Unlabelled, a
+    prohibition's own words decide: reading the way is not sure enough to set a prohibition
+    aside on its own."""
     asked, text = request.text, governor.text
-    plain = governor.allowed_action in (None, ActionClass.answer)
     if directive.action == ActionClass.block:
         return (
             governor.allowed_action == ActionClass.answer
-            and not forbids_outright(text)
-            and (takes_the_route(asked, text) or takes_the_way(asked, text))
+            and not made_absolute(text)
+            and takes_the_way(asked, text)
         )
     if directive.action == ActionClass.verify_first and takes_the_route(asked, text):
         return True
-    return plain and takes_the_way(asked, text)
+    return governor.allowed_action in (None, ActionClass.answer) and takes_the_way(asked, text)
 
 
 def _governs_the_act(text: str, action_types: frozenset[ActionType]) -> bool:

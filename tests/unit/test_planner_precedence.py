@@ -1132,6 +1132,10 @@ def test_a_prohibition_that_names_a_way_allows_the_request_on_it_unless_made_abs
     # upload stays under the rule's check
     absolute = replace(rule, text=text.replace("email.", "email, no exceptions."))
     assert decide(asked, {W}, [absolute]).action == ActionClass.verify_first
+    # ... even where it names a way to go
+    card = "Never take card numbers by phone, no exceptions. To collect, send the pay link."
+    paying = replace(rule, text=card)
+    assert decide("Text her the pay link.", {X}, [paying]).action == ActionClass.block
 
 
 def test_a_plain_note_that_holds_private_data_blocks_handing_it_to_others() -> None:
