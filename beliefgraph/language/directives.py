@@ -434,8 +434,7 @@ def forbids_outright(text: str) -> bool:
     m = _BLOCK.search(line)
     if m is None or read_directive(text).action != ActionClass.block:
         return False
-    named = route_after(line, m.end())
-    return named is None and _OUTRIGHT.search(line) is not None
+    return route_after(line, m.end()) is None and made_absolute(text)
 
 
 @lru_cache(maxsize=CACHE)

@@ -107,7 +107,7 @@ def takes_the_way(request: str, text: str) -> bool:
     how_not: list[str] = []
     clauses = _CLAUSE.split(line)
     for clause, after in zip(clauses, [*clauses[1:], ""], strict=True):
-        if _REFUSED_WAY.search(clause) or prohibition(clause):
+        if _refusal(clause):
             how_not.append(clause)
         elif how_not or _WAY.search(clause) or _THE_WAY_BEFORE.match(after):
             how.append(clause)
@@ -118,7 +118,7 @@ def takes_the_way(request: str, text: str) -> bool:
     refused = set(content_words(" ".join(how_not)))
     # "Lab reports never go out by email": what a rule opening with a refusal names before
     # it is what the rule is about, not a way it refuses
-    opening = _REFUSED_WAY.search(clauses[0]) or prohibition(clauses[0])
+    opening = _refusal(clauses[0])
     about = set(content_words(clauses[0][: opening.start()])) if opening else set()
     on_the_way = asked & (said - refused)
     off_it = asked & (refused - said - about)
@@ -131,6 +131,11 @@ def takes_the_way(request: str, text: str) -> bool:
         and weight > 2 * len(off_it)
         and all(_met(condition, asked) for clause in taken for condition in _WHEN.findall(clause))
     )
+
+
+def _refusal(clause: str) -> re.Match[str] | None:
+    """The words by which ``clause`` refuses a way or forbids something, if any."""
+    return _REFUSED_WAY.search(clause) or prohibition(clause)
 
 
 #: a condition the way waits for: "after the consultant signs them off", "once it is signed"
