@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -110,7 +111,7 @@ def _meeting(asked: tuple[str, ...], held: tuple[str, ...]) -> str | None:
     held_only = [
         h for h in held if not h.startswith("^") and not any(_same_word(h, a) for a in asked)
     ]
-    if asked_only and held_only:
+    if (asked_only and held_only) or _inserted(asked, held):
         return "other"
     first, other_first = asked[0], held[0]
     opened = (
@@ -122,6 +123,19 @@ def _meeting(asked: tuple[str, ...], held: tuple[str, ...]) -> str | None:
         and not any(_same_word(other_first, a) for a in asked)
     )
     return "other" if opened and _near_miss(first, other_first) else "same"
+
+
+def _inserted(asked: tuple[str, ...], held: tuple[str, ...]) -> bool:
+    """Whether ``held`` is ``asked`` with a word put between two of its words ("Brennan
+    Steel Supplies" for "Brennan Supplies", "Harbour View Inn" for "Harbor Inn"): a name of
+    its own, where a word added at either end is not ("Kessler Metals GmbH"), nor an initial
+    ("Tomasz J. Okafor")."""
+    at = [next((j for j, h in enumerate(held) if _same_word(a, h)), -1) for a in asked]
+    if len(at) < 2 or -1 in at or at != sorted(at):
+        return False
+    return any(
+        len(held[j].lstrip("^")) > 1 for i, k in itertools.pairwise(at) for j in range(i + 1, k)
+    )
 
 
 def _near_miss(a: str, b: str) -> bool:

@@ -188,6 +188,10 @@ def test_ordinals_and_numbers_name_the_same_instance() -> None:
             True,
         ),
         ("Pay Kessler Metals in Dortmund.", "Kessler Metals GmbH: bank details confirmed.", False),
+        # a word put inside the name makes another name; an initial does not
+        ("Pay Brennan Supplies today.", "Brennan Steel Supplies, Hunslet: payments stopped.", True),
+        ("Book the Harbor Inn for four.", "Harbour View Inn, Portsmouth: corporate code.", True),
+        ("Is Tomasz Okafor's fit note in?", "Tomasz J. Okafor: fit note 10-24 Nov.", False),
         (
             "Is Tomasz Okafor's fit note in?",
             "T. Okafor (DOB 14/03/1988): fit note 10-24 Nov.",
