@@ -97,11 +97,11 @@ def _same_word(a: str, b: str) -> bool:
 
 def _meeting(asked: tuple[str, ...], held: tuple[str, ...]) -> str | None:
     """How two names meet: ``"same"`` when one holds the other (an initial standing for the
-    word it starts), ``"other"`` when they share a part but each has a part the other lacks,
-    ``None`` when they share nothing (or only initials). A word that may only start a
-    sentence ("^quick") proves no other name, unless each name opens its sentence with such
-    a word, spelled nearly like the other, before the part they share ("Jonah Pereira",
-    "Jonas Pereira")."""
+    word it starts), ``"other"`` when they share a part but each has a part the other lacks
+    or one puts a word inside the other (:func:`_inserted`), ``None`` when they share
+    nothing (or only initials). A word that may only start a sentence ("^quick") proves no
+    other name, unless each name opens its sentence with such a word, spelled nearly like
+    the other, before the part they share ("Jonah Pereira", "Jonas Pereira")."""
     shared = [a for a in asked if any(_same_word(a, h) for h in held)]
     if not shared or all(len(w) == 1 for w in shared):
         return None
@@ -183,9 +183,10 @@ def _double_barrelled(
 def another_of_that_name(request: str, belief: str) -> bool:
     """Whether a name of the request meets in the belief only names that share a part of it
     but each has a part the other lacks ("Kessler Metals" and "Kessler Metallbau KG", "Elm
-    Street" and "Oak Street"), or only a double-barrelled surname that starts with it
-    ("Jordan Ellis-Marsh", asked about Jordan Ellis): the belief is about another one of
-    that name. An initial is the name it starts ("T. Okafor" is Tomasz Okafor's)."""
+    Street" and "Oak Street") or that put a word inside it ("Brennan Steel Supplies" for
+    Brennan Supplies), or only a double-barrelled surname that starts with it ("Jordan
+    Ellis-Marsh", asked about Jordan Ellis): the belief is about another one of that name.
+    An initial is the name it starts ("T. Okafor" is Tomasz Okafor's)."""
     held_names = proper_names(belief)
     hyphened = _hyphened(belief)
     for asked in proper_names(request):
