@@ -316,10 +316,9 @@ def score(
     return tally
 
 
-#: the action model's regularisation (scikit-learn's ``C``): left out one round at a time
-#: (rounds 1-30), 0.1 made fewer false certainties than 0.3 or 1 with as many right; over
-#: rounds 1-56, 0.05 made 39 false certainties against 51 (53 against 78 stored without
-#: hints), for 23 fewer both right (44), and a lower loss by the evaluation's costs
+#: the action model's regularisation (scikit-learn's ``C``): left out one round at a time,
+#: 0.05 made fewer false certainties than 0.1 and a lower loss by the evaluation's costs,
+#: for fewer both right (the values tried: governance-history.md, after round 59)
 ACTION_C = 0.05
 #: the loss of any action other than the one due, beside the evaluation's (``COSTS``): with
 #: none, the model buys false certainties back with overblocking; with 2, both right rose
