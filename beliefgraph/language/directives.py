@@ -54,14 +54,25 @@ _PERMISSION = cues(
     r"(?:is|are) (?:safe|fine|ok) to",
     r"can be (?:read back|shared|surfaced|used|stated|given)",
     r"may be (?:shared|used|released|included|summarized|read)",
+    # "nobody needs to sign it off", "no one has to approve it"
+    r"(?:nobody|no one|noone) (?:needs?|has|have) to (?:ok|okay|approve|sign|clear|authori[sz]e|"
+    r"be asked)",
 )
-# Everyday leave ("fine to pass on", "no need to ask me", "change it whenever you like"):
-# a permission in a text that forbids nothing, unless its clause says otherwise before it
+# Everyday leave ("fine to pass on", "no need to ask me", "change it whenever you like",
+# "can be rebooted any time", "neighbours are welcome to have it"): a permission in a text
+# that forbids nothing, unless its clause says otherwise before it
 _LEAVE = cues(
     r"(?:safe|fine|ok|okay|free) to",
     r"feel free",
     r"no need to (?:ask|check|confirm|wait|tell|clear|chase|run it|get)",
     r"whenever (?:you|they|we|anyone|someone) (?:likes?|wants?|needs?)",
+    r"(?:it|them)(?: (?:off|on|up|down|out|over|back|and|again)){0,3} "
+    r"(?:whenever|any ?time|at any time)",
+    r"(?:can|may) (?:[\w-]+ ){1,6}?(?:whenever|any ?time|at any time)",
+    r"whenever (?:needed|convenient|it suits|suits)",
+    r"(?:is|are) welcome to",
+    r"help (?:themselves|yourself|yourselves)",
+    r"no need to be (?:precious|cagey|careful|secretive|guarded)",
 )
 _NEGATION = cues(r"not", r"isnt", r"arent", r"wasnt", r"werent", r"no longer", r"hardly")
 #: a condition or a caution that comes with the leave: "fine to use, but ...", "provided the

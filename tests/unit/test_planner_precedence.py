@@ -1301,3 +1301,22 @@ def test_a_note_whose_text_says_its_agreement_ended_answers_only_as_history() ->
     d = decide(query, [R], [ended])
     assert (d.governing, d.action) == ("terms", ActionClass.archive_only)
     assert not ended.current
+
+
+def test_everyday_leave_is_a_permission_unless_the_text_forbids_or_denies_it() -> None:
+    leave = [
+        "The meeting-room projector hangs now and then; power it off and on whenever it does.",
+        "Lab laptops can be reimaged by the tutors at any time.",
+        "Allotment shed: the padlock is 5521, and the other plot holders are welcome to use it.",
+        "Biscuits in the staff room cupboard: visitors can help themselves.",
+        "Guest wifi for the café is on the menu board, so no need to be cagey about it.",
+        "The overflow freezer can go down to -22; nobody needs to sign that off.",
+    ]
+    for text in leave:
+        assert read_directive(text).action == ActionClass.answer, text
+    # a text that forbids, a leave denied in its clause, a requirement named with "whenever"
+    assert read_directive("Never power-cycle the tills, whenever they hang.").action == (
+        ActionClass.block
+    )
+    assert read_directive("Visitors are not welcome to wander into the lab.").action is None
+    assert read_directive("Whenever a price changes, the shelf label has to match.").action is None
