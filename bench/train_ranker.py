@@ -18,13 +18,10 @@ leave-one-round-out fit of every round (fitted on the others, decided on that on
 rules' action) and writes ``bench/results/ranker.md``: what the ranker gains on an author it
 was not fitted on. The rounds set aside unread are never loaded.
 
-The action models are fitted on the panel's decisions: one on the scenarios as written
-(``actions.json``), one on the same scenarios with every hint of the action a belief allows
-taken away (``actions_unhinted.json``), as REST writes without ``allowed_action`` and imports
-store them; the planner asks the one fitted on beliefs like the one that governs.
-
-The report also decides each round again as a writer who gives no hint would have stored it:
-with the model fitted with hints, and with the one fitted without (the planner's there).
+The report also decides each round again as a writer who gives no hint of the action a
+belief allows would have stored it (through REST without ``allowed_action``, or imported
+from a log): with the planner's action model, and, for comparison, with one fitted on the
+other rounds stored that way.
 """
 
 from __future__ import annotations
@@ -67,9 +64,7 @@ from beliefgraph.language.words import Terms  # noqa: E402
 from beliefgraph.models import ActionClass  # noqa: E402
 from beliefgraph.planner.actions import (  # noqa: E402
     ACTIONS_FILE,
-    UNHINTED_ACTIONS_FILE,
     ActionModel,
-    ActionModels,
     action_features,
     decides_for,
 )
@@ -304,9 +299,7 @@ def without_hints(cases: Sequence[Case]) -> list[Case]:
 
 
 def score(
-    cases: Sequence[Case],
-    ranker: Chooser | Panel | None,
-    actions: ActionModel | ActionModels | None = None,
+    cases: Sequence[Case], ranker: Chooser | Panel | None, actions: ActionModel | None = None
 ) -> Counter[str]:
     """Target, action, both right and false certainties, deciding each case again."""
     tally: Counter[str] = Counter()
@@ -414,9 +407,9 @@ def report(cases: Sequence[Case], names: Sequence[str], *, l2: float, steps: int
         "action model fitted on the other rounds' panel decisions (the planner's); last,",
         "the trees alone with an action model fitted on their decisions, for comparison.",
         "The last two columns decide the round again as a writer who gives no hint of the",
-        "action a belief allows would have stored it: with the panel and the action model",
-        "fitted with hints, and with the one refitted on the other rounds stored so (the",
-        "planner's for such a belief; the rankers are fitted on hinted beliefs in both).",
+        "action a belief allows would have stored it: with the panel and the planner's",
+        "action model, and with the action model alone refitted on the other rounds",
+        "stored so (the rankers are fitted on hinted beliefs in both).",
         "Scenarios where the rules find nothing to govern are left out (the rankers are",
         "never asked there). Each cell:",
         "target / action / both right / false certainties.",
@@ -511,20 +504,18 @@ def main() -> None:
         + "\n",
         encoding="utf-8",
     )
-    panel = Panel((Trees(names, trees), Ranker(weights)))
-    for path, fitted_on in ((ACTIONS_FILE, cases), (UNHINTED_ACTIONS_FILE, without_hints(cases))):
-        _, actions = fit_actions(fitted_on, panel)
-        path.write_text(
-            json.dumps(
-                {"fitted_by": "bench/train_ranker.py", "rounds": rounds, "C": ACTION_C, **actions},
-                separators=(",", ":"),
-            )
-            + "\n",
-            encoding="utf-8",
+    _, actions = fit_actions(cases, Panel((Trees(names, trees), Ranker(weights))))
+    ACTIONS_FILE.write_text(
+        json.dumps(
+            {"fitted_by": "bench/train_ranker.py", "rounds": rounds, "C": ACTION_C, **actions},
+            separators=(",", ":"),
         )
+        + "\n",
+        encoding="utf-8",
+    )
     print(
-        f"{len(cases)} scenarios from {len(rounds)} rounds; in {WEIGHTS_FILE}, {TREES_FILE}, "
-        f"{ACTIONS_FILE}, {UNHINTED_ACTIONS_FILE}"
+        f"{len(cases)} scenarios from {len(rounds)} rounds; "
+        f"in {WEIGHTS_FILE}, {TREES_FILE}, {ACTIONS_FILE}"
     )
 
 
