@@ -114,9 +114,10 @@ USED = [
     "unread-58",
     "unread-59",
     "unread-60",
+    "unread-61",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-61"]
+UNREAD: list[str] = ["unread-62"]
 
 
 def beyond_targets() -> list[Configuration]:
