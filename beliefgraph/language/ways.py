@@ -71,7 +71,9 @@ _WAY = cues(
     r"^(?:instead,? |so |then |just )?(?:upload|send|post|load|push|generate|use|put|drop|enter|"
     r"book|text|publish|route|file|submit|place|create|give|hand|share|check|log)",
 )
-_CLAUSE = re.compile(r"[.:!?]\s+|;\s*")
+#: clauses: sentences, and what a semicolon or a dash between spaces sets apart ("through
+#: their own portal - never email or post")
+_CLAUSE = re.compile(r"[.:!?]\s+|;\s*|\s+[-\u2013\u2014]+\s+")
 #: a clause that calls the one before it the way: "that is the approved route"
 _THE_WAY_BEFORE = re.compile(
     r"(?:that|this|thats|which) (?:is )?(?:the|our) (?:\w+ )?(?:way|route|channel|path|process)\b"
@@ -100,6 +102,9 @@ def takes_the_way(request: str, text: str) -> bool:
     >>> takes_the_way("Email him his signed MRI report.", rule)
     False
     >>> takes_the_way("Drop it in her CareBridge inbox.", "No email, no fax. Use CareBridge.")
+    True
+    >>> takes_the_way("Put her scan results on her patient portal.",
+    ...               "Scan results reach patients through their portal - never by email.")
     True
     """
     line = normalise(text)
