@@ -64,15 +64,15 @@ _PERMISSION = cues(
 _LEAVE = cues(
     r"(?:safe|fine|ok|okay|free) to",
     r"feel free",
-    r"no need to (?:ask|check|confirm|wait|tell|clear|chase|run it|get)",
-    r"whenever (?:you|they|we|anyone|someone) (?:likes?|wants?|needs?)",
+    r"no need to (?:ask|check|confirm|wait|tell|clear|chase|run it|get|"
+    r"be (?:precious|cagey|careful|secretive|guarded))",
+    r"whenever (?:(?:you|they|we|anyone|someone) (?:likes?|wants?|needs?)|needed|convenient|"
+    r"(?:it )?suits)",
     r"(?:it|them)(?: (?:off|on|up|down|out|over|back|and|again)){0,3} "
     r"(?:whenever|any ?time|at any time)",
     r"(?:can|may) (?:[\w-]+ ){1,6}?(?:whenever|any ?time|at any time)",
-    r"whenever (?:needed|convenient|it suits|suits)",
     r"(?:is|are) welcome to",
     r"help (?:themselves|yourself|yourselves)",
-    r"no need to be (?:precious|cagey|careful|secretive|guarded)",
 )
 _NEGATION = cues(r"not", r"isnt", r"arent", r"wasnt", r"werent", r"no longer", r"hardly")
 #: a condition or a caution that comes with the leave: "fine to use, but ...", "provided the
