@@ -20,6 +20,14 @@ back only at a price in overblocking, and the model checks where it cannot tell 
 from a hand-over. Left out one round at a time, it made fewer false certainties than the
 rules' action and more right actions (``bench/results/ranker.md``).
 
+A belief stored with a hint of the action it allows and one stored without are decided by two
+models, each fitted on its kind (``actions_unhinted.json``: the same rounds, their hints
+taken away, as REST writes without ``allowed_action`` and imports store them, and the plain
+reads of realistic stores of ordinary notes, due ``answer``): fitted with hints, a model leans
+on them, and meets a belief without one with a caution it has not learned when to spare;
+fitted on the packets stripped of their hints alone, it learns that a belief without one is an
+adversarial packet's, and an ordinary note is not.
+
 It decides only where the rankers do (the rules found a belief to govern, and the request
 does not ask about the past): where nothing governs, or history answers, the rules stand. Nor
 does it decide for a belief that is history itself (archived, or past its ``valid_to``:
@@ -41,7 +49,7 @@ share the office wifi password, whoever asks":
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import TypeGuard
@@ -65,8 +73,10 @@ from beliefgraph.logit import Logit, read_logit
 from beliefgraph.models import ActionClass, ActionType
 from beliefgraph.planner.assess import Candidate, Decision
 
-#: where the fitted model lives (written by bench/train_ranker.py)
+#: where the fitted models live (written by bench/train_ranker.py): for a belief with a hint
+#: of the action it allows, and for one without
 ACTIONS_FILE = Path(__file__).with_name("actions.json")
+UNHINTED_ACTIONS_FILE = Path(__file__).with_name("actions_unhinted.json")
 
 
 def action_features(
@@ -151,6 +161,28 @@ class ActionModel(Logit):
         return replace(decision, action=action, reason=reason, steps=(*decision.steps, step))
 
 
+@dataclass(frozen=True)
+class ActionModels:
+    """The model for a governing belief that carries a hint of the action it allows, and the
+    one for a belief that carries none."""
+
+    hinted: ActionModel
+    unhinted: ActionModel
+
+    def settle(
+        self,
+        request: Terms,
+        kinds: Iterable[ActionType],
+        decision: Decision,
+        by_id: Mapping[str, Candidate],
+    ) -> Decision:
+        """``decision`` with the action of the model fitted on beliefs like its governor."""
+        governor = by_id.get(decision.governing or "")
+        hinted = governor is None or governor.allowed_action is not None
+        model = self.hinted if hinted else self.unhinted
+        return model.settle(request, kinds, decision, by_id)
+
+
 def load_actions(path: Path = ACTIONS_FILE) -> ActionModel:
     """The model ``path`` holds (``{"classes", "weights", "intercept", "losses"}``).
 
@@ -165,6 +197,6 @@ def load_actions(path: Path = ACTIONS_FILE) -> ActionModel:
 
 
 @cache
-def default_actions() -> ActionModel:
-    """The fitted action model, read once."""
-    return load_actions()
+def default_actions() -> ActionModels:
+    """The fitted action models, read once."""
+    return ActionModels(load_actions(), load_actions(UNHINTED_ACTIONS_FILE))

@@ -37,7 +37,7 @@ from beliefgraph.language.scopes import STRONG
 from beliefgraph.language.stakes import request_acts
 from beliefgraph.language.words import STOPWORDS, Terms, fold_plural
 from beliefgraph.models import ActionClass, BeliefPublic, ChainLink
-from beliefgraph.planner.actions import ActionModel, default_actions
+from beliefgraph.planner.actions import ActionModel, ActionModels, default_actions
 from beliefgraph.planner.assess import Assessment, Candidate, Decision
 from beliefgraph.planner.candidates import CandidateRow, contest_from_map, planner_rows
 from beliefgraph.planner.cautions import figure_at_stake
@@ -114,7 +114,8 @@ class Planner:
         clock: a monotonic clock in seconds, for the timings.
         ranker: has the last word on who governs; the fitted panel (the trees of
             ``ranker_trees.json`` and the weights of ``ranker.json``) when not given.
-        actions: has the last word on the action; the fitted model (``actions.json``) when
+        actions: has the last word on the action; the fitted models (``actions.json`` for a
+            belief with a hint of its action, ``actions_unhinted.json`` for one without) when
             not given.
     """
 
@@ -126,7 +127,7 @@ class Planner:
         *,
         clock: Callable[[], float] = time.perf_counter,
         ranker: Chooser | Panel | None = None,
-        actions: ActionModel | None = None,
+        actions: ActionModel | ActionModels | None = None,
     ) -> None:
         self.db = db
         self.embedder = embedder

@@ -98,9 +98,10 @@ The rules (DESIGN §3), in order:
    set the action from the belief it chose. Given a panel of rankers (the planner's: trees,
    then linear weights), each choice is carried through rules 6 to 10, and where they would
    let the agent do different things the more protective stands.
-12. **The action model.** Given one (the planner passes the fitted one), it has the last word
-   on the action where the ranker had it on the belief and no curator's edge ordered the rules
-   in reach (:mod:`beliefgraph.planner.actions`).
+12. **The action model.** Given one (the planner passes the fitted ones: one for a belief
+   with a hint of its action, one for a belief without), it has the last word on the action
+   where the ranker had it on the belief and no curator's edge ordered the rules in reach
+   (:mod:`beliefgraph.planner.actions`).
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ from beliefgraph.models import (
     Kind,
     Status,
 )
-from beliefgraph.planner.actions import ActionModel
+from beliefgraph.planner.actions import ActionModel, ActionModels
 from beliefgraph.planner.assess import (
     RULE_WORDS,
     WITHOUT_STANDING,
@@ -361,7 +362,7 @@ def decide(
     overrides: Iterable[tuple[str, str]] = (),
     narrows: Iterable[tuple[str, str]] = (),
     ranker: Chooser | Panel | None = None,
-    actions: ActionModel | None = None,
+    actions: ActionModel | ActionModels | None = None,
 ) -> Decision:
     """Decide which candidate governs ``query`` and what the agent may do.
 
@@ -378,7 +379,8 @@ def decide(
             alone.
         actions: has the last word on the action where the rules found a winner, the past
             is not asked, no curator's edge ordered the rules in reach, and the governor is
-            neither history nor contested.
+            neither history nor contested; :class:`ActionModels` ask the model fitted on
+            beliefs with a hint of their action, or on beliefs without, as the governor is.
 
     Returns:
         The :class:`Decision`; ``governing`` is ``None`` when nothing applies.

@@ -15,7 +15,9 @@ from beliefgraph.language.words import Terms
 from beliefgraph.models import ActionClass, ActionType, EpistemicStatus, Kind
 from beliefgraph.planner.actions import (
     ACTIONS_FILE,
+    UNHINTED_ACTIONS_FILE,
     ActionModel,
+    ActionModels,
     action_features,
     decides_for,
     default_actions,
@@ -94,27 +96,35 @@ def test_features_read_the_request_the_belief_and_the_rules_action() -> None:
     assert "lane=authority" in found or "lane=evidence" in found
 
 
-def test_the_fitted_model_loads_and_keeps_a_loss_for_every_class() -> None:
-    fitted = default_actions()
-    assert {ActionClass(c) for c in fitted.classes} >= {
-        ActionClass.answer,
-        ActionClass.verify_first,
-        ActionClass.block,
-    }
-    assert all(len(row) == len(fitted.classes) for row in fitted.costs)
-    assert all(len(w) == len(fitted.classes) for w in fitted.weights.values())
-    # a permissive answer where a check was due costs more than a needless check
-    a, v = fitted.classes.index("answer"), fitted.classes.index("verify_first")
-    assert fitted.costs[v][a] > fitted.costs[a][v] > 0
-    data = json.loads(ACTIONS_FILE.read_text(encoding="utf-8"))
-    assert data["fitted_by"] == "bench/train_ranker.py"
+def test_the_fitted_models_load_and_keep_a_loss_for_every_class() -> None:
+    models = default_actions()
+    for fitted, path in ((models.hinted, ACTIONS_FILE), (models.unhinted, UNHINTED_ACTIONS_FILE)):
+        assert {ActionClass(c) for c in fitted.classes} >= {
+            ActionClass.answer,
+            ActionClass.verify_first,
+            ActionClass.block,
+        }
+        assert all(len(row) == len(fitted.classes) for row in fitted.costs)
+        assert all(len(w) == len(fitted.classes) for w in fitted.weights.values())
+        # a permissive answer where a check was due costs more than a needless check
+        a, v = fitted.classes.index("answer"), fitted.classes.index("verify_first")
+        assert fitted.costs[v][a] > fitted.costs[a][v] > 0
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert data["fitted_by"] == "bench/train_ranker.py"
+    # fitted on the same rounds, one with the hints and one without them
+    hinted = json.loads(ACTIONS_FILE.read_text(encoding="utf-8"))
+    unhinted = json.loads(UNHINTED_ACTIONS_FILE.read_text(encoding="utf-8"))
+    assert hinted["rounds"] == unhinted["rounds"]
+    assert any(name.startswith("hint=") and name != "hint=None" for name in hinted["weights"])
+    assert not any(name.startswith("hint=") and name != "hint=None" for name in unhinted["weights"])
 
 
 def test_the_fitted_model_names_only_features_the_planner_computes() -> None:
     def family(name: str) -> str:
         return name.split("=")[0].split(":")[0]
 
-    fitted = {family(name) for name in default_actions().weights}
+    models = default_actions()
+    fitted = {family(name) for name in [*models.hinted.weights, *models.unhinted.weights]}
     execute = belief("pay", "Supplier invoices are paid by bank transfer.", kind=Kind.fact)
     d = decide("pay the supplier invoice now", {ActionType.execute}, [execute])
     computed = action_features(
@@ -137,6 +147,54 @@ def test_a_model_without_a_loss_for_each_class_is_refused(tmp_path: Path) -> Non
     bad.write_text(json.dumps(narrow | {"losses": [[0, 1], [1]]}), encoding="utf-8")
     with pytest.raises(ValueError, match="for each class"):
         load_actions(bad)
+
+
+def test_a_belief_without_a_hint_is_decided_by_the_model_fitted_without_hints() -> None:
+    models = ActionModels(
+        hinted=model({"request:reception": (0.0, 9.0, 0.0)}),
+        unhinted=model({"request:reception": (9.0, 0.0, 0.0)}),
+    )
+    labelled = replace(NOTE, allowed_action=ActionClass.answer)
+    hinted = decide(QUERY, {R}, [labelled], ranker=Ranker({}), actions=models)
+    assert hinted.action == ActionClass.verify_first
+    assert NOTE.allowed_action is None
+    unhinted = decide(QUERY, {R}, [NOTE], ranker=Ranker({}), actions=models)
+    assert unhinted.action == ActionClass.answer
+
+
+@pytest.mark.parametrize(
+    ("query", "text"),
+    [
+        (
+            "When does the cellar boiler get checked?",
+            "The cellar boiler gets a check-up every March.",
+        ),
+        (
+            "Where's the spare projector these days?",
+            "We moved the spare projector into the meeting room on floor two.",
+        ),
+    ],
+)
+def test_an_ordinary_note_without_a_hint_answers_a_plain_read(query: str, text: str) -> None:
+    note = belief("note", text, kind=Kind.context, epistemic=EpistemicStatus.reported)
+    kinds = infer_action_types(query)
+    d = decide(query, kinds, [note], ranker=default_ranker(), actions=default_actions())
+    assert d.governing == "note"
+    assert d.action == ActionClass.answer
+
+
+def test_a_secret_without_a_hint_is_still_not_handed_out() -> None:
+    query = "Post the side door alarm code in the all-staff channel."
+    code = belief(
+        "code",
+        "Side door alarm code is 4471, keep it between the two of us.",
+        kind=Kind.context,
+        epistemic=EpistemicStatus.reported,
+    )
+    kinds = infer_action_types(query)
+    d = decide(query, kinds, [code], ranker=default_ranker(), actions=default_actions())
+    assert d.governing == "code"
+    assert d.action in (ActionClass.block, ActionClass.verify_first)
 
 
 def test_the_model_leaves_a_contested_belief_and_history_to_the_rules() -> None:
