@@ -115,9 +115,10 @@ USED = [
     "unread-59",
     "unread-60",
     "unread-61",
+    "unread-62",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-62"]
+UNREAD: list[str] = ["unread-63"]
 
 
 def beyond_targets() -> list[Configuration]:
