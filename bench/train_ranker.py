@@ -77,7 +77,7 @@ from beliefgraph.planner.actions import (  # noqa: E402
     ACTIONS_FILE,
     UNHINTED_ACTIONS_FILE,
     ActionModel,
-    ActionModels,
+    Actions,
     action_features,
     decides_for,
 )
@@ -113,11 +113,9 @@ SHARED_ROUND = "shared"
 #: round at a time it is as good on the blind rounds (347 both right against 348).
 SHARED_WEIGHT = 2.0
 #: how much a realistic store's plain read counts in the fit of the model for beliefs without
-#: a hint, against one scenario of a round. In 8 folds by round (rounds 1-60 and the shared
-#: packets stripped of hints; the stores' namespaces folded alongside), both right / false
-#: certainties / held-out plain reads answered: 1,547 / 44 / about a fifth at 0, 1,558 / 47
-#: / 404 of 487 at 0.1, 1,560 / 55 / 483 at 0.3, 1,557 / 57 / 487 at 0.5, 1,545 / 76 / 487
-#: at 1 (the model fitted with hints, for every belief: 1,469 / 73 / 275).
+#: a hint, against one scenario of a round: enough that ordinary notes are answered, little
+#: enough that the packets stripped of their hints keep their caution (the weights tried, in
+#: folds by round: governance-history.md, round 62)
 STORE_READ_WEIGHT = 0.3
 RESULTS = ROOT / "bench" / "results"
 
@@ -202,7 +200,9 @@ def record(store: Store) -> list[Case]:
             rows.append(row)
             labels.append((2.0 if a.candidate.id == best else 1.0) if right else 0.0)
         candidates = [a.candidate for a in assessed]
-        cases.append(Case(where, query, expected, targets, candidates, rows, labels, plain_read))
+        cases.append(
+            Case(where, query, expected, targets, candidates, rows, labels, plain_read=plain_read)
+        )
 
     for folder, packet in packets():
         for i, scenario in enumerate(packet.scenarios):
@@ -235,7 +235,7 @@ def record(store: Store) -> list[Case]:
                 about = frozenset(loaded_ns.ids[b] for b in q.about)
                 answer = loaded_ns.ids[q.expected]
                 plain = q.asked_type in PLAIN_READS
-                ask(STORES, q.query, ns_id, ActionClass.answer, about, answer, plain)
+                ask(STORES, q.query, ns_id, ActionClass.answer, about, answer, plain_read=plain)
     return cases
 
 
@@ -325,7 +325,7 @@ def without_hints(cases: Sequence[Case]) -> list[Case]:
 def score(
     cases: Sequence[Case],
     ranker: Chooser | Panel | None,
-    actions: ActionModel | ActionModels | None = None,
+    actions: Actions | None = None,
 ) -> Counter[str]:
     """Target, action, both right and false certainties, deciding each case again."""
     tally: Counter[str] = Counter()
@@ -360,8 +360,9 @@ def action_rows(
     """Each scenario's features as ``ranker`` decides it, the action due, and its weight in
     the fit (a shared packet's configuration counts :data:`SHARED_WEIGHT` times). A realistic
     store's question counts ``store_reads`` where it is a plain read and the belief about the
-    thing governs it; the rest of the stores are left out (the action of their questions is
-    not labelled), and so is what the model never decides (history, a contested belief)."""
+    thing governs it. The rest of the stores are left out: their questions carry ``answer`` as
+    a placeholder, and a code or a change has no sure action. So is what the model never
+    decides (history, a contested belief)."""
     rows, due, weight = [], [], []
     for c in cases:
         if c.round == STORES and not (store_reads and c.plain_read):
@@ -383,8 +384,9 @@ def fit_actions(
     cases: Sequence[Case], ranker: Chooser | Panel, *, store_reads: float = 0.0
 ) -> tuple[ActionModel, dict[str, object]]:
     """The action model fitted on ``ranker``'s decisions of ``cases`` (lbfgs from the same
-    start: the same on every run), and what ``actions.json`` holds of it; the realistic
-    stores' plain reads count ``store_reads`` each (none by default)."""
+    start: the same on every run), and what its file (``actions.json``,
+    ``actions_unhinted.json``) holds of it; the realistic stores' plain reads count
+    ``store_reads`` each (none by default)."""
     rows, due, weight = action_rows(cases, ranker, store_reads=store_reads)
     seen = Counter(name for row in rows for name in row)
     names = sorted(name for name, n in seen.items() if n >= ACTION_MIN_COUNT)
@@ -438,8 +440,9 @@ def report(cases: Sequence[Case], names: Sequence[str], *, l2: float, steps: int
         "the trees alone with an action model fitted on their decisions, for comparison.",
         "The last two columns decide the round again as a writer who gives no hint of the",
         "action a belief allows would have stored it: with the panel and the action model",
-        "fitted with hints, and with the one refitted on the other rounds stored so (the",
-        "planner's for such a belief; the rankers are fitted on hinted beliefs in both).",
+        "fitted with hints, and with the one refitted on the other rounds stored so and on",
+        "the realistic stores' plain reads (the planner's for such a belief; the rankers are",
+        "fitted on hinted beliefs in both).",
         "Scenarios where the rules find nothing to govern are left out (the rankers are",
         "never asked there). Each cell:",
         "target / action / both right / false certainties.",
@@ -540,12 +543,11 @@ def main() -> None:
         (UNHINTED_ACTIONS_FILE, without_hints(cases), STORE_READ_WEIGHT),
     ):
         _, actions = fit_actions(fitted_on, panel, store_reads=store_reads)
+        fitted = {"fitted_by": "bench/train_ranker.py", "rounds": rounds, "C": ACTION_C}
+        if store_reads:
+            fitted |= {"store_reads": store_reads, "store_seed": STORE_SEED}
         path.write_text(
-            json.dumps(
-                {"fitted_by": "bench/train_ranker.py", "rounds": rounds, "C": ACTION_C, **actions},
-                separators=(",", ":"),
-            )
-            + "\n",
+            json.dumps({**fitted, **actions}, separators=(",", ":")) + "\n",
             encoding="utf-8",
         )
     print(

@@ -183,6 +183,10 @@ class ActionModels:
         return model.settle(request, kinds, decision, by_id)
 
 
+#: what may have the last word on the action: one model for every belief, or one for each kind
+Actions = ActionModel | ActionModels
+
+
 def load_actions(path: Path = ACTIONS_FILE) -> ActionModel:
     """The model ``path`` holds (``{"classes", "weights", "intercept", "losses"}``).
 

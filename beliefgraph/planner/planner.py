@@ -37,7 +37,7 @@ from beliefgraph.language.scopes import STRONG
 from beliefgraph.language.stakes import request_acts
 from beliefgraph.language.words import STOPWORDS, Terms, fold_plural
 from beliefgraph.models import ActionClass, BeliefPublic, ChainLink
-from beliefgraph.planner.actions import ActionModel, ActionModels, default_actions
+from beliefgraph.planner.actions import Actions, default_actions
 from beliefgraph.planner.assess import Assessment, Candidate, Decision
 from beliefgraph.planner.candidates import CandidateRow, contest_from_map, planner_rows
 from beliefgraph.planner.cautions import figure_at_stake
@@ -127,7 +127,7 @@ class Planner:
         *,
         clock: Callable[[], float] = time.perf_counter,
         ranker: Chooser | Panel | None = None,
-        actions: ActionModel | ActionModels | None = None,
+        actions: Actions | None = None,
     ) -> None:
         self.db = db
         self.embedder = embedder

@@ -140,7 +140,7 @@ from beliefgraph.models import (
     Kind,
     Status,
 )
-from beliefgraph.planner.actions import ActionModel, ActionModels
+from beliefgraph.planner.actions import Actions
 from beliefgraph.planner.assess import (
     RULE_WORDS,
     WITHOUT_STANDING,
@@ -362,7 +362,7 @@ def decide(
     overrides: Iterable[tuple[str, str]] = (),
     narrows: Iterable[tuple[str, str]] = (),
     ranker: Chooser | Panel | None = None,
-    actions: ActionModel | ActionModels | None = None,
+    actions: Actions | None = None,
 ) -> Decision:
     """Decide which candidate governs ``query`` and what the agent may do.
 
