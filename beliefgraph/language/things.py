@@ -268,8 +268,11 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
     return tuple(found)
 
 
-#: punctuation that ends a compound ("into chat; send the link")
-_CLAUSE = re.compile(r"[.;:!?,()\[\]\n\"]+(?:\s|$)|[;:!?,()\[\]\n\"]")
+#: punctuation that ends a compound ("into chat; send the link"), and what a note writes for
+#: it: a dash between spaces or an equals sign ("loppers - south shed", "printer = the HP")
+_CLAUSE = re.compile(
+    r"[.;:!?,()\[\]\n\"]+(?:\s|$)|[;:!?,()\[\]\n\"=]|\s+[-\u2013\u2014]+\s+"
+)
 
 
 @lru_cache(maxsize=8192)

@@ -84,6 +84,25 @@ def test_a_request_meets_a_belief_by_what_both_are_about(
     assert about(request_, belief).level == level
 
 
+@pytest.mark.parametrize(
+    ("request_", "belief"),
+    [
+        ("Where did we hang the pruning saw?", "Pruning saw - back porch, left of the door"),
+        ("Which fridge has the spare milk?", "spare milk = the garage fridge, bottom shelf"),
+        ("When does the boiler man come?", "Boiler man \u2013 coming Thursday after lunch"),
+    ],
+)
+def test_a_note_written_with_a_dash_or_an_equals_sign_is_about_what_comes_first(
+    request_: str, belief: str
+) -> None:
+    assert about(request_, belief).governs
+
+
+def test_a_hyphen_inside_a_word_still_joins_it() -> None:
+    rota = things("On-call rota - weekends only")[0]
+    assert (rota.head, rota.qualifiers) == ("rota", frozenset({"oncall"}))
+
+
 def test_the_names_a_belief_is_about_are_things_of_their_own() -> None:
     assert about("How much do we owe Riverside?", "Invoice total is $4,200.").level == "none"
     got = about("How much do we owe Riverside?", "Invoice total is $4,200.", ("Riverside",))
