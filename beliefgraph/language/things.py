@@ -270,9 +270,7 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
 
 #: punctuation that ends a compound ("into chat; send the link"), and what a note writes for
 #: it: a dash between spaces or an equals sign ("loppers - south shed", "printer = the HP")
-_CLAUSE = re.compile(
-    r"[.;:!?,()\[\]\n\"]+(?:\s|$)|[;:!?,()\[\]\n\"=]|\s+[-\u2013\u2014]+\s+"
-)
+_CLAUSE = re.compile(r"[.;:!?,()\[\]\n\"]+(?:\s|$)|[;:!?,()\[\]\n\"=]|\s+[-\u2013\u2014]+\s+")
 
 
 @lru_cache(maxsize=8192)
