@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from beliefgraph.language.words import CACHE, normalise
+from beliefgraph.language.words import CACHE, SPACED_DASH, normalise
 
 SENTENCE = re.compile(r"(?<=[.?!;:])\s+")
 #: the words a question opens with
@@ -16,7 +16,7 @@ _WH_WORDS = r"what|when|who|whom|whose|which|where|how"
 #: a dash between words sets a clause apart ("... somebody cleared the lockers - who did it?"),
 #: and so does a comma before a question word ("the old server in Leeds, when did it go?")
 _CLAUSE = re.compile(
-    r"\s+[-\u2013\u2014]+\s+|,\s+(?=(?:and\s+)?(?:" + _WH_WORDS + r")\b)",
+    SPACED_DASH + r"|,\s+(?=(?:and\s+)?(?:" + _WH_WORDS + r")\b)",
     re.IGNORECASE,
 )
 #: a question whose subject is asked, in the past tense ("who gave the go-ahead?")

@@ -39,7 +39,7 @@ from functools import lru_cache
 from beliefgraph.language.names import another_of_that_name
 from beliefgraph.language.values import ORDINAL_WORDS
 from beliefgraph.language.verbs import is_act
-from beliefgraph.language.words import DETERMINERS, STOPWORDS, words
+from beliefgraph.language.words import DETERMINERS, SPACED_DASH, STOPWORDS, words
 from beliefgraph.text import word_set
 
 #: words that name a property of a thing, not a thing: a shared attribute is no shared topic
@@ -270,7 +270,7 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
 
 #: punctuation that ends a compound ("into chat; send the link"), and what a note writes for
 #: it: a dash between spaces or an equals sign ("loppers - south shed", "printer = the HP")
-_CLAUSE = re.compile(r"[.;:!?,()\[\]\n\"]+(?:\s|$)|[;:!?,()\[\]\n\"=]|\s+[-\u2013\u2014]+\s+")
+_CLAUSE = re.compile(r"[.;:!?,()\[\]\n\"]+(?:\s|$)|[;:!?,()\[\]\n\"=]|" + SPACED_DASH)
 
 
 @lru_cache(maxsize=8192)

@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 
 from beliefgraph.language.directives import cues, prohibition, route_after
-from beliefgraph.language.words import CACHE, content_words, normalise
+from beliefgraph.language.words import CACHE, SPACED_DASH, content_words, normalise
 
 
 @lru_cache(maxsize=CACHE)
@@ -73,7 +73,7 @@ _WAY = cues(
 )
 #: clauses: sentences, and what a semicolon or a dash between spaces sets apart ("through
 #: their own portal - never email or post")
-_CLAUSE = re.compile(r"[.:!?]\s+|;\s*|\s+[-\u2013\u2014]+\s+")
+_CLAUSE = re.compile(r"[.:!?]\s+|;\s*|" + SPACED_DASH)
 #: a clause that calls the one before it the way: "that is the approved route"
 _THE_WAY_BEFORE = re.compile(
     r"(?:that|this|thats|which) (?:is )?(?:the|our) (?:\w+ )?(?:way|route|channel|path|process)\b"

@@ -100,6 +100,10 @@ def _singular(token: str) -> str:
 # the readings are pure functions of the text, so they are cached (bounded).
 CACHE = 8192
 
+#: a dash between spaces (a hyphen, an en or an em dash): a break between clauses, not a
+#: joined word ("loppers - south shed"; "on-call" is one word)
+SPACED_DASH = r"\s+[-\u2013\u2014]+\s+"
+
 
 #: numbers written as words, two to twenty ("one" is also a pronoun: "this one")
 _NUMBER_WORDS = {w: n for w, n in NUMBER_WORDS.items() if int(n) >= 2}
