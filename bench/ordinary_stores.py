@@ -24,10 +24,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from neo4j import GraphDatabase  # noqa: E402  (after the path set-up above)
-from run_info import commit, machine, now  # noqa: E402
+from run_info import commit, machine, now  # noqa: E402  (after the path set-up above)
 
 from beliefgraph.config import Settings  # noqa: E402
+from beliefgraph.db import connect  # noqa: E402
 from beliefgraph.embeddings import load_embedder  # noqa: E402
 from beliefgraph.evaluation.governance import STRATEGIES  # noqa: E402
 from beliefgraph.evaluation.stores import (  # noqa: E402
@@ -41,6 +41,11 @@ from beliefgraph.store import Store  # noqa: E402
 
 ORDINARY = ROOT / "bench" / "ordinary"
 RESULTS = ROOT / "bench" / "results"
+
+
+def shown(path: Path) -> str:
+    """A store file as the results name it: from the checkout's root when it is inside."""
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 def by_kind(stores: Stores, summary: dict[str, Any]) -> dict[str, tuple[int, int]]:
@@ -76,7 +81,7 @@ def report(scored: list[tuple[Path, Stores, list[dict[str, Any]]]]) -> str:
     for path, stores, summaries in scored:
         lines += [
             "",
-            f"## `{path.relative_to(ROOT)}`: {len(stores.namespaces)} namespaces",
+            f"## `{shown(path)}`: {len(stores.namespaces)} namespaces",
             "",
             "| strategy | scope precision | exact: about the thing | exact: expected | "
             "absent: none governs | another thing's belief governs | plain reads answered |",
@@ -112,12 +117,10 @@ def main() -> int:
     if not files:
         parser.error(f"no store files in {ORDINARY}")
     settings = Settings()
-    neo = settings.neo4j
-    secret = neo.password.get_secret_value()
-    driver = GraphDatabase.driver(neo.uri, auth=(neo.user, secret) if secret else None)
+    driver = connect(settings.neo4j)
     scored = []
     try:
-        store = Store(driver, load_embedder(settings.cache_dir), database=neo.database)
+        store = Store(driver, load_embedder(settings.cache_dir), database=settings.neo4j.database)
         init_schema(store.db)
         for path in files:
             stores = read_stores(path)
@@ -125,16 +128,17 @@ def main() -> int:
             scored.append((path, stores, summaries))
     finally:
         driver.close()
-    RESULTS.joinpath("ordinary_stores.md").write_text(report(scored), encoding="utf-8")
+    page = report(scored)
+    RESULTS.joinpath("ordinary_stores.md").write_text(page, encoding="utf-8")
     RESULTS.joinpath("ordinary_stores.json").write_text(
         json.dumps(
-            {"commit": commit(), "files": {str(p.relative_to(ROOT)): s for p, _, s in scored}},
+            {"commit": commit(), "files": {shown(p): s for p, _, s in scored}},
             indent=1,
         )
         + "\n",
         encoding="utf-8",
     )
-    print(report(scored))
+    print(page)
     return 0
 
 
