@@ -14,8 +14,9 @@ read, unit-tested and reasoned about on their own:
   private data, money, someone else's act);
 * :mod:`~beliefgraph.language.things` - what a text is about: its things, each a head
   word with the words that qualify it (and :mod:`~beliefgraph.language.names`,
-  :mod:`~beliefgraph.language.properties`, and :mod:`~beliefgraph.language.labels` for the
-  thing a note's label names);
+  :mod:`~beliefgraph.language.properties`, :mod:`~beliefgraph.language.instances` for the
+  numbered ones of a kind, and :mod:`~beliefgraph.language.labels` for the thing a note's
+  label names);
 * :mod:`~beliefgraph.language.scopes` - whether a request falls inside a belief's
   jurisdiction (and :mod:`~beliefgraph.language.thresholds` for a rule that applies only
   above a sum);

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from beliefgraph.language.things import Thing, clauses, compounds
-from beliefgraph.language.words import Terms
+from beliefgraph.language.things import Thing, compounds
+from beliefgraph.language.words import Terms, clauses
 
 #: a note that opens with what it is about, then a colon ("Dock 3 edge router: no changes
 #: outside the window"), perhaps after a shout ("HARD STOP. Bed 14: ..."); the label is read

@@ -150,6 +150,17 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(tokens)
 
 
+#: punctuation that ends a compound ("into chat; send the link"), and what a note writes for
+#: it: a dash between spaces or an equals sign ("loppers - south shed", "printer = the HP")
+_CLAUSE = re.compile(r"[.;:!?,()\[\]\n\"]+(?:\s|$)|[;:!?,()\[\]\n\"=]|" + SPACED_DASH)
+
+
+@lru_cache(maxsize=8192)
+def clauses(text: str) -> tuple[tuple[str, ...], ...]:
+    """The word tuples of ``text``'s clauses (no compound spans punctuation)."""
+    return tuple(w for part in _CLAUSE.split(text) if (w := words(part)))
+
+
 #: words that say nothing about *what* a belief governs: function words, question words,
 #: modal and directive words (they are read by :func:`read_directive` instead), and a few
 #: words so general that sharing them means nothing ("any", "current", "new").

@@ -15,6 +15,7 @@ from beliefgraph.language.directives import (
     hedged,
     read_directive,
 )
+from beliefgraph.language.instances import other_instance, same_instance
 from beliefgraph.language.labels import labelled_sibling
 from beliefgraph.language.names import another_of_that_name
 from beliefgraph.language.properties import other_property, same_property
@@ -26,13 +27,7 @@ from beliefgraph.language.scopes import (
     match_derived,
     match_governs,
 )
-from beliefgraph.language.things import (
-    NOTHING,
-    Aboutness,
-    about,
-    other_instance,
-    same_instance,
-)
+from beliefgraph.language.things import NOTHING, Aboutness, about
 from beliefgraph.language.thresholds import under_threshold
 from beliefgraph.language.words import CACHE, Terms, denies_a_word, normalise
 from beliefgraph.models import (
