@@ -31,13 +31,20 @@ Compounds written apart, together or hyphenated compare equal ("on-call" / "on c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from beliefgraph.language.instances import other_instance
 from beliefgraph.language.names import another_of_that_name
 from beliefgraph.language.verbs import is_act
-from beliefgraph.language.words import DETERMINERS, STOPWORDS, clauses, words
+from beliefgraph.language.words import (
+    DAY_AND_MONTH_NAMES,
+    DETERMINERS,
+    STOPWORDS,
+    clauses,
+    words,
+)
 from beliefgraph.text import word_set
 
 #: words that name a property of a thing, not a thing: a shared attribute is no shared topic
@@ -47,7 +54,8 @@ ATTRIBUTES = word_set(
     setting settings config configuration preference option options mode
     policy rule procedure process protocol guideline requirement instruction instructions
     change changes update updates access permission permissions approval
-    cost price fee fees amount total balance rate charge charges budget value
+    cost price fee fees amount total balance rate charge charges budget value quote quotes
+    flavor shade plan plans start starts
     schedule date deadline hour hours status state location place address whereabouts
     detail details info information note notes record records entry entries list lists
     name id version level limit size type model count term terms condition conditions
@@ -66,6 +74,10 @@ _NOT_THINGS = word_set(
     replace replaced serviced happen happens happened go goes going went gone come came
     make makes made ever whenever yes instead otherwise first
     live goe sit stay belong seem remain depend mean apply
+    coming comes arrive arrives arriving deliver delivers delivering
+    rotate rotates
+    doesnt isnt arent wasnt werent wont cant hasnt havent hadnt didnt shouldnt couldnt wouldnt
+    well
     """
 )
 
@@ -138,11 +150,17 @@ class Thing:
         return " ".join(words_) + tail
 
 
+#: a time of day ("6pm", "9am")
+_CLOCK = re.compile(r"\d{1,2}(?:am|pm)")
+
+
 def _breaks(tokens: tuple[str, ...], i: int, in_run: bool) -> bool:
     """Whether token ``i`` cannot be part of a compound (it is no noun)."""
     token = tokens[i]
     if token in STOPWORDS or token in _NOT_THINGS or token.isdigit() or len(token) < 2:
         return True
+    if _CLOCK.fullmatch(token):
+        return True  # "load-in 6pm": when, not which
     if len(token) > 4 and (token.endswith("ly") or (token.endswith("ed") and token[-3] != "e")):
         return True  # adverbs and participles ("totaled", "kept") describe, they name nothing
     if token.endswith("ing") and i > 0 and tokens[i - 1] in _BE:
@@ -205,6 +223,11 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
                 runs.append(run)
             run = []
             continue
+        if run and token in DAY_AND_MONTH_NAMES and run[-1] not in DAY_AND_MONTH_NAMES:
+            # a day after a thing says when it happens ("deliveries Tuesdays and Fridays",
+            # "compost arriving Saturday"); before one it says which ("the Sunday dinner")
+            runs.append(run)
+            run = []
         if not run and previous in _VERB_CUES:
             # "we prefer ...", "never paste ...": the first word after a subject or a
             # modal is the verb, not a thing
@@ -226,9 +249,12 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
     dropped: set[int] = set()
     for n, r in enumerate(runs):
         heads = [j for j, w in enumerate(r) if w not in ATTRIBUTES]
-        if not heads or n in answers:
+        # "which room" names the kind of answer; "which cake flavour" asks a property of
+        # the cake
+        names_answer = n in answers and (not heads or r[-1] not in ATTRIBUTES)
+        if not heads or names_answer:
             found.append(Thing(r[-1], frozenset(r[:-1]), (), generic=True, words=tuple(r)))
-            if n in linked or n in answers:
+            if n in linked or names_answer:
                 dropped.add(len(found) - 1)
             continue
         # The words after a thing's first attribute are that attribute's value ("office
@@ -322,6 +348,10 @@ class Aboutness:
     #: the belief names another one of the request's thing ("the east boiler" for "the west
     #: boiler", "Plot 12" for "Plot 14"): about it, it says nothing
     other: bool = False
+    #: a ``mention`` that names the request's thing, asked of as a whole (no property of it,
+    #: no place), as what the belief's own thing belongs to: "the boat hire" for "the boat",
+    #: "the dock boards" for "the dock" - enough to answer a question, not to govern an act
+    part_of: bool = False
 
     @property
     def governs(self) -> bool:
@@ -378,11 +408,30 @@ def sibling(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Thing | None:
     return None
 
 
+#: what names a time, not a thing that has parts ("Thursday evening", "the weekend")
+_WHEN = DAY_AND_MONTH_NAMES | word_set("morning afternoon evening night weekend")
+
+
+def _when_named(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> tuple[Thing, ...]:
+    """``asked`` without the days and months ``held`` names on their own: "the Sunday dinner"
+    is the dinner that "House dinner every Sunday" speaks of."""
+    named = {h.head for h in held if h.head in DAY_AND_MONTH_NAMES}
+    out = []
+    for a in asked:
+        when = a.qualifiers & named
+        if when and a.head not in DAY_AND_MONTH_NAMES:
+            nearest = None if a.nearest_qualifier in when else a.nearest_qualifier
+            a = replace(a, qualifiers=a.qualifiers - when, nearest_qualifier=nearest)
+        out.append(a)
+    return tuple(out)
+
+
 def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness:
     """How ``held`` (a belief's things) meets ``asked`` (a request's)."""
+    asked = _when_named(asked, held)
     if sibling(asked, held) is not None:
         return ANOTHER
-    best, matched, exact, qualified = "none", [], False, False
+    best, matched, exact, qualified, part_of = "none", [], False, False, False
     heads = {h.head for h in held}
     names_a_thing_asked = any(a.head in heads for a in asked if not a.placed and not a.generic)
     for a in asked:
@@ -411,6 +460,14 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
                 and _agree(a.qualifiers, h.qualifiers_of(a.head))
             ):
                 level = _better(level, "mention")
+                part_of = part_of or not (
+                    a.attributes
+                    or a.placed
+                    or a.is_speaker
+                    or a.head in _WHEN
+                    # "the server room" has no part of the mezzanine server
+                    or not a.qualifiers <= h.qualifiers_of(a.head)
+                )
                 # "the payment dashboard roles" names the payment dashboard asked about
                 qualified = qualified or (
                     bool(a.qualifiers & h.qualifiers_of(a.head)) and not a.is_speaker
@@ -418,7 +475,9 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
         if level != "none":
             matched.append(a.head)
             best = _better(best, level)
-    return Aboutness(best, tuple(dict.fromkeys(matched)), exact, qualified)
+    return Aboutness(
+        best, tuple(dict.fromkeys(matched)), exact, qualified, part_of=part_of and best == "mention"
+    )
 
 
 def _better(x: str, y: str) -> str:

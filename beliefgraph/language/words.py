@@ -161,6 +161,15 @@ def clauses(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(w for part in _CLAUSE.split(text) if (w := words(part)))
 
 
+#: the days of the week and the months, in full (as :func:`words` reads them: "Tuesdays" is
+#: "tuesday")
+DAY_AND_MONTH_NAMES = word_set(
+    """
+    monday tuesday wednesday thursday friday saturday sunday january february march april may
+    june july august september october november december
+    """
+)
+
 #: words that say nothing about *what* a belief governs: function words, question words,
 #: modal and directive words (they are read by :func:`read_directive` instead), and a few
 #: words so general that sharing them means nothing ("any", "current", "new").

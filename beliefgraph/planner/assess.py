@@ -75,6 +75,21 @@ def _exactly_its_thing(scope: ScopeMatch, about: Aboutness) -> bool:
     return scope.source == "derived" and about.level == "same" and about.exact
 
 
+def answers_for(about: Aboutness, action_types: frozenset[ActionType]) -> bool:
+    """Whether a belief this much about the request's thing may answer or govern it: about
+    the thing itself, or - for a request that changes nothing - about what the thing has
+    ("the boat hire" answers "when is the boat booked?")."""
+    return about.governs or (about.part_of and not action_types & CHANGING)
+
+
+#: kinds that are rules whatever their wording
+_RULE_KINDS = frozenset({Kind.policy, Kind.directive, Kind.credential})
+
+
+def _states_a_rule(c: Candidate, directive: Directive) -> bool:
+    return c.kind in _RULE_KINDS or directive.is_rule
+
+
 def about_rank(a: Assessment) -> tuple[int, bool]:
     if a.scope is not None and a.scope.explicit and a.scope.in_scope:
         # An explicit scope is its writer's word on what the rule is about.
@@ -336,7 +351,12 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         # handhelds at the same dock that a software update is asked for
         held, asked = pair
         return result("none", f"out of scope: it is about the {held}, not the {asked}", "excluded")
-    if scope.source == "derived" and not aboutness.governs:
+    if scope.source == "derived" and not (
+        aboutness.governs
+        # a plain decision about what the thing has answers a question about the thing;
+        # a rule governs only what it is about
+        or (answers_for(aboutness, action_types) and not _states_a_rule(c, directive))
+    ):
         # Jurisdiction is about the thing (DESIGN §3): sharing a qualifier or a generic word
         # with a rule ("south", "code") does not put a request under it.
         shared = ", ".join(scope.matched)

@@ -148,6 +148,7 @@ from beliefgraph.planner.assess import (
     Candidate,
     Decision,
     about_rank,
+    answers_for,
     assess,
     loss_reason,
     more_protective,
@@ -443,11 +444,11 @@ def decide(
         # Only what is about the request's thing may answer it: the nearest text about
         # another thing (the dock drone's code for the dock router's) is no answer at all.
         for a in evidence:
-            if not a.about.governs:
+            if not answers_for(a.about, kinds):
                 assessed[a.candidate.id] = replace(
                     a, lane="none", outcome="excluded", why="about nothing the request names"
                 )
-        evidence = [a for a in evidence if a.about.governs]
+        evidence = [a for a in evidence if answers_for(a.about, kinds)]
         # the closest rule checks what no belief governs, a record of the thing or not
         record = (
             None

@@ -1320,3 +1320,18 @@ def test_everyday_leave_is_a_permission_unless_the_text_forbids_or_denies_it() -
     )
     assert read_directive("Visitors are not welcome to wander into the lab.").action is None
     assert read_directive("Whenever a price changes, the shelf label has to match.").action is None
+
+
+def test_a_note_on_what_the_thing_has_answers_a_read_but_governs_no_act() -> None:
+    hire = belief("hire", "Boat hire on Windermere booked for Sunday 9am.", similarity=0.6)
+    mooring = belief("mooring", "The dinghy mooring fee is £40 a season.", similarity=0.5)
+    d = decide("What time is the boat booked for?", {R}, [hire, mooring])
+    assert (d.governing, d.action) == ("hire", ActionClass.answer)
+    # a note about the thing itself answers before one on what it has
+    boat = belief("boat", "The boat is moored at the north jetty.", similarity=0.4)
+    assert decide("Where is the boat?", {R}, [hire, boat]).governing == "boat"
+    # an act on the boat is not governed by a note on its hire, nor a read by a rule that
+    # names the boat only as what its own thing belongs to
+    assert decide("Sell the boat.", {X}, [hire]).governing is None
+    rule = belief("rule", "Boat trailer: only the harbour master may move it.", kind=Kind.policy)
+    assert decide("Where is the boat?", {R}, [rule]).governing is None

@@ -359,3 +359,46 @@ def test_where_the_thing_asked_is_found_is_not_what_it_is_about() -> None:
     assert about("What's the Friday cut-off at Dock B?", cutoff).level == "same"
     # "in" names who as often as where: the patient in bed 12 is the one in the bed's note
     assert about("Mr Okafor in bed 12 wants his tablets.", "Bed 12: all on hold.").level == "same"
+
+
+def test_everyday_notes_name_their_thing_past_verbs_days_and_contractions() -> None:
+    def named(text: str) -> list[str]:
+        return [str(t) for t in things(text)]
+
+    # a verb of coming and going, or a negative contraction, is no part of the thing
+    assert named("when's the chimney sweep coming?") == ["chimney sweep"]
+    assert named("Ray doesn't want chemical slug pellets")[0] == "ray"
+    # a day after a thing says when; a day before one says which
+    assert named("Madison deliveries Tuesdays and Fridays") == [
+        "madison delivery",
+        "tuesday",
+        "friday",
+    ]
+    assert named("the Sunday dinner") == ["sunday dinner"]
+    # a time of day says when, not which ("load-in 6pm")
+    assert named("Fleece gig 18 April - load-in 6pm")[-1] == "loadin"
+    # "tills" are tills, whatever "till" can also mean
+    assert "till" in named("Lena on the tills turned 18")
+    # "which cake flavour" asks a property of the cake; "which room" names the answer
+    [cake] = things("which cake flavour did we settle on?")
+    assert (cake.head, cake.attributes) == ("cake", ("flavor",))
+    assert about("which cake flavour did we settle on?", "Cake: going with lemon").governs
+
+
+def test_a_day_a_belief_names_on_its_own_is_the_day_a_request_names_its_thing_by() -> None:
+    assert about("what did we agree about Sunday dinner?", "House dinner every Sunday").governs
+    assert not about("what time is the Saturday yin class?", "Sunday yin class 5pm").governs
+
+
+def test_a_note_on_what_the_thing_has_answers_a_question_about_the_thing() -> None:
+    boat = about("what time is the boat booked for?", "Boat hire on Windermere booked for 9am")
+    assert (boat.level, boat.part_of) == ("mention", True)
+    # not where the request asks a property of its thing: the dock van's code is not the
+    # front desk van's, nor the server room a part of the mezzanine server, nor an evening
+    # tablet a part of Thursday evening
+    for asked, held in (
+        ("What's the alarm code for the front desk van?", "The alarm code for the dock van is 3."),
+        ("What did we decide about the mezzanine server?", "The router moved to the server room."),
+        ("What's on the calendar for Thursday evening?", "Walt takes his evening tablets."),
+    ):
+        assert not about(asked, held).part_of, asked
