@@ -8,8 +8,9 @@ that NEO4J_URI names, and asked through the planner with the rules alone; the ra
 features of every candidate are recorded, with one label: the scenario's target (or a
 superseded belief whose head is the target). So are the exact questions of realistic stores
 of seed 11 (``bench/realistic_stores.py``; the evaluation's are seed 7), 60 of 50 beliefs and
-100 small ones of 8, labelled with the beliefs about the thing asked, the one that answers
-it counting double. The labels are read here only; they never reach the store.
+100 small ones of 8, and of the stores of ordinary notes written blind (``bench/ordinary/``,
+each scored once before it joins), labelled with the beliefs about the thing asked, the one
+that answers it counting double. The labels are read here only; they never reach the store.
 
 The fit is a conditional logit - a softmax over each scenario's candidates - by full-batch
 Adam from zero weights, so it is the same on every run; each configuration of the shared
@@ -22,8 +23,9 @@ The action models are fitted on the panel's decisions: one on the scenarios as w
 (``actions.json``), one on the same scenarios with every hint of the action a belief allows
 taken away (``actions_unhinted.json``), as REST writes without ``allowed_action`` and imports
 store them; the planner asks the one fitted on beliefs like the one that governs. The second
-is also fitted on the realistic stores' plain reads (a cost, where a thing is, when it is
-serviced, a preference, a plan) that the belief about the thing governs, due ``answer``:
+is also fitted on the realistic and ordinary stores' plain reads (a cost, where a thing is,
+when it is serviced, a preference, a plan) that the belief about the thing governs, due
+``answer``:
 those stores are ordinary notes stored without a hint, and the packets stripped of theirs
 would teach it only that a belief without a hint is an adversarial packet's.
 
@@ -69,6 +71,7 @@ from beliefgraph.evaluation.stores import (  # noqa: E402
     PLAIN_READS,
     StoreNamespace,
     load_namespace,
+    read_stores,
 )
 from beliefgraph.language.stakes import request_acts  # noqa: E402
 from beliefgraph.language.words import Terms  # noqa: E402
@@ -118,6 +121,8 @@ SHARED_WEIGHT = 2.0
 #: folds by round: governance-history.md, round 62)
 STORE_READ_WEIGHT = 0.3
 RESULTS = ROOT / "bench" / "results"
+#: stores of ordinary notes written blind; a file joins the folder once it has been scored
+ORDINARY = ROOT / "bench" / "ordinary"
 
 
 @dataclass
@@ -222,12 +227,18 @@ def record(store: Store) -> list[Case]:
     # Realistic stores of another seed than the evaluation's (7): many similar things, where
     # the belief about exactly the thing asked must win over the ones that read alike.
     spaces = [
-        (f"{size}-{i}", raw)
+        (f"{size}-{i}", StoreNamespace.model_validate(raw))
         for count, size in STORE_SETS
         for i, raw in enumerate(generate(count, size, STORE_SEED)["namespaces"])
     ]
-    for name, raw in spaces:
-        ns = StoreNamespace.model_validate(raw)
+    # ... and the stores of ordinary notes written blind, each once scored (bench/ordinary/):
+    # people's own wording, which the generator's does not reach
+    spaces += [
+        (f"{path.stem}-{i}", ns)
+        for path in sorted(ORDINARY.glob("*.json"))
+        for i, ns in enumerate(read_stores(path).namespaces)
+    ]
+    for name, ns in spaces:
         loaded_ns = load_namespace(store, ns, run=f"{run}-stores-{name}", index=0)
         ns_id = loaded_ns.namespace
         for q in ns.questions:
@@ -545,7 +556,11 @@ def main() -> None:
         _, actions = fit_actions(fitted_on, panel, store_reads=store_reads)
         fitted = {"fitted_by": "bench/train_ranker.py", "rounds": rounds, "C": ACTION_C}
         if store_reads:
-            fitted |= {"store_reads": store_reads, "store_seed": STORE_SEED}
+            fitted |= {
+                "store_reads": store_reads,
+                "store_seed": STORE_SEED,
+                "ordinary": [p.name for p in sorted(ORDINARY.glob("*.json"))],
+            }
         path.write_text(
             json.dumps({**fitted, **actions}, separators=(",", ":")) + "\n",
             encoding="utf-8",

@@ -75,7 +75,8 @@ _NOT_THINGS = word_set(
     make makes made ever whenever yes instead otherwise first
     live goe sit stay belong seem remain depend mean apply
     coming comes arrive arrives arriving deliver delivers delivering
-    rotate rotates
+    rotate rotates meet meets
+    whatre whered whatd howd whod
     doesnt isnt arent wasnt werent wont cant hasnt havent hadnt didnt shouldnt couldnt wouldnt
     well
     """

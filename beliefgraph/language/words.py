@@ -58,6 +58,24 @@ _ONE_NAME = {
     "visitor": "guest",
 }
 
+#: what notes shorten and nothing else writes so: a day, a season, an everyday noun ("Xmas
+#: fair Fri", "spare appt cards", "Cttee: Weds races")
+_SHORT = {
+    "tue": "tuesday",
+    "tues": "tuesday",
+    "weds": "wednesday",
+    "thu": "thursday",
+    "thur": "thursday",
+    "thurs": "thursday",
+    "fri": "friday",
+    "xmas": "christmas",
+    "appt": "appointment",
+    "appts": "appointment",
+    "mtg": "meeting",
+    "cttee": "committee",
+    "dept": "department",
+}
+
 
 @lru_cache(maxsize=65536)
 def american(token: str) -> str:
@@ -78,8 +96,10 @@ WORD_CACHE = 65536
 def fold_plural(token: str) -> str:
     """``token`` without a regular English plural ending ("policies" -> "policy"), in its
     American spelling, and under the one name of a thing with two common ones ("bills" ->
-    "invoice")."""
+    "invoice"), a short form under its full word ("Tues" -> "tuesday")."""
     token = american(token)
+    if token in _SHORT:
+        return _singular(_SHORT[token])  # as the full word is read ("christma")
     singular = _singular(token)
     return _ONE_NAME.get(singular, singular)
 

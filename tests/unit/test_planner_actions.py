@@ -116,6 +116,7 @@ def test_the_fitted_models_load_and_keep_a_loss_for_every_class() -> None:
     unhinted = json.loads(UNHINTED_ACTIONS_FILE.read_text(encoding="utf-8"))
     assert "store_reads" not in hinted
     assert unhinted["store_reads"] > 0
+    assert "blind-1.json" in unhinted["ordinary"]
     assert any(name.startswith("hint=") and name != "hint=None" for name in hinted["weights"])
     assert not any(name.startswith("hint=") and name != "hint=None" for name in unhinted["weights"])
 

@@ -65,6 +65,10 @@ def test_plurals_fold_and_nothing_else(word: str, folded: str) -> None:
         ("the March bill", "the March invoice"),
         ("the chemistry resit", "the chemistry retake"),
         ("the visitor Wi-Fi", "the guest wifi"),
+        # what notes shorten
+        ("Xmas fair Fri", "Christmas fair Friday"),
+        ("Cubs - Tues; Weds races; Thurs", "Cubs - Tuesday; Wednesday races; Thursday"),
+        ("spare appt cards", "spare appointment cards"),
     ],
 )
 def test_british_and_american_spellings_and_two_names_of_a_thing_are_one_word(
@@ -75,6 +79,8 @@ def test_british_and_american_spellings_and_two_names_of_a_thing_are_one_word(
 
 def test_only_the_words_known_to_vary_are_respelled() -> None:
     assert words("promise premise exercise") == ("promise", "premise", "exercise")
+    # short forms with another meaning stay as written: "sat", "sun", "wed", "mon"
+    assert words("sat in the sun, wed in June") == ("sat", "in", "the", "sun", "wed", "in", "june")
     assert words("detour contour glamour devoured") == ("detour", "contour", "glamour", "devoured")
 
 

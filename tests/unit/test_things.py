@@ -367,6 +367,8 @@ def test_everyday_notes_name_their_thing_past_verbs_days_and_contractions() -> N
 
     # a verb of coming and going, or a negative contraction, is no part of the thing
     assert named("when's the chimney sweep coming?") == ["chimney sweep"]
+    assert named("when do Cubs meet?") == ["cub"]
+    assert named("What're we getting at Ikea?") == ["ikea"]
     assert named("Ray doesn't want chemical slug pellets")[0] == "ray"
     # a day after a thing says when; a day before one says which
     assert named("Madison deliveries Tuesdays and Fridays") == [
