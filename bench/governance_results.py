@@ -118,9 +118,10 @@ USED = [
     "unread-62",
     "unread-63",
     "unread-64",
+    "unread-65",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-65"]
+UNREAD: list[str] = ["unread-66"]
 
 
 def beyond_targets() -> list[Configuration]:
