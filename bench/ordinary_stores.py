@@ -5,9 +5,11 @@
 Each file of ``bench/ordinary/`` (or each one given) is a realistic-store file written by an
 author who never read the planner: namespaces of ordinary notes stored without any hint of the
 action they allow (where things are, what they cost, when they happen, what someone prefers,
-what was planned), plain questions about them, and an answer key. The generated stores of
-``bench/realistic_stores.py`` share their wording with the stores the planner's models are
-fitted on (seed 11); these measure wording the fit has never seen. Every namespace is loaded
+what was planned), plain questions about them, and an answer key. A new file waits outside
+the folder, unread, until it is scored once (name it); then it joins the folder, and the
+planner's models are fitted on it too (``bench/train_ranker.py``), so the figures of the files
+here are in-sample and each one's first scoring is in ``ordinary_stores-history.md``. Every
+namespace is loaded
 into a fresh namespace of the Neo4j that NEO4J_URI names, as text, kind and priority only, and
 every question is asked through the planner and the baselines.
 """

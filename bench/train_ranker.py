@@ -122,7 +122,13 @@ SHARED_WEIGHT = 2.0
 STORE_READ_WEIGHT = 0.3
 RESULTS = ROOT / "bench" / "results"
 #: stores of ordinary notes written blind; a file joins the folder once it has been scored
+#: (a new one waits outside it, unread, until then)
 ORDINARY = ROOT / "bench" / "ordinary"
+
+
+def ordinary_files() -> list[Path]:
+    """The stores of ordinary notes fitted on: every file of ``bench/ordinary/``."""
+    return sorted(ORDINARY.glob("*.json"))
 
 
 @dataclass
@@ -235,7 +241,7 @@ def record(store: Store) -> list[Case]:
     # people's own wording, which the generator's does not reach
     spaces += [
         (f"{path.stem}-{i}", ns)
-        for path in sorted(ORDINARY.glob("*.json"))
+        for path in ordinary_files()
         for i, ns in enumerate(read_stores(path).namespaces)
     ]
     for name, ns in spaces:
@@ -559,7 +565,7 @@ def main() -> None:
             fitted |= {
                 "store_reads": store_reads,
                 "store_seed": STORE_SEED,
-                "ordinary": [p.name for p in sorted(ORDINARY.glob("*.json"))],
+                "ordinary": [p.name for p in ordinary_files()],
             }
         path.write_text(
             json.dumps({**fitted, **actions}, separators=(",", ":")) + "\n",

@@ -75,7 +75,7 @@ _NOT_THINGS = word_set(
     make makes made ever whenever yes instead otherwise first
     live goe sit stay belong seem remain depend mean apply
     coming comes arrive arrives arriving deliver delivers delivering
-    rotate rotates meet meets
+    rotate rotates
     whatre whered whatd howd whod
     doesnt isnt arent wasnt werent wont cant hasnt havent hadnt didnt shouldnt couldnt wouldnt
     well
@@ -151,6 +151,9 @@ class Thing:
         return " ".join(words_) + tail
 
 
+#: words that make a day a name of its own ("Black Friday sale", "Easter Sunday lunch")
+_NAMING_A_DAY = word_set("black cyber easter palm ash good super whit")
+
 #: a time of day ("6pm", "9am")
 _CLOCK = re.compile(r"\d{1,2}(?:am|pm)")
 
@@ -224,7 +227,12 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
                 runs.append(run)
             run = []
             continue
-        if run and token in DAY_AND_MONTH_NAMES and run[-1] not in DAY_AND_MONTH_NAMES:
+        if (
+            run
+            and token in DAY_AND_MONTH_NAMES
+            and run[-1] not in DAY_AND_MONTH_NAMES
+            and run[-1] not in _NAMING_A_DAY
+        ):
             # a day after a thing says when it happens ("deliveries Tuesdays and Fridays",
             # "compost arriving Saturday"); before one it says which ("the Sunday dinner")
             runs.append(run)
@@ -420,7 +428,12 @@ def _when_named(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> tuple[Thin
     out = []
     for a in asked:
         when = a.qualifiers & named
-        if when and a.head not in DAY_AND_MONTH_NAMES:
+        # not where it names the thing with another day: "The Sunday class starts 5pm,
+        # Saturday we rest" is about the Sunday class, not the Saturday one
+        other_day = any(
+            h.head == a.head and (h.qualifiers & DAY_AND_MONTH_NAMES) - a.qualifiers for h in held
+        )
+        if when and not other_day and a.head not in DAY_AND_MONTH_NAMES:
             nearest = None if a.nearest_qualifier in when else a.nearest_qualifier
             a = replace(a, qualifiers=a.qualifiers - when, nearest_qualifier=nearest)
         out.append(a)
@@ -476,9 +489,8 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
         if level != "none":
             matched.append(a.head)
             best = _better(best, level)
-    return Aboutness(
-        best, tuple(dict.fromkeys(matched)), exact, qualified, part_of=part_of and best == "mention"
-    )
+    part_of = part_of and best == "mention"
+    return Aboutness(best, tuple(dict.fromkeys(matched)), exact, qualified, part_of=part_of)
 
 
 def _better(x: str, y: str) -> str:

@@ -82,8 +82,9 @@ def answers_for(about: Aboutness, action_types: frozenset[ActionType]) -> bool:
     return about.governs or (about.part_of and not action_types & CHANGING)
 
 
-#: kinds that are rules whatever their wording
-_RULE_KINDS = frozenset({Kind.policy, Kind.directive, Kind.credential})
+#: the authority kinds that are rules whatever their wording (a decision or a correction
+#: states what was settled)
+_RULE_KINDS = PLANNER_AUTHORITY_KINDS - {Kind.decision, Kind.correction}
 
 
 def _states_a_rule(c: Candidate, directive: Directive) -> bool:
@@ -353,8 +354,8 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         return result("none", f"out of scope: it is about the {held}, not the {asked}", "excluded")
     if scope.source == "derived" and not (
         aboutness.governs
-        # a plain decision about what the thing has answers a question about the thing;
-        # a rule governs only what it is about
+        # a plain statement or decision about what the thing has answers a question about
+        # the thing; a rule governs only what it is about
         or (answers_for(aboutness, action_types) and not _states_a_rule(c, directive))
     ):
         # Jurisdiction is about the thing (DESIGN §3): sharing a qualifier or a generic word

@@ -373,11 +373,13 @@ def last_words(
     # what an OVERRIDES or NARROWS edge put below another is a curator's word: not ranked;
     # nor is the record a question about the past asked for
     ranked = [a for a in assessed.values() if a.candidate.id not in losers]
-    if winner.about.level == "mention":
-        # the rules found only a note on what the thing has (the boat hire, asked about the
-        # boat): nothing further from the thing may displace it
-        ranked = [a for a in ranked if a.about.level != "none"]
     rows = features(ranked, heads, winner)
+    if winner.about.part_of:
+        # the rules found only a note on what the thing has (the boat hire, asked about the
+        # boat): nothing further from the thing may displace it (the features stay measured
+        # among all, as they are fitted)
+        kept = [i for i, a in enumerate(ranked) if a.about.level != "none"]
+        ranked, rows = [ranked[i] for i in kept], [rows[i] for i in kept]
     found: dict[str, Assessment] = {}
     for member in members:
         chosen = member.choose(winner, ranked, heads, rows) or winner
