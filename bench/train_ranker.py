@@ -8,9 +8,8 @@ that NEO4J_URI names, and asked through the planner with the rules alone; the ra
 features of every candidate are recorded, with one label: the scenario's target (or a
 superseded belief whose head is the target). So are the exact questions of realistic stores
 of seed 11 (``bench/realistic_stores.py``; the evaluation's are seed 7), 60 of 50 beliefs and
-100 small ones of 8, and of the stores of ordinary notes written blind (``bench/ordinary/``,
-each scored once before it joins), labelled with the beliefs about the thing asked, the one
-that answers it counting double. The labels are read here only; they never reach the store.
+100 small ones of 8, labelled with the beliefs about the thing asked, the one that answers it
+counting double. The labels are read here only; they never reach the store.
 
 The fit is a conditional logit - a softmax over each scenario's candidates - by full-batch
 Adam from zero weights, so it is the same on every run; each configuration of the shared
@@ -23,9 +22,10 @@ The action models are fitted on the panel's decisions: one on the scenarios as w
 (``actions.json``), one on the same scenarios with every hint of the action a belief allows
 taken away (``actions_unhinted.json``), as REST writes without ``allowed_action`` and imports
 store them; the planner asks the one fitted on beliefs like the one that governs. The second
-is also fitted on the realistic and ordinary stores' plain reads (a cost, where a thing is,
-when it is serviced, a preference, a plan) that the belief about the thing governs, due
-``answer``:
+is also fitted on the plain reads (a cost, where a thing is, when it is serviced, a
+preference, a plan) that the belief about the thing governs, due ``answer``, of the realistic
+stores and of the stores of ordinary notes written blind (``bench/ordinary/``, each scored
+once before it joins; they teach the action model only):
 those stores are ordinary notes stored without a hint, and the packets stripped of theirs
 would teach it only that a belief without a hint is an adversarial packet's.
 
@@ -108,6 +108,11 @@ STORE_SEED = 11
 STORE_SETS = ((60, 50), (100, 8))
 #: their round's name (always fitted on; their action is not scored)
 STORES = "stores"
+#: the round name of the stores of ordinary notes written blind
+ORDINARY_ROUND = "ordinary"
+#: the rounds of stores: their questions carry ``answer`` as a placeholder, so only their plain
+#: reads teach the action model
+_STORE_ROUNDS = frozenset({STORES, ORDINARY_ROUND})
 #: the shared packets' round name
 SHARED_ROUND = "shared"
 #: how much each configuration of the shared packets counts in the fit against one scenario
@@ -233,18 +238,18 @@ def record(store: Store) -> list[Case]:
     # Realistic stores of another seed than the evaluation's (7): many similar things, where
     # the belief about exactly the thing asked must win over the ones that read alike.
     spaces = [
-        (f"{size}-{i}", StoreNamespace.model_validate(raw))
+        (STORES, f"{size}-{i}", StoreNamespace.model_validate(raw))
         for count, size in STORE_SETS
         for i, raw in enumerate(generate(count, size, STORE_SEED)["namespaces"])
     ]
     # ... and the stores of ordinary notes written blind, each once scored (bench/ordinary/):
     # people's own wording, which the generator's does not reach
     spaces += [
-        (f"{path.stem}-{i}", ns)
+        (ORDINARY_ROUND, f"{path.stem}-{i}", ns)
         for path in ordinary_files()
         for i, ns in enumerate(read_stores(path).namespaces)
     ]
-    for name, ns in spaces:
+    for where, name, ns in spaces:
         loaded_ns = load_namespace(store, ns, run=f"{run}-stores-{name}", index=0)
         ns_id = loaded_ns.namespace
         for q in ns.questions:
@@ -252,17 +257,21 @@ def record(store: Store) -> list[Case]:
                 about = frozenset(loaded_ns.ids[b] for b in q.about)
                 answer = loaded_ns.ids[q.expected]
                 plain = q.asked_type in PLAIN_READS
-                ask(STORES, q.query, ns_id, ActionClass.answer, about, answer, plain_read=plain)
+                ask(where, q.query, ns_id, ActionClass.answer, about, answer, plain_read=plain)
     return cases
 
 
 def _stacked(
     cases: Sequence[Case], names: Sequence[str]
 ) -> tuple[list[Case], np.ndarray, np.ndarray, np.ndarray]:
-    """The cases with a right candidate, every one's candidates stacked into one feature
-    matrix (columns in the order of ``names``), each case's weight in the fit (a shared
-    packet's configuration counts :data:`SHARED_WEIGHT` times) and each row's case."""
-    groups = [c for c in cases if c.rows and sum(c.labels) > 0]
+    """The cases with a right candidate (none of the ordinary stores'), every one's candidates
+    stacked into one feature matrix (columns in the order of ``names``), each case's weight in
+    the fit (a shared packet's configuration counts :data:`SHARED_WEIGHT` times) and each row's
+    case."""
+    # the ordinary stores teach the action model only: people's notes, mostly old and new
+    # versions of one thing, taught the ranker that the newer note wins, and a contested
+    # claim came to govern over the decision it contests
+    groups = [c for c in cases if c.rows and sum(c.labels) > 0 and c.round != ORDINARY_ROUND]
     x = np.array([[row[n] for n in names] for c in groups for row in c.rows])
     weight = np.array([SHARED_WEIGHT if c.round == SHARED_ROUND else 1.0 for c in groups])
     case = np.repeat(np.arange(len(groups)), [len(c.rows) for c in groups])
@@ -382,18 +391,19 @@ def action_rows(
     decides (history, a contested belief)."""
     rows, due, weight = [], [], []
     for c in cases:
-        if c.round == STORES and not (store_reads and c.plain_read):
+        if c.round in _STORE_ROUNDS and not (store_reads and c.plain_read):
             continue
         request, kinds = Terms.of(c.query), request_acts(c.query)
         d = decide(request, kinds, c.candidates, ranker=ranker)
         governor = next((x for x in c.candidates if x.id == d.governing), None)
         if not decides_for(governor):
             continue  # history, or contested: the rules' action stands
-        if c.round == STORES and governor.id not in c.targets:
+        if c.round in _STORE_ROUNDS and governor.id not in c.targets:
             continue  # another thing's belief: what it may allow is not this question's
         rows.append(action_features(request, kinds, d, governor))
         due.append(c.expected)
-        weight.append({STORES: store_reads, SHARED_ROUND: SHARED_WEIGHT}.get(c.round, 1.0))
+        shared = c.round == SHARED_ROUND
+        weight.append(store_reads if c.round in _STORE_ROUNDS else SHARED_WEIGHT if shared else 1.0)
     return rows, due, weight
 
 
@@ -468,7 +478,7 @@ def report(cases: Sequence[Case], names: Sequence[str], *, l2: float, steps: int
         "|---|---|" + "---|" * len(_COLUMNS),
     ]
     totals: dict[str, Counter[str]] = {column: Counter() for column in _COLUMNS}
-    for held in sorted({c.round for c in cases} - {STORES}):
+    for held in sorted({c.round for c in cases} - _STORE_ROUNDS):
         train = [c for c in cases if c.round != held]
         test = [c for c in cases if c.round == held]
         weights = Ranker(fit(train, names, l2=l2, steps=steps))
@@ -524,12 +534,15 @@ def main() -> None:
     weights = fit(cases, names, l2=args.l2, steps=args.steps)
     trees = fit_trees(cases, names)
     rounds = sorted({c.round for c in cases})
+    # what the rankers are fitted on (the ordinary stores teach the action model only)
+    ranked = [c for c in cases if c.round != ORDINARY_ROUND]
+    ranked_rounds = sorted({c.round for c in ranked})
     WEIGHTS_FILE.write_text(
         json.dumps(
             {
                 "fitted_by": "bench/train_ranker.py",
-                "rounds": rounds,
-                "scenarios": len(cases),
+                "rounds": ranked_rounds,
+                "scenarios": len(ranked),
                 "l2": args.l2,
                 "steps": args.steps,
                 "weights": weights,
@@ -543,8 +556,8 @@ def main() -> None:
         json.dumps(
             {
                 "fitted_by": "bench/train_ranker.py",
-                "rounds": rounds,
-                "scenarios": len(cases),
+                "rounds": ranked_rounds,
+                "scenarios": len(ranked),
                 "params": TREE_PARAMS,
                 "features": names,
                 "trees": trees,
