@@ -67,3 +67,27 @@ def same_property(request: str, belief: str) -> bool:
     """Whether ``belief`` speaks of a property ``request`` asks for ("the dock phone is
     kept in the loading bay" for "where is the dock phone?")."""
     return bool(asked_properties(request) & properties(belief))
+
+
+#: a question for a price: "how much is/are ...", "what does it cost", "what do we charge";
+#: not "how much notice", "by how much", "how much did the nurse say" or "what do I run it at"
+_ASKS_A_PRICE = re.compile(
+    r"\bhow much (?:is|are|was|were)\b"
+    r"|\b(?:how much|what) (?:does|do|did|will|would) (?:[\w'-]+ ){0,6}?(?:cost|charge|pay)\b"
+    r"|\b(?:price|cost|fee|charge) (?:of|for)\b",
+    re.IGNORECASE,
+)
+#: a sum of money: "£4.50", "$40", "EUR 1,840", "60p", "12 quid", "free"
+_MONEY = re.compile(
+    r"[$\u20ac\u00a3]\s?\d|\b(?:eur|usd|gbp|nok|sek|dkk|chf|pln|aud|cad|kr)\s?\d"
+    r"|\b\d+(?:[.,]\d+)*\s?(?:p|pence|quid|pounds?|dollars?|euros?|eur|usd|gbp|kr|nok|sek)\b"
+    r"|\bfree\b|\bno charge\b",
+    re.IGNORECASE,
+)
+
+
+def asks_a_price_it_lacks(request: str, belief: str) -> bool:
+    """Whether ``request`` asks what something costs and ``belief`` states no sum of money
+    ("Kayak hire Tues, 9am start" for "how much is the kayak hire?"): it cannot answer."""
+    questions = [s for s in _QUESTION_BREAK.split(request) if _QUESTION.search(s)]
+    return any(_ASKS_A_PRICE.search(q) for q in questions) and not _MONEY.search(belief)

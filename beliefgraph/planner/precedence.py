@@ -116,6 +116,7 @@ from beliefgraph.language.directives import (
     made_absolute,
     read_directive,
 )
+from beliefgraph.language.properties import asks_a_price_it_lacks
 from beliefgraph.language.questions import asks_what_was_done
 from beliefgraph.language.stakes import (
     asks_an_amount,
@@ -445,10 +446,13 @@ def decide(
         # another thing (the dock drone's code for the dock router's) is no answer at all.
         for a in evidence:
             if not answers_for(a.about, kinds):
-                assessed[a.candidate.id] = replace(
-                    a, lane="none", outcome="excluded", why="about nothing the request names"
-                )
-        evidence = [a for a in evidence if answers_for(a.about, kinds)]
+                why = "about nothing the request names"
+            elif asks_a_price_it_lacks(request.text, a.candidate.text):
+                why = "states no price of what is asked"  # "Kayak hire Tues, 9am start"
+            else:
+                continue
+            assessed[a.candidate.id] = replace(a, lane="none", outcome="excluded", why=why)
+        evidence = [a for a in evidence if assessed[a.candidate.id].lane == "evidence"]
         # the closest rule checks what no belief governs, a record of the thing or not
         record = (
             None

@@ -1335,3 +1335,16 @@ def test_a_note_on_what_the_thing_has_answers_a_read_but_governs_no_act() -> Non
     assert decide("Sell the boat.", {X}, [hire]).governing is None
     rule = belief("rule", "Boat trailer: only the harbour master may move it.", kind=Kind.policy)
     assert decide("Where is the boat?", {R}, [rule]).governing is None
+
+
+def test_a_price_asked_is_not_answered_by_a_note_that_states_none() -> None:
+    hire = belief("hire", "Kayak hire Tues, 9am start.", similarity=0.7)
+    d = decide("How much is the kayak hire?", {R}, [hire])
+    assert (d.governing, d.action) == (None, ActionClass.answer_context)
+    # the note answers when it holds the sum, and any other question about it
+    priced = belief("priced", "Kayak hire Tues, 9am start, EUR 35 a head.", similarity=0.7)
+    assert decide("How much is the kayak hire?", {R}, [priced]).governing == "priced"
+    assert decide("When is the kayak hire?", {R}, [hire]).governing == "hire"
+    # "how much" of something else asks no price
+    dose = belief("dose", "Oramorph 2.5ml every two hours, as the nurse said.", similarity=0.7)
+    assert decide("How much did the nurse say?", {R}, [dose]).governing == "dose"
