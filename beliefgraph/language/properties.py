@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from beliefgraph.language.thresholds import sums
+
 # -- which property of a thing ---------------------------------------------------------------
 
 #: cues by which a text speaks of one property of a thing, and a question asks for it
@@ -77,12 +79,10 @@ _ASKS_A_PRICE = re.compile(
     r"|\b(?:price|cost|fee|charge) (?:of|for)\b",
     re.IGNORECASE,
 )
-#: a sum of money: "£4.50", "$40", "EUR 1,840", "60p", "12 quid", "free"
-_MONEY = re.compile(
-    r"[$\u20ac\u00a3]\s?\d|\b(?:eur|usd|gbp|nok|sek|dkk|chf|pln|aud|cad|kr)\s?\d"
-    r"|\b\d+(?:[.,]\d+)*\s?(?:p|pence|quid|pounds?|dollars?|euros?|eur|usd|gbp|kr|nok|sek)\b"
-    r"|\bfree\b|\bno charge\b",
-    re.IGNORECASE,
+#: a price that :func:`~beliefgraph.language.thresholds.sums` does not read as a sum: pence,
+#: crowns, a figure run into its unit ("£68pp"), or none at all ("free", "no charge")
+_SMALL_PRICE = re.compile(
+    r"[$\u20ac\u00a3]\d|\b\d+(?:[.,]\d+)?\s?(?:p|pence|kr)\b|\bfree\b|\bno charge\b", re.I
 )
 
 
@@ -90,4 +90,5 @@ def asks_a_price_it_lacks(request: str, belief: str) -> bool:
     """Whether ``request`` asks what something costs and ``belief`` states no sum of money
     ("Kayak hire Tues, 9am start" for "how much is the kayak hire?"): it cannot answer."""
     questions = [s for s in _QUESTION_BREAK.split(request) if _QUESTION.search(s)]
-    return any(_ASKS_A_PRICE.search(q) for q in questions) and not _MONEY.search(belief)
+    states_one = bool(sums(belief)) or _SMALL_PRICE.search(belief) is not None
+    return any(_ASKS_A_PRICE.search(q) for q in questions) and not states_one
