@@ -119,9 +119,10 @@ USED = [
     "unread-63",
     "unread-64",
     "unread-65",
+    "unread-66",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-66"]
+UNREAD: list[str] = ["unread-67"]
 
 
 def beyond_targets() -> list[Configuration]:
