@@ -76,7 +76,7 @@ _NOT_THINGS = word_set(
     live goe sit stay belong seem remain depend mean apply
     coming comes arrive arrives arriving deliver delivers delivering
     rotate rotates
-    whatre whered whatd howd whod
+    whatre whered whatd howd whod gonna wanna gotta
     doesnt isnt arent wasnt werent wont cant hasnt havent hadnt didnt shouldnt couldnt wouldnt
     well
     """
@@ -111,6 +111,26 @@ _SPEECH = word_set(
 
 #: a compound right after these names the kind of answer asked for ("which room")
 _ASKING = frozenset({"which", "what", "whose"})
+
+_WH = frozenset({"what", "which", "when", "where", "who", "whose", "how", "why"})
+
+#: a question asked with these puts its verb after the thing ("when does the committee
+#: meet?", "where'd the gazebo end up?"); the contractions hold their question word
+_DO = frozenset({"do", "doe", "did"})
+_DO_CONTRACTED = frozenset({"whered", "whatd", "howd", "whod", "whend"})
+#: what may follow the verb of such a question ("want to judge", "end up")
+_PARTICLES = word_set("to up out off in on for with at about back down over into from")
+
+
+def _asked_with_do(tokens: tuple[str, ...], i: int) -> bool:
+    """Whether the compound opening at ``tokens[i]`` is the subject of a question asked with
+    "do" ("which competition does the vicar want to judge?")."""
+    j = i - 1
+    while j >= 0 and tokens[j] in DETERMINERS:
+        j -= 1
+    if j < 0:
+        return False
+    return tokens[j] in _DO_CONTRACTED or (tokens[j] in _DO and any(t in _WH for t in tokens[:j]))
 
 
 @dataclass(frozen=True)
@@ -158,15 +178,39 @@ _NAMING_A_DAY = word_set("black cyber easter palm ash good super whit")
 _CLOCK = re.compile(r"\d{1,2}(?:am|pm)")
 
 
+#: nouns and names that end as adverbs do ("family membership", "Emily's lesson")
+_LY_NOUNS = word_set(
+    """
+    family assembly supply ally holly lily jelly belly welly rally tally butterfly
+    anomaly lolly brolly dolly gully italy emily kelly sally molly polly billy
+    """
+)
+
+#: a word followed by these is a verb with its object ("what are the jars costing us")
+_OBJECTS = frozenset({"us", "them", "him"})
+
+#: "open" before these names an event ("the open day", "open evening"); elsewhere a verb
+_OPEN_NAMES = frozenset(
+    ("open", w) for w in word_set("day evening night morning afternoon weekend mic house studio")
+)
+
+
 def _breaks(tokens: tuple[str, ...], i: int, in_run: bool) -> bool:
     """Whether token ``i`` cannot be part of a compound (it is no noun)."""
     token = tokens[i]
+    following = tokens[i + 1] if i + 1 < len(tokens) else ""
+    if (token, following) in _OPEN_NAMES or (i > 0 and (tokens[i - 1], token) in _OPEN_NAMES):
+        return False
     if token in STOPWORDS or token in _NOT_THINGS or token.isdigit() or len(token) < 2:
         return True
     if _CLOCK.fullmatch(token):
         return True  # "load-in 6pm": when, not which
-    if len(token) > 4 and (token.endswith("ly") or (token.endswith("ed") and token[-3] != "e")):
-        return True  # adverbs and participles ("totaled", "kept") describe, they name nothing
+    if following in _OBJECTS:
+        return True  # "costing us", "run them": a verb
+    if len(token) > 4 and token.endswith("ly") and not token.endswith("ley"):
+        return token not in _LY_NOUNS  # adverbs describe, they name nothing
+    if len(token) > 4 and token.endswith("ed") and token[-3] != "e":
+        return True  # participles ("totaled", "kept") describe, they name nothing
     if token.endswith("ing") and i > 0 and tokens[i - 1] in _BE:
         return True  # "is covering": a verb
     if not is_act(token):
@@ -214,6 +258,7 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
     speaking: set[int] = set()
     belongs: set[int] = set()
     placed: set[int] = set()
+    subjects: set[int] = set()
     for i, token in enumerate(tokens):
         previous = tokens[i - 1] if i > 0 else ""
         if _breaks(tokens, i, bool(run)):
@@ -224,6 +269,9 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
                     belongs.add(len(runs))
                 if token in _SPEECH:
                     speaking.add(len(runs))
+                if token not in _PARTICLES:
+                    # the verb is what ends it ("the boiler man come", "the boxes get")
+                    subjects.discard(len(runs))
                 runs.append(run)
             run = []
             continue
@@ -241,6 +289,8 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
             # "we prefer ...", "never paste ...": the first word after a subject or a
             # modal is the verb, not a thing
             continue
+        if not run and _asked_with_do(tokens, i):
+            subjects.add(len(runs))
         if not run and previous in _ASKING:
             answers.add(len(runs))  # "which room": what the answer names, not the topic
         if not run and previous in _QUANTIFIERS:
@@ -257,6 +307,8 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
     found: list[Thing] = []
     dropped: set[int] = set()
     for n, r in enumerate(runs):
+        if n in subjects and len(r) > 1 and r[-1] not in ATTRIBUTES:
+            r = r[:-1]  # the verb after the subject ("does the committee meet")
         heads = [j for j, w in enumerate(r) if w not in ATTRIBUTES]
         # "which room" names the kind of answer; "which cake flavour" asks a property of
         # the cake

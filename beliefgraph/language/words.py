@@ -107,6 +107,8 @@ def fold_plural(token: str) -> str:
 def _singular(token: str) -> str:
     if len(token) <= 3 or token in _PLURAL_KEEP or token.endswith(("ss", "us", "is")):
         return token
+    if token.endswith("ie") and len(token) > 4:
+        return token[:-2] + "y"  # as its plural is read: "hoodie", "hoodies" -> "hoody"
     if token.endswith("ies") and len(token) > 4:
         return token[:-3] + "y"
     if token.endswith(("ches", "shes", "xes", "zes", "sses")):
@@ -171,8 +173,9 @@ def words(text: str) -> tuple[str, ...]:
 
 
 #: punctuation that ends a compound ("into chat; send the link"), and what a note writes for
-#: it: a dash between spaces or an equals sign ("loppers - south shed", "printer = the HP")
-_CLAUSE = re.compile(r"[.;:!?,()\[\]\n\"]+(?:\s|$)|[;:!?,()\[\]\n\"=]|" + SPACED_DASH)
+#: it: a dash between spaces or an equals sign ("loppers - south shed", "printer = the HP"),
+#: a plus between spaces for "and" ("gazebo + leg weights"; "&" joins names: "Tool & Die")
+_CLAUSE = re.compile(r"[.;:!?,()\[\]\n\"]+(?:\s|$)|[;:!?,()\[\]\n\"=]|\s\+\s|" + SPACED_DASH)
 
 
 @lru_cache(maxsize=8192)

@@ -386,6 +386,38 @@ def test_everyday_notes_name_their_thing_past_verbs_days_and_contractions() -> N
     assert about("which cake flavour did we settle on?", "Cake: going with lemon").governs
 
 
+def test_a_question_asked_with_do_puts_its_verb_after_the_thing() -> None:
+    def named(text: str) -> list[str]:
+        return [str(t) for t in things(text)]
+
+    assert named("when does the committee meet?") == ["committee"]
+    assert named("which competition does the vicar want to judge?")[0] == "vicar"
+    assert named("where'd the gazebo end up being stored?") == ["gazebo"]
+    # a verb that ends the thing already is the verb; "do" out of a question is no sign
+    assert named("When does the boiler man come?") == ["boiler man"]
+    assert named("When did the basement boxes get shredded?") == ["basement box"]
+    assert named("Do the kitchen floor") == ["kitchen floor"]
+
+
+def test_everyday_words_that_look_like_others_are_read_as_written() -> None:
+    def named(text: str) -> list[str]:
+        return [str(t) for t in things(text)]
+
+    # nouns that end as adverbs do
+    assert named("how much is family membership?") == ["family membership"]
+    assert not about("how much is family membership?", "Adult membership £185").governs
+    assert named("where do the wellies go?") == ["welly"]
+    # a word before its object is a verb; "open" before a day names the day
+    assert named("what are the 1lb jars costing us now?") == ["1lb jar"]
+    assert named("what's planned for the open day?") == ["open day"]
+    assert named("Open the loading bay door")[0] == "bay loading door"
+    # "hoodie" is read as its plural is; a plus between spaces is "and"
+    assert about("how much is a hoodie?", "Hoodies £30, navy only").level == "same"
+    assert named("gazebo + leg weights: Nan's garage") == ["gazebo", "leg weight", "nan garage"]
+    # and slang is no part of the thing
+    assert named("how much is the marquee gonna be?") == ["marquee"]
+
+
 def test_a_day_a_belief_names_on_its_own_is_the_day_a_request_names_its_thing_by() -> None:
     assert about("what did we agree about Sunday dinner?", "House dinner every Sunday").governs
     assert not about("what time is the Saturday yin class?", "Sunday yin class 5pm").governs
