@@ -62,8 +62,10 @@ def _code(token: str) -> tuple[str, str] | None:
     return None
 
 
-#: function words that are also kinds of numbered thing ("Lot 7")
-_NUMBERED_KINDS = frozenset({"lot", "block", "part", "unit"})
+#: function words that are also kinds of numbered thing ("Lot 7", "Year 10")
+_NUMBERED_KINDS = frozenset({"lot", "block", "part", "unit", "year"})
+#: codes that are a kind written short: "Y4" and "Yr 4" are Year 4
+_SHORT_KINDS = {"y#": "year", "yr#": "year", "yr": "year"}
 
 
 @lru_cache(maxsize=8192)
@@ -95,7 +97,7 @@ def instances(text: str) -> dict[str, frozenset[str]]:
             plural = following.endswith("s") and not following.endswith("ss")
             if following in _UNITS or (plural and len(following) > 3):
                 continue
-            found.setdefault(kind, set()).add(number)
+            found.setdefault(_SHORT_KINDS.get(kind, kind), set()).add(number)
     for piece in pieces:
         for first, kind in itertools.pairwise(piece):
             nth = _ORDINALS.get(first) or (first[:-2] if _NUMBERED.fullmatch(first) else None)
@@ -105,7 +107,7 @@ def instances(text: str) -> dict[str, frozenset[str]]:
         for token in piece:
             if code := _code(token):
                 kind, number = code
-                found.setdefault(kind, set()).add(number)
+                found.setdefault(_SHORT_KINDS.get(kind, kind), set()).add(number)
     for m in _LETTERED.finditer(text):
         named = words(m.group(1))
         if (

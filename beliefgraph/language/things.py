@@ -109,6 +109,16 @@ _SPEECH = word_set(
     """
 )
 
+#: what a thing is measured out in: before "of" the thing is what follows ("a bag of the
+#: Hollins manure", "a bulk bag of gravel")
+_MEASURES = word_set(
+    """
+    bag sack box pack packet bottle jar tin crate tray tub roll ream pint glass cup slice
+    pair bunch kilo load bucket carton case dozen punnet bale loaf
+    """
+)
+_MEASURE_OF = frozenset({"of"})
+
 #: a compound right after these names the kind of answer asked for ("which room")
 _ASKING = frozenset({"which", "what", "whose"})
 
@@ -158,6 +168,9 @@ class Thing:
     #: the text names it as where another thing is ("the drone at dock 3", "the printer at
     #: the library"): a place, not what the text is about
     placed: bool = False
+    #: "of", "for", "to" or "on" follows it: it belongs to what follows ("a child's ticket
+    #: on the boat trip"), which the text is about as well
+    linked: bool = False
 
     def qualifiers_of(self, word: str) -> frozenset[str]:
         """The words before ``word`` in the compound (they qualify it)."""
@@ -259,10 +272,13 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
     belongs: set[int] = set()
     placed: set[int] = set()
     subjects: set[int] = set()
+    measured: set[int] = set()
     for i, token in enumerate(tokens):
         previous = tokens[i - 1] if i > 0 else ""
         if _breaks(tokens, i, bool(run)):
             if run:
+                if run[-1] in _MEASURES and token in _MEASURE_OF:
+                    measured.add(len(runs))
                 if token in _LINKING:
                     linked.add(len(runs))
                 if token in _BELONGING:
@@ -313,9 +329,9 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
         # "which room" names the kind of answer; "which cake flavour" asks a property of
         # the cake
         names_answer = n in answers and (not heads or r[-1] not in ATTRIBUTES)
-        if not heads or names_answer:
+        if not heads or names_answer or n in measured:
             found.append(Thing(r[-1], frozenset(r[:-1]), (), generic=True, words=tuple(r)))
-            if n in linked or names_answer:
+            if n in linked or names_answer or n in measured:
                 dropped.add(len(found) - 1)
             continue
         # The words after a thing's first attribute are that attribute's value ("office
@@ -343,6 +359,7 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
                 indefinite=n in indefinite,
                 is_speaker=n in speaking,
                 placed=n in placed,
+                linked=n in linked,
             )
         )
     # An attribute-only compound tied to a thing ("the price of the dock van") or naming the
@@ -450,7 +467,10 @@ def _same_kind(asked: Thing, held: Thing) -> bool:
 def _swapped(asked: frozenset[str], held: frozenset[str]) -> bool:
     # One qualifier put in place of another: "annex truck" / "north truck", "west wing
     # server" / "east wing server". More differences than one say less (a verb or a
-    # description read as a qualifier), and do not make another thing.
+    # description read as a qualifier), and do not make another thing; but another day
+    # does, whatever else differs ("the Wednesday morning session", "Thurs evening session").
+    if (asked - held) & DAY_AND_MONTH_NAMES and (held - asked) & DAY_AND_MONTH_NAMES:
+        return True
     return len(asked - held) == 1 and len(held - asked) == 1
 
 
@@ -500,6 +520,14 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
     best, matched, exact, qualified, part_of = "none", [], False, False, False
     heads = {h.head for h in held}
     names_a_thing_asked = any(a.head in heads for a in asked if not a.placed and not a.generic)
+    # What the request asks of first: "the ferry", not the harbour it leaves, nor the
+    # interval the ice cream is sold in; but a thing of another's ("a child's ticket on the
+    # boat trip") asks of both.
+    main = next(
+        (a for a in asked if not a.generic and not a.is_speaker and a.head not in _WHEN), None
+    )
+    if main is not None and main.linked:
+        main = None
     for a in asked:
         level = "none"
         for h in held:
@@ -527,7 +555,8 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
             ):
                 level = _better(level, "mention")
                 part_of = part_of or not (
-                    a.attributes
+                    (main is not None and a is not main)
+                    or a.attributes
                     or a.placed
                     or a.is_speaker
                     or a.head in _WHEN

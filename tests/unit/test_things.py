@@ -418,6 +418,33 @@ def test_everyday_words_that_look_like_others_are_read_as_written() -> None:
     assert named("how much is the marquee gonna be?") == ["marquee"]
 
 
+def test_a_question_asks_of_its_first_thing_not_where_or_when_it_is() -> None:
+    # a note on what a later thing has answers nothing of the first
+    harbour = "The harbour car park closes at 6pm"
+    assert not about("When does the ferry leave the harbour?", harbour).part_of
+    assert not about("how much is the ice cream in the interval?", "Interval wine £3.50").part_of
+    # but a thing of another's asks of both
+    assert about("How much is a child's ticket on the boat trip?", "Boat trip kids £10").part_of
+    assert about("What time is the boat booked for?", "Boat hire booked for Sunday 9am").part_of
+
+
+def test_another_day_makes_another_thing_whatever_else_differs() -> None:
+    belief = "Thurs evening session - 7.15 start"
+    assert about("when does the Wednesday morning session start?", belief).other
+    assert about("when does the Thursday evening session start?", belief).governs
+
+
+def test_a_measure_of_a_thing_is_the_thing() -> None:
+    assert [str(t) for t in things("how much is a bag of the Hollins manure?")] == ["hollin manure"]
+    assert [str(t) for t in things("a bulk bag of gravel")] == ["gravel"]
+    assert not about("what's a bulk bag of gravel?", "Topsoil £70 per bulk bag").governs
+
+
+def test_a_school_year_written_short_is_that_year() -> None:
+    assert about("when's the Year 2 trip?", "Y4 trip to the Science Museum").other
+    assert about("when's the Year 4 trip?", "Yr 4 trip to the Science Museum").governs
+
+
 def test_a_day_a_belief_names_on_its_own_is_the_day_a_request_names_its_thing_by() -> None:
     assert about("what did we agree about Sunday dinner?", "House dinner every Sunday").governs
     assert not about("what time is the Saturday yin class?", "Sunday yin class 5pm").governs
