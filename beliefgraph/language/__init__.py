@@ -13,7 +13,8 @@ read, unit-tested and reasoned about on their own:
 * :mod:`~beliefgraph.language.stakes` - what a request puts at stake (safety, secrets,
   private data, money, someone else's act);
 * :mod:`~beliefgraph.language.things` - what a text is about: its things, each a head
-  word with the words that qualify it (and :mod:`~beliefgraph.language.names`,
+  word with the words that qualify it, and :mod:`~beliefgraph.language.aboutness` for how a
+  request's things meet a belief's (and :mod:`~beliefgraph.language.names`,
   :mod:`~beliefgraph.language.properties`, :mod:`~beliefgraph.language.instances` for the
   numbered ones of a kind, and :mod:`~beliefgraph.language.labels` for the thing a note's
   label names);

@@ -483,7 +483,7 @@ def _siblings(old_text: str, new_text: str) -> bool:
     own qualifiers ("Maya's soccer practice" / "Leo's swim practice"), none akin to the
     other's or cut short from it ("dental cleaning" / "dentist cleaning" is one, and so is
     "bday party" / "birthday party"). Unlike
-    :func:`beliefgraph.language.things.sibling`, which asks whether a belief names another
+    :func:`beliefgraph.language.aboutness.sibling`, which asks whether a belief names another
     of the thing a request asks about (one qualifier put for another), any two sets of
     qualifiers that share nothing make two things here: two statements side by side."""
     old_things = things(old_text)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
 
+from beliefgraph.language.aboutness import NOTHING, Aboutness, about
 from beliefgraph.language.acts import CHANGING, infer_action_types
 from beliefgraph.language.directives import (
     Directive,
@@ -27,7 +28,6 @@ from beliefgraph.language.scopes import (
     match_derived,
     match_governs,
 )
-from beliefgraph.language.things import NOTHING, Aboutness, about
 from beliefgraph.language.thresholds import under_threshold
 from beliefgraph.language.words import CACHE, Terms, denies_a_word, normalise
 from beliefgraph.models import (
@@ -165,7 +165,7 @@ class Assessment:
     relevance: float
     outcome: str = "lost"  # governs / lost / excluded
     why: str = ""
-    #: how the belief meets what the request is about (beliefgraph.language.things)
+    #: how the belief meets what the request is about (beliefgraph.language.aboutness)
     about: Aboutness = NOTHING
     #: it names a numbered instance the request names ("Plot 14"): about exactly that one
     instance: bool = False

@@ -373,7 +373,7 @@ def test_a_contest_keeps_stronger_protection_as_it_is() -> None:
     assert any("verify_first already protects" in step for step in d.steps)
 
 
-# -- what a request is about (beliefgraph.language.things) ------------------------------------
+# -- what a request is about (beliefgraph.language.aboutness) ---------------------------------
 
 
 def test_another_things_code_never_governs_and_nothing_answers_for_it() -> None:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from beliefgraph.language.aboutness import about
 from beliefgraph.language.instances import instances, other_instance
 from beliefgraph.language.labels import labelled_sibling
 from beliefgraph.language.names import another_of_that_name, proper_names
 from beliefgraph.language.properties import other_property, same_property
-from beliefgraph.language.things import about, align, things
+from beliefgraph.language.things import align, things
 from beliefgraph.language.words import denies_a_word
 
 
