@@ -83,7 +83,15 @@ def _same_kind(asked: Thing, held: Thing) -> bool:
         return False
     if held.indefinite or asked.nearest_qualifier is None or held.nearest_qualifier is None:
         return True  # "an outside partner" is any partner outside
-    return asked.nearest_qualifier == held.nearest_qualifier
+    if asked.nearest_qualifier == held.nearest_qualifier:
+        return True
+    # A size or a model written with digits names the kind on its own: "the A3 colour
+    # printer" is the A3 printer, "12oz takeaway cups" the 12oz cups.
+    return asked.qualifiers <= held.qualifiers and _measured(asked.nearest_qualifier)
+
+
+def _measured(word: str) -> bool:
+    return any(ch.isdigit() for ch in word) and any(ch.isalpha() for ch in word)
 
 
 def _swapped(asked: frozenset[str], held: frozenset[str]) -> bool:

@@ -441,6 +441,13 @@ def test_a_measure_of_a_thing_is_the_thing() -> None:
     assert not about("what's a bulk bag of gravel?", "Topsoil £70 per bulk bag").governs
 
 
+def test_a_size_or_model_written_with_digits_names_the_kind_on_its_own() -> None:
+    assert about("where's the A3 printer?", "A3 colour printer sits by the kitchen").governs
+    assert about("where are the 12oz cups?", "12oz takeaway cups - stockroom").governs
+    # a word put in before the head is still another kind where no such size names it
+    assert not about("where's the lobby alarm?", "The lobby truck alarm is in bay 2").governs
+
+
 def test_a_school_year_written_short_is_that_year() -> None:
     assert about("when's the Year 2 trip?", "Y4 trip to the Science Museum").other
     assert about("when's the Year 4 trip?", "Yr 4 trip to the Science Museum").governs
