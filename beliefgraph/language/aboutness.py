@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from beliefgraph.language.instances import other_instance
+from beliefgraph.language.labels import members
 from beliefgraph.language.names import another_of_that_name
 from beliefgraph.language.things import Thing, compounds_of
 from beliefgraph.language.words import DAY_AND_MONTH_NAMES, clauses, words
@@ -224,4 +225,5 @@ def _about(request: str, belief: str, names: tuple[str, ...]) -> Aboutness:
     text = clauses(belief) + tuple(words(n) for n in names if words(n))
     req_words = tuple(w for piece in req for w in piece)
     text_words = tuple(w for piece in text for w in piece)
-    return about_things(compounds_of(req, text_words), compounds_of(text, req_words))
+    held = compounds_of(text, req_words) + members(belief)
+    return about_things(compounds_of(req, text_words), held)

@@ -4,6 +4,7 @@ changes outside the Sunday window"), and the request's other thing beside it."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 from beliefgraph.language.things import Thing, compounds
@@ -88,3 +89,35 @@ def _names_in(label: str) -> set[str]:
     if all(w[0].isupper() for w in _WORD.findall(label)):
         return set()
     return {w.lower() for w in capitalised}
+
+
+@lru_cache(maxsize=8192)
+def members(belief: str) -> tuple[Thing, ...]:
+    """The things a labelled note's body names, as things of its label's: "Raffle: £1 a
+    ticket" prices a raffle ticket, "Bins: black Tues, recycling Thurs" names the black bin.
+
+    >>> [str(t) for t in members("Raffle: £1 a ticket or 6 for £5")]
+    ['raffle ticket']
+    """
+    label = _LABEL.match(belief[:120])
+    if label is None:
+        return ()
+    owners = _named_things(_GLOSS.sub(", ", label.group(1)))
+    if len(owners) != 1 or owners[0].attributes or len(owners[0].words) > 1:
+        return ()  # a heading, not a list of its members ("Office Wi-Fi password: ...")
+    [owner] = owners
+    found = []
+    for piece in clauses(belief[label.end() :]):
+        for t in compounds(piece):
+            if t.generic or t.head == owner.head:
+                continue
+            found.append(
+                replace(
+                    t,
+                    qualifiers=t.qualifiers | set(owner.words),
+                    words=owner.words + t.words,
+                    nearest_qualifier=t.nearest_qualifier or owner.head,
+                    indefinite=False,
+                )
+            )
+    return tuple(found)

@@ -147,6 +147,10 @@ _NUMBERED = frozenset(
 _ORDINAL_ROWS = _NUMBERED - {"week", "year"}
 
 
+#: an acronym's plural, too short to fold as a word is ("CDs", "TVs", "IDs")
+_ACRONYMS = re.compile(r"\b([A-Z]{2,})s\b")
+
+
 @lru_cache(maxsize=CACHE)
 def words(text: str) -> tuple[str, ...]:
     """The tokens of ``text`` with plurals folded, in order (the unit every match uses); a
@@ -162,7 +166,7 @@ def words(text: str) -> tuple[str, ...]:
     >>> words("the second line oven")[1:]
     ('line', '2', 'oven')
     """
-    raw = tokenize(text)
+    raw = tokenize(_ACRONYMS.sub(r"\1", text))
     tokens = [fold_plural(t) for t in raw]
     for i in range(1, len(tokens)):
         if tokens[i] in _NUMBER_WORDS and tokens[i - 1] in _NUMBERED:

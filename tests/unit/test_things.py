@@ -6,7 +6,7 @@ import pytest
 
 from beliefgraph.language.aboutness import about
 from beliefgraph.language.instances import instances, other_instance
-from beliefgraph.language.labels import labelled_sibling
+from beliefgraph.language.labels import labelled_sibling, members
 from beliefgraph.language.names import another_of_that_name, proper_names
 from beliefgraph.language.properties import other_property, same_property
 from beliefgraph.language.things import align, things
@@ -446,6 +446,14 @@ def test_a_size_or_model_written_with_digits_names_the_kind_on_its_own() -> None
     assert about("where are the 12oz cups?", "12oz takeaway cups - stockroom").governs
     # a word put in before the head is still another kind where no such size names it
     assert not about("where's the lobby alarm?", "The lobby truck alarm is in bay 2").governs
+
+
+def test_a_one_word_label_names_what_its_note_lists() -> None:
+    assert about("how much are raffle tickets?", "Raffle: £1 a ticket or 6 for £5").governs
+    # a heading names no member: "Office Wi-Fi password: ..." is not a list of its parts
+    assert members("Office Wi-Fi password for contractors: Maple2023!") == ()
+    # an acronym's plural is the acronym
+    assert about("what do we charge for a CD at gigs?", "CDs £8 at the merch table").governs
 
 
 def test_a_school_year_written_short_is_that_year() -> None:
