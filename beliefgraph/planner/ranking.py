@@ -206,7 +206,9 @@ class _Scorer:
         A rule that asks for a check, or forbids, does not give way to a note held
         provisionally on someone's report: "every dose is confirmed against the label"
         stands over "the dose was mentioned as 25mg"; the rules' winner stands then, not the
-        ranker's next choice. Otherwise standing is left to the weights (a floated or
+        ranker's next choice. Nor does a claim the trust guard left contested displace what
+        governs (an agent's "The project's database is MongoDB." against the user's
+        decision). Otherwise standing is left to the weights (a floated or
         archived belief scores what its state earns), and so is a rule whose explicit scope
         holds the request: its terms may meet the request on a word it only mentions ("Arvo"
         in "never tell customers our margin on Arvo products", asked whether an Arvo machine
@@ -233,6 +235,9 @@ class _Scorer:
         if asks_for_a_check(winner, heads) and on_report_only(
             heads.get(best.candidate.id, best.candidate)
         ):
+            return winner
+        if _contests(best) and not _contests(winner):
+            # the trust guard made it a contest of what governs, not its replacement
             return winner
         return best
 
@@ -403,6 +408,12 @@ def on_report_only(c: Candidate) -> bool:
     """Whether ``c`` is held provisionally, on someone's report: its status is
     ``provisional`` and it is reported, unverified or floated, not confirmed."""
     return c.status == Status.provisional and c.epistemic_status in _ON_REPORT
+
+
+def _contests(a: Assessment) -> bool:
+    """Whether a belief stands contested: a claim against another that the gate's trust
+    guard kept from replacing it (a low-trust agent's, or one from another namespace)."""
+    return a.candidate.epistemic_status is EpistemicStatus.contested
 
 
 def load_ranker(path: Path = WEIGHTS_FILE) -> Ranker:

@@ -88,6 +88,13 @@ def test_the_ranker_is_never_asked_where_nothing_governs() -> None:
     assert d.action == ActionClass.answer_context
 
 
+def test_a_contested_claim_does_not_displace_what_it_contests() -> None:
+    # however much the weights favour it: the trust guard made it a contest, not a successor
+    claim = replace(NOTE, epistemic_status=EpistemicStatus.contested)
+    d = decide(QUERY, {R}, [RULE, claim], ranker=Ranker({"similarity": 5.0}))
+    assert d.governing == "rule"
+
+
 def test_a_superseded_belief_without_a_head_is_not_eligible() -> None:
     old = belief("old", "Badges go in the blue box.", status=Status.superseded)
     d = decide(QUERY, {R}, [RULE, old], ranker=Ranker({"status:superseded": 50.0}))
