@@ -20,7 +20,7 @@ from beliefgraph.language.instances import other_instance
 from beliefgraph.language.labels import members
 from beliefgraph.language.names import another_of_that_name
 from beliefgraph.language.things import Thing, compounds_of
-from beliefgraph.language.words import DAY_AND_MONTH_NAMES, clauses, words
+from beliefgraph.language.words import DAY_AND_MONTH_NAMES, QUESTION_WORDS, clauses, words
 from beliefgraph.text import word_set
 
 
@@ -88,10 +88,10 @@ def _same_kind(asked: Thing, held: Thing) -> bool:
         return True
     # A size or a model written with digits names the kind on its own: "the A3 colour
     # printer" is the A3 printer, "12oz takeaway cups" the 12oz cups.
-    return asked.qualifiers <= held.qualifiers and _measured(asked.nearest_qualifier)
+    return asked.qualifiers <= held.qualifiers and _size_or_model(asked.nearest_qualifier)
 
 
-def _measured(word: str) -> bool:
+def _size_or_model(word: str) -> bool:
     return any(ch.isdigit() for ch in word) and any(ch.isalpha() for ch in word)
 
 
@@ -143,8 +143,9 @@ def _when_named(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> tuple[Thin
     return tuple(out)
 
 
-def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness:
-    """How ``held`` (a belief's things) meets ``asked`` (a request's)."""
+def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...], asking: int = 0) -> Aboutness:
+    """How ``held`` (a belief's things) meets ``asked`` (a request's), whose question opens at
+    ``asked[asking]`` (after a greeting: "Hi Sam, what time is the boat booked for?")."""
     asked = _when_named(asked, held)
     if sibling(asked, held) is not None:
         return ANOTHER
@@ -155,7 +156,8 @@ def about_things(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Aboutness
     # interval the ice cream is sold in; but a thing of another's ("a child's ticket on the
     # boat trip") asks of both.
     main = next(
-        (a for a in asked if not a.generic and not a.is_speaker and a.head not in _WHEN), None
+        (a for a in asked[asking:] if not a.generic and not a.is_speaker and a.head not in _WHEN),
+        None,
     )
     if main is not None and main.linked:
         main = None
@@ -226,4 +228,8 @@ def _about(request: str, belief: str, names: tuple[str, ...]) -> Aboutness:
     req_words = tuple(w for piece in req for w in piece)
     text_words = tuple(w for piece in text for w in piece)
     held = compounds_of(text, req_words) + members(belief)
-    return about_things(compounds_of(req, text_words), held)
+    pieces = [compounds_of((piece,), text_words) for piece in req]
+    # the clause that asks ("Hi Sam, what time is ..."), else the first
+    asking = next((n for n, piece in enumerate(req) if QUESTION_WORDS & set(piece)), 0)
+    before = sum(len(p) for p in pieces[:asking])
+    return about_things(tuple(t for p in pieces for t in p), held, before)

@@ -64,7 +64,7 @@ def _code(token: str) -> tuple[str, str] | None:
 
 #: function words that are also kinds of numbered thing ("Lot 7", "Year 10")
 _NUMBERED_KINDS = frozenset({"lot", "block", "part", "unit", "year"})
-#: codes that are a kind written short: "Y4" and "Yr 4" are Year 4
+#: a kind written short, as a code ("Y4") or a word ("Yr 4"): both are Year 4
 _SHORT_KINDS = {"y#": "year", "yr#": "year", "yr": "year"}
 
 

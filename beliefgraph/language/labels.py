@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from beliefgraph.language.things import Thing, compounds
 from beliefgraph.language.words import Terms, clauses
+from beliefgraph.text import word_set
 
 #: a note that opens with what it is about, then a colon ("Dock 3 edge router: no changes
 #: outside the window"), perhaps after a shout ("HARD STOP. Bed 14: ..."); the label is read
@@ -91,6 +92,10 @@ def _names_in(label: str) -> set[str]:
     return {w.lower() for w in capitalised}
 
 
+#: labels that say how to read a note, not what it lists ("Urgent: the front door lock")
+_NOT_OWNERS = word_set("urgent reminder fyi update important note nb ps todo warning heads")
+
+
 @lru_cache(maxsize=8192)
 def members(belief: str) -> tuple[Thing, ...]:
     """The things a labelled note's body names, as things of its label's: "Raffle: £1 a
@@ -103,7 +108,12 @@ def members(belief: str) -> tuple[Thing, ...]:
     if label is None:
         return ()
     owners = _named_things(_GLOSS.sub(", ", label.group(1)))
-    if len(owners) != 1 or owners[0].attributes or len(owners[0].words) > 1:
+    if (
+        len(owners) != 1
+        or owners[0].attributes
+        or len(owners[0].words) > 1
+        or owners[0].head in _NOT_OWNERS
+    ):
         return ()  # a heading, not a list of its members ("Office Wi-Fi password: ...")
     [owner] = owners
     found = []

@@ -35,6 +35,7 @@ from beliefgraph.language.verbs import is_act
 from beliefgraph.language.words import (
     DAY_AND_MONTH_NAMES,
     DETERMINERS,
+    QUESTION_WORDS,
     STOPWORDS,
     clauses,
 )
@@ -69,7 +70,7 @@ _NOT_THINGS = word_set(
     live goe sit stay belong seem remain depend mean apply
     coming comes arrive arrives arriving deliver delivers delivering
     rotate rotates
-    whatre whered whatd howd whod gonna wanna gotta
+    whatre whered whatd howd whod whend gonna wanna gotta
     doesnt isnt arent wasnt werent wont cant hasnt havent hadnt didnt shouldnt couldnt wouldnt
     well
     """
@@ -102,8 +103,9 @@ _SPEECH = word_set(
     """
 )
 
-#: what a thing is measured out in: before "of" the thing is what follows ("a bag of the
-#: Hollins manure", "a bulk bag of gravel")
+#: what a thing is measured out in: after "a" or "per" and before "of" the thing is what
+#: follows ("a bag of the Hollins manure", "a bulk bag of gravel"); "the box of spare keys"
+#: is a box
 _MEASURES = word_set(
     """
     bag sack box pack packet bottle jar tin crate tray tub roll ream pint glass cup slice
@@ -115,25 +117,46 @@ _MEASURE_OF = frozenset({"of"})
 #: a compound right after these names the kind of answer asked for ("which room")
 _ASKING = frozenset({"which", "what", "whose"})
 
-_WH = frozenset({"what", "which", "when", "where", "who", "whose", "how", "why"})
-
 #: a question asked with these puts its verb after the thing ("when does the committee
 #: meet?", "where'd the gazebo end up?"); the contractions hold their question word
-_DO = frozenset({"do", "doe", "did"})
+_DO = frozenset({"do", "doe", "did", "dont", "doesnt", "didnt"})
 _DO_CONTRACTED = frozenset({"whered", "whatd", "howd", "whod", "whend"})
+#: verbs that end such a question and name things elsewhere ("what do advance tickets for
+#: the spring concert cost?", "when does the swim meet start?")
+_ENDING_VERBS = word_set("cost start finish end begin run")
 #: what may follow the verb of such a question ("want to judge", "end up")
 _PARTICLES = word_set("to up out off in on for with at about back down over into from")
 
 
 def _asked_with_do(tokens: tuple[str, ...], i: int) -> bool:
     """Whether the compound opening at ``tokens[i]`` is the subject of a question asked with
-    "do" ("which competition does the vicar want to judge?")."""
+    "do" ("which competition does the vicar want to judge?"); not where "do" is the verb
+    ("when did we last do the fire drill?", "who can do the school run?")."""
     j = i - 1
     while j >= 0 and tokens[j] in DETERMINERS:
         j -= 1
     if j < 0:
         return False
-    return tokens[j] in _DO_CONTRACTED or (tokens[j] in _DO and any(t in _WH for t in tokens[:j]))
+    if tokens[j] in _DO_CONTRACTED:
+        return True
+    before = tokens[j - 1] if j > 0 else ""
+    return (
+        tokens[j] in _DO
+        and before not in _VERB_CUES
+        and before != "last"
+        and any(t in QUESTION_WORDS for t in tokens[:j])
+    )
+
+
+def _verb_follows(tokens: tuple[str, ...], i: int) -> bool:
+    """Whether the particle at ``tokens[i]`` leads to another thing with the verb after it
+    ("the school bus to town leave", "the trip to the zoo leave"), not to the verb's own
+    words ("want to judge", "end up being stored", "agree for the 10 mile TT")."""
+    rest = [t for t in tokens[i + 1 :] if t not in DETERMINERS]
+    names_a_thing = bool(rest) and rest[0] not in STOPWORDS and not is_act(rest[0])
+    return names_a_thing and any(
+        t in _NOT_THINGS or t in _ENDING_VERBS or is_act(t) for t in rest[1:]
+    )
 
 
 @dataclass(frozen=True)
@@ -187,15 +210,19 @@ _CLOCK = re.compile(r"\d{1,2}(?:am|pm)")
 #: nouns and names that end as adverbs do ("family membership", "Emily's lesson")
 _LY_NOUNS = word_set(
     """
-    family assembly supply ally holly lily jelly belly welly rally tally butterfly
+    family assembly supply holly jelly belly welly rally tally butterfly
     anomaly lolly brolly dolly gully italy emily kelly sally molly polly billy
     """
 )
 
-#: a word followed by these is a verb with its object ("what are the jars costing us")
-_OBJECTS = frozenset({"us", "them", "him"})
+#: a word followed by these is a verb with its object ("run them", "pay him")
+_OBJECTS = frozenset({"them", "him"})
+#: "us" is a verb's object after these ("what are the jars costing us", "what does a sack
+#: run us"), and "the Amazon US account" names a country
+_COSTING_US = word_set("cost costing run running charge charging set setting")
 
-#: "open" before these names an event ("the open day", "open evening"); elsewhere a verb
+#: "open" before these names an event ("the open day", "Open evening: ..."); elsewhere it
+#: is a verb or says when something is open
 _OPEN_NAMES = frozenset(
     ("open", w) for w in word_set("day evening night morning afternoon weekend mic house studio")
 )
@@ -205,13 +232,16 @@ def _breaks(tokens: tuple[str, ...], i: int, in_run: bool) -> bool:
     """Whether token ``i`` cannot be part of a compound (it is no noun)."""
     token = tokens[i]
     following = tokens[i + 1] if i + 1 < len(tokens) else ""
-    if (token, following) in _OPEN_NAMES or (i > 0 and (tokens[i - 1], token) in _OPEN_NAMES):
+    previous = tokens[i - 1] if i > 0 else ""
+    if (token, following) in _OPEN_NAMES and (i == 0 or previous in DETERMINERS):
+        return False  # "the open day", "Open evening:"; not "the library open evenings"
+    if (previous, token) in _OPEN_NAMES and (i == 1 or tokens[i - 2] in DETERMINERS):
         return False
     if token in STOPWORDS or token in _NOT_THINGS or token.isdigit() or len(token) < 2:
         return True
     if _CLOCK.fullmatch(token):
         return True  # "load-in 6pm": when, not which
-    if following in _OBJECTS:
+    if following in _OBJECTS or (following == "us" and token in _COSTING_US):
         return True  # "costing us", "run them": a verb
     if len(token) > 4 and token.endswith("ly") and not token.endswith("ley"):
         return token not in _LY_NOUNS  # adverbs describe, they name nothing
@@ -225,7 +255,6 @@ def _breaks(tokens: tuple[str, ...], i: int, in_run: bool) -> bool:
     # "wire transfer"), a verb otherwise; its past and -ing forms are never the thing.
     if token.endswith(("ed", "ing")) or token in ("sent", "paid", "given", "sold", "bought"):
         return True
-    previous = tokens[i - 1] if i > 0 else ""
     return not (previous in DETERMINERS or in_run)
 
 
@@ -266,11 +295,12 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
     placed: set[int] = set()
     subjects: set[int] = set()
     measured: set[int] = set()
+    counted = False  # the run opens after "a", "an" or "per": a measure, not a container
     for i, token in enumerate(tokens):
         previous = tokens[i - 1] if i > 0 else ""
         if _breaks(tokens, i, bool(run)):
             if run:
-                if run[-1] in _MEASURES and token in _MEASURE_OF:
+                if run[-1] in _MEASURES and token in _MEASURE_OF and counted:
                     measured.add(len(runs))
                 if token in _LINKING:
                     linked.add(len(runs))
@@ -278,7 +308,7 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
                     belongs.add(len(runs))
                 if token in _SPEECH:
                     speaking.add(len(runs))
-                if token not in _PARTICLES:
+                if token not in _PARTICLES or _verb_follows(tokens, i):
                     # the verb is what ends it ("the boiler man come", "the boxes get")
                     subjects.discard(len(runs))
                 runs.append(run)
@@ -294,6 +324,12 @@ def compounds(tokens: tuple[str, ...]) -> tuple[Thing, ...]:
             # "compost arriving Saturday"); before one it says which ("the Sunday dinner")
             runs.append(run)
             run = []
+        if not run:
+            counted = (
+                _after_an_article(tokens, i)
+                or previous == "per"
+                or (i > 1 and tokens[i - 2] in ("a", "an", "per"))
+            )
         if not run and previous in _VERB_CUES:
             # "we prefer ...", "never paste ...": the first word after a subject or a
             # modal is the verb, not a thing

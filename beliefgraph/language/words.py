@@ -74,6 +74,7 @@ _SHORT = {
     "mtg": "meeting",
     "cttee": "committee",
     "dept": "department",
+    "tix": "ticket",
 }
 
 
@@ -104,10 +105,15 @@ def fold_plural(token: str) -> str:
     return _ONE_NAME.get(singular, singular)
 
 
+#: nouns in -ie, whose plural in -ies reads as -y ("hoodies" -> "hoody"); names in -ie
+#: (Julie, Millie) stay as written
+_IE_NOUNS = word_set("hoodie cookie brownie smoothie beanie selfie movie zombie rookie calorie")
+
+
 def _singular(token: str) -> str:
     if len(token) <= 3 or token in _PLURAL_KEEP or token.endswith(("ss", "us", "is")):
         return token
-    if token.endswith("ie") and len(token) > 4:
+    if token in _IE_NOUNS:
         return token[:-2] + "y"  # as its plural is read: "hoodie", "hoodies" -> "hoody"
     if token.endswith("ies") and len(token) > 4:
         return token[:-3] + "y"
@@ -147,8 +153,9 @@ _NUMBERED = frozenset(
 _ORDINAL_ROWS = _NUMBERED - {"week", "year"}
 
 
-#: an acronym's plural, too short to fold as a word is ("CDs", "TVs", "IDs")
-_ACRONYMS = re.compile(r"\b([A-Z]{2,})s\b")
+#: an acronym's plural, too short to fold as a word is ("CDs", "TVs"); "IDs" and "PINs"
+#: are read as the attribute words they are
+_ACRONYMS = re.compile(r"\b(?!IDs|PINs)([A-Z]{2,})s\b")
 
 
 @lru_cache(maxsize=CACHE)
@@ -187,6 +194,9 @@ def clauses(text: str) -> tuple[tuple[str, ...], ...]:
     """The word tuples of ``text``'s clauses (no compound spans punctuation)."""
     return tuple(w for part in _CLAUSE.split(text) if (w := words(part)))
 
+
+#: the words a question asks with
+QUESTION_WORDS = word_set("what when who whom whose which where how why")
 
 #: the days of the week and the months, in full (as :func:`words` reads them: "Tuesdays" is
 #: "tuesday")

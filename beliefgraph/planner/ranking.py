@@ -105,7 +105,7 @@ def eligible(a: Assessment, heads: Mapping[str, Candidate]) -> bool:
     ("controlled drugs") and a request may name a member of it in words of its own ("the
     spare tramadol"); and a belief read as about another one of the request's thing
     (``about_other``: the east boiler's price, asked about the west boiler's), a reading
-    that is wrong where one thing is written two ways ("Y10" and "Year 10")."""
+    that is wrong where one thing is written two ways the planner does not know as one."""
     c = a.candidate
     if a.scope is not None and (a.scope.excluded_by is not None or a.scope.outside is not None):
         return False
@@ -206,9 +206,9 @@ class _Scorer:
         A rule that asks for a check, or forbids, does not give way to a note held
         provisionally on someone's report: "every dose is confirmed against the label"
         stands over "the dose was mentioned as 25mg"; the rules' winner stands then, not the
-        ranker's next choice. Nor does a claim the trust guard left contested displace what
-        governs (an agent's "The project's database is MongoDB." against the user's
-        decision). Otherwise standing is left to the weights (a floated or
+        ranker's next choice. Nor does any belief the trust guard left contested displace an
+        uncontested winner (an agent's "The project's database is MongoDB." against the
+        user's decision). Otherwise standing is left to the weights (a floated or
         archived belief scores what its state earns), and so is a rule whose explicit scope
         holds the request: its terms may meet the request on a word it only mentions ("Arvo"
         in "never tell customers our margin on Arvo products", asked whether an Arvo machine
@@ -236,7 +236,7 @@ class _Scorer:
             heads.get(best.candidate.id, best.candidate)
         ):
             return winner
-        if _contests(best) and not _contests(winner):
+        if _contested(best) and not _contested(winner):
             # the trust guard made it a contest of what governs, not its replacement
             return winner
         return best
@@ -410,9 +410,9 @@ def on_report_only(c: Candidate) -> bool:
     return c.status == Status.provisional and c.epistemic_status in _ON_REPORT
 
 
-def _contests(a: Assessment) -> bool:
-    """Whether a belief stands contested: a claim against another that the gate's trust
-    guard kept from replacing it (a low-trust agent's, or one from another namespace)."""
+def _contested(a: Assessment) -> bool:
+    """Whether a belief stands contested: a claim the gate's trust guard kept from
+    replacing another (a low-trust agent's, or one from another namespace)."""
     return a.candidate.epistemic_status is EpistemicStatus.contested
 
 

@@ -398,6 +398,13 @@ def test_a_question_asked_with_do_puts_its_verb_after_the_thing() -> None:
     assert named("When does the boiler man come?") == ["boiler man"]
     assert named("When did the basement boxes get shredded?") == ["basement box"]
     assert named("Do the kitchen floor") == ["kitchen floor"]
+    assert named("When did we last do the fire drill?") == ["fire drill"]
+    assert named("Who can do the school run on Friday?")[0] == "school run"
+    # the verb after a thing's own complement ("to town") is the question's verb
+    assert named("What time does the school bus to town leave?")[0] == "school bus"
+    assert named("what do advance tickets for the spring concert cost?")[0] == (
+        "advance concert spring ticket"
+    )
 
 
 def test_everyday_words_that_look_like_others_are_read_as_written() -> None:
@@ -408,13 +415,18 @@ def test_everyday_words_that_look_like_others_are_read_as_written() -> None:
     assert named("how much is family membership?") == ["family membership"]
     assert not about("how much is family membership?", "Adult membership £185").governs
     assert named("where do the wellies go?") == ["welly"]
-    # a word before its object is a verb; "open" before a day names the day
+    # a word before its object is a verb; "open" before a day names an event
     assert named("what are the 1lb jars costing us now?") == ["1lb jar"]
     assert named("what's planned for the open day?") == ["open day"]
     assert named("Open the loading bay door")[0] == "bay loading door"
     # "hoodie" is read as its plural is; a plus between spaces is "and"
     assert about("how much is a hoodie?", "Hoodies £30, navy only").level == "same"
     assert named("gazebo + leg weights: Nan's garage") == ["gazebo", "leg weight", "nan garage"]
+    # names in -ie stay names; "open" after a thing says when it is open
+    assert about("When is Millie's lesson?", "Leo's lesson is Tuesday 5pm").other
+    assert named("Is the library open evenings?") == ["library", "evening"]
+    # a box of things is a box; a bag of a thing, bought, is the thing
+    assert named("Where's the box of spare keys?")[0] == "key spare box"
     # and slang is no part of the thing
     assert named("how much is the marquee gonna be?") == ["marquee"]
 
@@ -427,6 +439,9 @@ def test_a_question_asks_of_its_first_thing_not_where_or_when_it_is() -> None:
     # but a thing of another's asks of both
     assert about("How much is a child's ticket on the boat trip?", "Boat trip kids £10").part_of
     assert about("What time is the boat booked for?", "Boat hire booked for Sunday 9am").part_of
+    # the question's first thing, after a greeting
+    boat = "Boat hire booked for Sunday 9am"
+    assert about("Hi Sam, what time is the boat booked for?", boat).part_of
 
 
 def test_another_day_makes_another_thing_whatever_else_differs() -> None:
@@ -452,6 +467,7 @@ def test_a_one_word_label_names_what_its_note_lists() -> None:
     assert about("how much are raffle tickets?", "Raffle: £1 a ticket or 6 for £5").governs
     # a heading names no member: "Office Wi-Fi password: ..." is not a list of its parts
     assert members("Office Wi-Fi password for contractors: Maple2023!") == ()
+    assert members("Urgent: the front door lock sticks") == ()
     # an acronym's plural is the acronym
     assert about("what do we charge for a CD at gigs?", "CDs £8 at the merch table").governs
 
