@@ -87,8 +87,11 @@ def _same_kind(asked: Thing, held: Thing) -> bool:
     if asked.nearest_qualifier == held.nearest_qualifier:
         return True
     # A size or a model written with digits names the kind on its own: "the A3 colour
-    # printer" is the A3 printer, "12oz takeaway cups" the 12oz cups.
-    return asked.qualifiers <= held.qualifiers and _size_or_model(asked.nearest_qualifier)
+    # printer" is the A3 printer, "12oz takeaway cups" the 12oz cups; and a time of day put
+    # in before the head only says when: the "Thursday evening session" is the Thursday one.
+    return asked.qualifiers <= held.qualifiers and (
+        _size_or_model(asked.nearest_qualifier) or held.nearest_qualifier in _TIMES_OF_DAY
+    )
 
 
 def _size_or_model(word: str) -> bool:
@@ -119,6 +122,9 @@ def sibling(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Thing | None:
             return a
     return None
 
+
+#: the times of a day ("the Thursday evening session")
+_TIMES_OF_DAY = word_set("morning afternoon evening night")
 
 #: what names a time, not a thing that has parts ("Thursday evening", "the weekend")
 _WHEN = DAY_AND_MONTH_NAMES | word_set("morning afternoon evening night weekend")

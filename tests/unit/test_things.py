@@ -459,6 +459,9 @@ def test_a_measure_of_a_thing_is_the_thing() -> None:
 def test_a_size_or_model_written_with_digits_names_the_kind_on_its_own() -> None:
     assert about("where's the A3 printer?", "A3 colour printer sits by the kitchen").governs
     assert about("where are the 12oz cups?", "12oz takeaway cups - stockroom").governs
+    # so does a time of day put in before the head, when the day agrees
+    assert about("when's the Thursday session?", "Thursday evening session 4-6pm").governs
+    assert not about("when's the Thursday session?", "Tuesday evening session 4-6pm").governs
     # a word put in before the head is still another kind where no such size names it
     assert not about("where's the lobby alarm?", "The lobby truck alarm is in bay 2").governs
 
