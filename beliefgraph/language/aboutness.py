@@ -228,9 +228,9 @@ def about(request: str, belief: str, names: tuple[str, ...] = ()) -> Aboutness:
 
 @lru_cache(maxsize=8192)
 def _about(request: str, belief: str, names: tuple[str, ...]) -> Aboutness:
-    req = clauses(request)
+    req = _one_word(clauses(request))
     # Names are things on their own: "riverside" in ``about`` is not a qualifier.
-    text = clauses(belief) + tuple(words(n) for n in names if words(n))
+    text = _one_word(clauses(belief) + tuple(words(n) for n in names if words(n)))
     req_words = tuple(w for piece in req for w in piece)
     text_words = tuple(w for piece in text for w in piece)
     held = compounds_of(text, req_words) + members(belief)
@@ -239,3 +239,12 @@ def _about(request: str, belief: str, names: tuple[str, ...]) -> Aboutness:
     asking = next((n for n, piece in enumerate(req) if QUESTION_WORDS & set(piece)), 0)
     before = sum(len(p) for p in pieces[:asking])
     return about_things(tuple(t for p in pieces for t in p), held, before)
+
+
+#: everyday words for one thing or kind, compared as one: "the extra kid" is the extra child,
+#: "the big Kong" the large one (what a thing is, not how the planner weighs its words)
+_SAME_WORD = {"kid": "child", "children": "child", "big": "large", "extra": "spare"}
+
+
+def _one_word(pieces: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(_SAME_WORD.get(w, w) for w in piece) for piece in pieces)

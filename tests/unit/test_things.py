@@ -475,6 +475,11 @@ def test_a_one_word_label_names_what_its_note_lists() -> None:
     assert about("what do we charge for a CD at gigs?", "CDs £8 at the merch table").governs
 
 
+def test_everyday_words_for_one_thing_meet_as_one() -> None:
+    assert about("How much is the big Kong?", "Large Kong £13.50").governs
+    assert not about("How much is the small Kong?", "Large Kong £13.50").governs
+
+
 def test_a_school_year_written_short_is_that_year() -> None:
     assert about("when's the Year 2 trip?", "Y4 trip to the Science Museum").other
     assert about("when's the Year 4 trip?", "Yr 4 trip to the Science Museum").governs
