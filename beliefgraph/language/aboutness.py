@@ -127,7 +127,7 @@ def sibling(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> Thing | None:
 _TIMES_OF_DAY = word_set("morning afternoon evening night")
 
 #: what names a time, not a thing that has parts ("Thursday evening", "the weekend")
-_WHEN = DAY_AND_MONTH_NAMES | word_set("morning afternoon evening night weekend")
+_WHEN = DAY_AND_MONTH_NAMES | _TIMES_OF_DAY | {"weekend"}
 
 
 def _when_named(asked: tuple[Thing, ...], held: tuple[Thing, ...]) -> tuple[Thing, ...]:

@@ -8,11 +8,11 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from beliefgraph.language.words import CACHE, SPACED_DASH, normalise
+from beliefgraph.language.words import CACHE, QUESTION_WORDS, SPACED_DASH, normalise
 
 SENTENCE = re.compile(r"(?<=[.?!;:])\s+")
 #: the words a question opens with
-_WH_WORDS = r"what|when|who|whom|whose|which|where|how"
+_WH_WORDS = "|".join(sorted(QUESTION_WORDS - {"why"}))
 #: a dash between words sets a clause apart ("... somebody cleared the lockers - who did it?"),
 #: and so does a comma before a question word ("the old server in Leeds, when did it go?")
 _CLAUSE = re.compile(

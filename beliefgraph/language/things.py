@@ -57,8 +57,12 @@ ATTRIBUTES = word_set(
     """
 )
 
+#: a question's word run into "did" ("where'd the gazebo end up?"): no thing, and a question
+#: asked with "do" (below)
+_DO_CONTRACTED = frozenset({"whered", "whatd", "howd", "whod", "whend"})
+
 #: words that are not things: verbs and adjectives that the act lists do not know, adverbs
-_NOT_THINGS = word_set(
+_NOT_THINGS = _DO_CONTRACTED | word_set(
     """
     prefer prefers preferred like likes liked decide decides decided keep keeps kept put puts
     paste post copy leave open close print call text take bring lock turn switch ask tell
@@ -70,7 +74,7 @@ _NOT_THINGS = word_set(
     live goe sit stay belong seem remain depend mean apply
     coming comes arrive arrives arriving deliver delivers delivering
     rotate rotates
-    whatre whered whatd howd whod whend gonna wanna gotta
+    whatre gonna wanna gotta
     doesnt isnt arent wasnt werent wont cant hasnt havent hadnt didnt shouldnt couldnt wouldnt
     well
     """
@@ -120,7 +124,6 @@ _ASKING = frozenset({"which", "what", "whose"})
 #: a question asked with these puts its verb after the thing ("when does the committee
 #: meet?", "where'd the gazebo end up?"); the contractions hold their question word
 _DO = frozenset({"do", "doe", "did", "dont", "doesnt", "didnt"})
-_DO_CONTRACTED = frozenset({"whered", "whatd", "howd", "whod", "whend"})
 #: verbs that end such a question and name things elsewhere ("what do advance tickets for
 #: the spring concert cost?", "when does the swim meet start?")
 _ENDING_VERBS = word_set("cost start finish end begin run")
