@@ -121,9 +121,10 @@ USED = [
     "unread-65",
     "unread-66",
     "unread-67",
+    "unread-68",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-68"]
+UNREAD: list[str] = ["unread-69"]
 
 
 def beyond_targets() -> list[Configuration]:
