@@ -69,6 +69,14 @@ material ("Here is the email from Bob:", "Translate to German: …") are skipped
 :func:`sentences`), words in quotation marks carry no cue, and "My boss said we must always
 use Java" is the boss's rule, not the user's, so it yields nothing.
 
+A user's sentence with no cue of the table, and that the rules do not refuse either (no
+question, request, wish for now, hedge, irony, reaction or report: see
+:func:`~beliefgraph.importer.kinds.unmarked`), is read by a reader fitted on lines written
+blind (:mod:`~beliefgraph.importer.fitted`): a clause of four words or more that it reads as
+a decision, preference, rule, correction or open question, with little doubt, is kept in the
+speaker's words, cue ``fitted`` ("we def want tokyo and kyoto for the trip"). What the rules
+keep or refuse, it never changes.
+
 A sentence that gives a reason ("… because …") yields two statements, the claim and its
 reason, and the reason is linked to the claim (``CAUSED``).
 
@@ -101,10 +109,20 @@ from beliefgraph.importer.claims import (
     with_reason,
 )
 from beliefgraph.importer.cues import HEDGE, OPEN_QUESTION, RECOMMENDATION
-from beliefgraph.importer.kinds import is_assistant_cue
+from beliefgraph.importer.fitted import (
+    FILL,
+    KINDS,
+    MIN_WORDS,
+    NONE,
+    Reader,
+    Reading,
+    default_reader,
+)
+from beliefgraph.importer.kinds import is_assistant_cue, unmarked
 from beliefgraph.importer.picks import picks
 from beliefgraph.importer.sentences import (
     REMEMBER,
+    is_mentioned,
     own_lines,
     sentences,
     split_clauses,
@@ -119,7 +137,16 @@ log = logging.getLogger(__name__)
 
 
 class RuleExtractor:
-    """The deterministic default extractor (see the module docstring for its rules)."""
+    """The deterministic default extractor (see the module docstring for its rules).
+
+    Args:
+        reader: the fitted reader asked beside the rules (:mod:`~beliefgraph.importer.fitted`;
+            ``fitted.json``'s when not given).
+        rules_only: read by the rules alone, asking no reader.
+    """
+
+    def __init__(self, reader: Reader | None = None, *, rules_only: bool = False) -> None:
+        self.reader = None if rules_only else reader or default_reader()
 
     def extract(self, role: str, content: str, replying_to: str | None = None) -> list[Statement]:
         """The statements of one message by ``role``, in the order they were said;
@@ -137,20 +164,34 @@ class RuleExtractor:
         commands = list(REMEMBER.finditer(content)) if "/remember" in content.lower() else []
         said = content[: commands[0].start()] if commands else content
         for whole in (s for line in said.splitlines() for s in split_clauses(line)):
-            for part, offer in picks(whole, replying_to) if replying_to else ():
+            offers = picks(whole, replying_to) if replying_to else []
+            for part, offer in offers:
                 if not claims(part):
                     out.append(picked(part, offer))
-            for sentence, found in claims(whole):
-                cue, kind = found
+            found = claims(whole)
+            for sentence, (cue, kind) in found:
                 claim_text, reason_text = split_reason(sentence)
                 if not claim_text:
                     continue
                 with_reason(out, user_statement(claim_text, cue, kind), reason_text, speaker="user")
+            if not found and not offers:
+                self._unmarked(out, whole)
         # "/remember X": all up to the next command (or the end) is one statement, pinned
         for i, command in enumerate(commands):
             end = commands[i + 1].start() if i + 1 < len(commands) else len(content)
             remembered(out, content[command.end() : end])
         return _unique(out)
+
+    def _unmarked(self, out: list[Statement], sentence: str) -> None:
+        """Append what the fitted reader keeps of a sentence the rules left unmarked."""
+        if self.reader is None or not unmarked(sentence):
+            return
+        # quoted words are not the speaker's to keep
+        for text, kind in _kept(self.reader.read(is_mentioned(sentence))):
+            claim_text, reason_text = split_reason(text)
+            if claim_text:
+                statement = user_statement(claim_text, "fitted", kind)
+                with_reason(out, statement, reason_text, speaker="user")
 
     def _assistant(self, content: str) -> list[Statement]:
         out: list[Statement] = []
@@ -165,6 +206,25 @@ class RuleExtractor:
                 continue
             with_reason(out, assistant_statement(claim_text, cue), reason_text, speaker="assistant")
         return _unique(out)
+
+
+def _kept(readings: list[Reading]) -> list[tuple[str, Kind]]:
+    """The clauses the reader keeps: each of :data:`~beliefgraph.importer.fitted.MIN_WORDS`
+    words or more and read as holding nothing at less than
+    :data:`~beliefgraph.importer.fitted.FILL`; neighbouring clauses of one kind are one
+    statement."""
+    out: list[tuple[str, Kind]] = []
+    last = None
+    for i, r in enumerate(readings):
+        if r.kind == NONE or r.nothing >= FILL or len(r.clause.split()) < MIN_WORDS:
+            continue
+        kind = KINDS[r.kind]
+        if last == i - 1 and out[-1][1] is kind:
+            out[-1] = (f"{out[-1][0]}, {r.clause}", kind)
+        else:
+            out.append((r.clause, kind))
+        last = i
+    return out
 
 
 def _unique(statements: list[Statement]) -> list[Statement]:

@@ -194,7 +194,7 @@ def _stated(sentence: str) -> tuple[str, Kind] | None:
 
 _ACCORDING = re.compile(r"\W*according to\b", re.IGNORECASE)
 #: where a clause of a claim ends: a comma, a semicolon or a dash, or "but"/"so" joining two
-_CLAUSE_END = re.compile(r"\s*(?:[,;]|\s[\u2014\u2013-]|\s(?=(?:but|so)\s))\s+")
+CLAUSE_END = re.compile(r"\s*(?:[,;]|\s[\u2014\u2013-]|\s(?=(?:but|so)\s))\s+")
 
 
 def _reported(claim: str) -> bool:
@@ -206,7 +206,7 @@ def _reported(claim: str) -> bool:
         return False
     if _ACCORDING.match(claim):
         return True  # "According to the docs, we must ...": all of it is the docs'
-    clauses = _CLAUSE_END.split(claim)
+    clauses = CLAUSE_END.split(claim)
     return len(clauses) == 1 or not any(
         not REPORTED.search(clause)
         and (DELIBERATION.search(clause) or _cue(clause, standing=False) is not None)
@@ -232,6 +232,37 @@ def user_fact(sentence: str) -> bool:
         and _FACT.match(sentence)
         and _VALUE.search(sentence, 1)
     )
+
+
+def unmarked(sentence: str) -> bool:
+    """Whether a user's sentence is a plain statement the rules neither keep nor refuse: no
+    cue of theirs, and no question, request, wish for now, hedge, deliberation, irony,
+    reaction or report of another's words. What such a sentence keeps is left to the fitted
+    reader (:mod:`~beliefgraph.importer.fitted`).
+
+    >>> unmarked("we def want tokyo and kyoto")
+    True
+    >>> unmarked("My boss said we must always use Java."), unmarked("Is the train fine?")
+    (False, False)
+    """
+    said = chat_spelled(is_mentioned(sentence))
+    if (
+        "?" in said
+        or IRONY.search(said)
+        or REACTION.match(said)
+        or ABOUT_THE_ANSWER.match(said)
+        or REPORTED.search(said)
+        or REQUEST.match(said)
+        or DELIBERATION.search(said)
+        or SOFTENER.search(said)
+        or HEDGE.search(said)
+        or _corrects_request(said)
+    ):
+        return False
+    standing = standing_wish(said)
+    if standing is False and _OPENING_WISH.match(said):
+        return False
+    return _cue(said, standing=bool(standing)) is None and not user_fact(sentence)
 
 
 def _corrects_request(sentence: str) -> bool:

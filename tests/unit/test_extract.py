@@ -975,13 +975,21 @@ def test_look_alikes_of_what_chat_says_loosely_keep_nothing(said: str) -> None:
         "I ran 10k this morning.",
         "we eat out tonight, my treat",
         "today only, the shop is closed tomorrow",
-        "I'm going to the dentist at 4.",
         "can you make the answer shorter?",
         "I don't do it on purpose.",
     ],
 )
 def test_ordinary_chat_that_reads_like_those_ways_keeps_no_belief(said: str) -> None:
     assert [s.kind for s in RULES.extract("user", said) if s.kind is not Kind.fact] == []
+
+
+def test_a_plan_said_plainly_is_kept_by_the_fitted_reader_not_the_rules() -> None:
+    # no cue of the rules' reaches it; the reader, fitted on lines whose authors keep a plan
+    # the user states as a decision ("ill call them tmrw abt a balance transfer"), keeps it
+    said = "I'm going to the dentist at 4."
+    assert RuleExtractor(rules_only=True).extract("user", said) == []
+    statement = one("user", said)
+    assert (statement.kind, statement.cue, statement.text) == (Kind.decision, "fitted", said)
 
 
 def test_a_plan_by_the_hour_is_the_users_not_a_pasted_chat() -> None:
