@@ -36,18 +36,22 @@ class Logit:
         matrix = np.array(list(self.weights.values()), dtype=float).reshape(-1, len(self.classes))
         return rows, matrix, np.asarray(self.costs, dtype=float)
 
-    def least_cost(self, found: Mapping[str, float]) -> tuple[int, list[float]]:
-        """The choice of least expected cost (its index), and each class's probability;
-        features the model does not know are ignored."""
-        rows, matrix, costs = self._matrix
+    def probabilities(self, found: Mapping[str, float]) -> np.ndarray[Any, Any]:
+        """Each class's probability; features the model does not know are ignored."""
+        rows, matrix, _ = self._matrix
         known = [(rows[name], value) for name, value in found.items() if name in rows]
         score = np.asarray(self.intercept, dtype=float)
         if known:
             at, values = zip(*known, strict=True)
             score = score + np.asarray(values) @ matrix[list(at)]
-        p = np.exp(score - score.max())
+        p: np.ndarray[Any, Any] = np.exp(score - score.max())
         p /= p.sum()
-        return int(np.argmin(p @ costs)), p.tolist()
+        return p
+
+    def least_cost(self, found: Mapping[str, float]) -> tuple[int, list[float]]:
+        """The choice of least expected cost (its index), and each class's probability."""
+        p = self.probabilities(found)
+        return int(np.argmin(p @ self._matrix[2])), p.tolist()
 
 
 #: a kind of :class:`Logit`

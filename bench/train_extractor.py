@@ -4,13 +4,13 @@
 
 Every user turn of the lines read and used (``USED`` of ``bench/extraction_results.py``; the
 lines set aside unread are never loaded) is split into sentences and clauses as the extractor
-splits it (:func:`~beliefgraph.importer.fitted.clauses`, quoted words blanked). Every clause
-is learnt from, not only those of the sentences the reader is asked of (those the rules leave
-unmarked): fitted on those alone, left out one file at a time, it found less. A clause is
-labelled with the kind of the statement a careful human kept that it shares the most of its
-content words with (half of the smaller side's at least, as the benchmark matches), or
-``none``; the labels are read here only. The fit is a multinomial logistic regression (lbfgs
-from zero: the same on every run).
+splits it (:func:`~beliefgraph.importer.fitted.clauses`, quoted words blanked). Every clause is
+learnt from, not only those of the sentences the reader is asked of (those the rules leave):
+fitted on those alone, left out one file at a time, it found less. A clause is labelled with
+the kind of the statement a careful human kept that it shares the most of its content words
+with (half of the smaller side's at least, as the benchmark matches), or ``none``; the labels
+are read here only. The fit is a multinomial logistic regression (lbfgs from zero: the same on
+every run).
 
 ``--report`` first fits the reader on every file but one and extracts that file's user turns
 with it, beside the rules alone, one file at a time, and writes
@@ -36,7 +36,7 @@ from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyp
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from extraction_results import DATA, USED  # noqa: E402
+from extraction_results import DATA, USED  # noqa: E402  (after the path set-up above)
 from run_info import commit, now  # noqa: E402
 
 from beliefgraph.evaluation.extraction import evaluate_lines, read_lines  # noqa: E402
@@ -45,7 +45,6 @@ from beliefgraph.importer.extract import RuleExtractor  # noqa: E402
 from beliefgraph.importer.fitted import MODEL, NONE, Reader, clause_features, clauses  # noqa: E402
 from beliefgraph.importer.sentences import (  # noqa: E402
     REMEMBER,
-    is_mentioned,
     own_lines,
     split_clauses,
 )
@@ -93,13 +92,7 @@ def examples(path: Path) -> list[Example]:
         said = "\n".join(own_lines(turn["content"]))
         command = REMEMBER.search(said)
         said = said[: command.start()] if command else said
-        # read as the extractor reads it: quoted words blanked
-        parts = [
-            c
-            for line in said.splitlines()
-            for s in split_clauses(line)
-            for c in clauses(is_mentioned(s))
-        ]
+        parts = [c for line in said.splitlines() for s in split_clauses(line) for c in clauses(s)]
         for clause, kind in zip(parts, _labels(parts, turn["expect"]), strict=True):
             out.append(Example(str(path), clause_features(clause), kind))
     return out
@@ -198,9 +191,10 @@ def main(argv: list[str] | None = None) -> int:
         out.write_text(report(files, by_file), encoding="utf-8")
         print(f"wrote {out.relative_to(ROOT)}")
     train = [e for ex in by_file.values() for e in ex]
-    _, data = fit(train)
+    reader, data = fit(train)
     MODEL.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {MODEL.relative_to(ROOT)}: {len(train)} clauses, {len(data['weights'])} features")  # type: ignore[arg-type]
+    features = len(reader.model.weights)
+    print(f"wrote {MODEL.relative_to(ROOT)}: {len(train)} clauses, {features} features")
     return 0
 
 

@@ -2,7 +2,8 @@
 
 The default :class:`RuleExtractor` is deterministic: the same turn always gives the same
 statements, which is what makes imports idempotent and resumable. It reads each sentence of
-a turn and keeps only those with a clear cue:
+a turn and keeps those with a clear cue (and, of a sentence with none that it does not
+refuse, what a fitted reader keeps: see below):
 
 =====================  ==============================================  ==================
 cue                    examples                                        kind (user turns)
@@ -71,8 +72,8 @@ use Java" is the boss's rule, not the user's, so it yields nothing.
 
 A user's sentence with no cue of the table, and that the rules do not refuse either (no
 question, request, wish for now, hedge, irony, reaction or report: see
-:func:`~beliefgraph.importer.kinds.unmarked`), is read by a reader fitted on lines written
-blind (:mod:`~beliefgraph.importer.fitted`): a clause of four words or more that it reads as
+:func:`~beliefgraph.importer.kinds.refused`), is read by a reader fitted on lines written
+blind (:mod:`~beliefgraph.importer.fitted`): a clause of four to forty words that it reads as
 a decision, preference, rule, correction or open question, with little doubt, is kept in the
 speaker's words, cue ``fitted`` ("we def want tokyo and kyoto for the trip"). What the rules
 keep or refuse, it never changes.
@@ -109,20 +110,11 @@ from beliefgraph.importer.claims import (
     with_reason,
 )
 from beliefgraph.importer.cues import HEDGE, OPEN_QUESTION, RECOMMENDATION
-from beliefgraph.importer.fitted import (
-    FILL,
-    KINDS,
-    MIN_WORDS,
-    NONE,
-    Reader,
-    Reading,
-    default_reader,
-)
-from beliefgraph.importer.kinds import is_assistant_cue, unmarked
+from beliefgraph.importer.fitted import Reader, default_reader
+from beliefgraph.importer.kinds import is_assistant_cue, refused
 from beliefgraph.importer.picks import picks
 from beliefgraph.importer.sentences import (
     REMEMBER,
-    is_mentioned,
     own_lines,
     sentences,
     split_clauses,
@@ -140,13 +132,22 @@ class RuleExtractor:
     """The deterministic default extractor (see the module docstring for its rules).
 
     Args:
-        reader: the fitted reader asked beside the rules (:mod:`~beliefgraph.importer.fitted`;
-            ``fitted.json``'s when not given).
+        reader: the fitted reader asked of what the rules leave
+            (:mod:`~beliefgraph.importer.fitted`; ``fitted.json``'s, read when first asked, if
+            not given).
         rules_only: read by the rules alone, asking no reader.
     """
 
     def __init__(self, reader: Reader | None = None, *, rules_only: bool = False) -> None:
-        self.reader = None if rules_only else reader or default_reader()
+        self._reader = reader
+        self._rules_only = rules_only
+
+    @property
+    def reader(self) -> Reader:
+        """The fitted reader: the one given, or ``fitted.json``'s."""
+        if self._reader is None:
+            self._reader = default_reader()
+        return self._reader
 
     def extract(self, role: str, content: str, replying_to: str | None = None) -> list[Statement]:
         """The statements of one message by ``role``, in the order they were said;
@@ -183,11 +184,11 @@ class RuleExtractor:
         return _unique(out)
 
     def _unmarked(self, out: list[Statement], sentence: str) -> None:
-        """Append what the fitted reader keeps of a sentence the rules left unmarked."""
-        if self.reader is None or not unmarked(sentence):
+        """Append what the fitted reader keeps of a sentence in which the rules found no
+        claim, unless they refuse it (or it holds a ``/remember`` that is no command)."""
+        if self._rules_only or refused(sentence) or "/remember" in sentence.lower():
             return
-        # quoted words are not the speaker's to keep
-        for text, kind in _kept(self.reader.read(is_mentioned(sentence))):
+        for text, kind in self.reader.kept(sentence):
             claim_text, reason_text = split_reason(text)
             if claim_text:
                 statement = user_statement(claim_text, "fitted", kind)
@@ -206,25 +207,6 @@ class RuleExtractor:
                 continue
             with_reason(out, assistant_statement(claim_text, cue), reason_text, speaker="assistant")
         return _unique(out)
-
-
-def _kept(readings: list[Reading]) -> list[tuple[str, Kind]]:
-    """The clauses the reader keeps: each of :data:`~beliefgraph.importer.fitted.MIN_WORDS`
-    words or more and read as holding nothing at less than
-    :data:`~beliefgraph.importer.fitted.FILL`; neighbouring clauses of one kind are one
-    statement."""
-    out: list[tuple[str, Kind]] = []
-    last = None
-    for i, r in enumerate(readings):
-        if r.kind == NONE or r.nothing >= FILL or len(r.clause.split()) < MIN_WORDS:
-            continue
-        kind = KINDS[r.kind]
-        if last == i - 1 and out[-1][1] is kind:
-            out[-1] = (f"{out[-1][0]}, {r.clause}", kind)
-        else:
-            out.append((r.clause, kind))
-        last = i
-    return out
 
 
 def _unique(statements: list[Statement]) -> list[Statement]:

@@ -234,19 +234,20 @@ def user_fact(sentence: str) -> bool:
     )
 
 
-def unmarked(sentence: str) -> bool:
-    """Whether a user's sentence is a plain statement the rules neither keep nor refuse: no
-    cue of theirs, and no question, request, wish for now, hedge, deliberation, irony,
-    reaction or report of another's words. What such a sentence keeps is left to the fitted
-    reader (:mod:`~beliefgraph.importer.fitted`).
+def refused(sentence: str) -> bool:
+    """Whether the rules refuse a user's sentence whatever it says: a question, a request, a
+    wish for now, a hedge or deliberation, irony, a reaction, or another's words (anywhere in
+    it: stricter than :func:`classify_user`, which looks for a report in the claim only). A
+    sentence in which the rules find no claim and which they do not refuse is left to the
+    fitted reader (:mod:`~beliefgraph.importer.fitted`).
 
-    >>> unmarked("we def want tokyo and kyoto")
-    True
-    >>> unmarked("My boss said we must always use Java."), unmarked("Is the train fine?")
-    (False, False)
+    >>> refused("we def want tokyo and kyoto")
+    False
+    >>> refused("My boss said we must always use Java."), refused("Is the train fine?")
+    (True, True)
     """
     said = chat_spelled(is_mentioned(sentence))
-    if (
+    return bool(
         "?" in said
         or IRONY.search(said)
         or REACTION.match(said)
@@ -257,12 +258,8 @@ def unmarked(sentence: str) -> bool:
         or SOFTENER.search(said)
         or HEDGE.search(said)
         or _corrects_request(said)
-    ):
-        return False
-    standing = standing_wish(said)
-    if standing is False and _OPENING_WISH.match(said):
-        return False
-    return _cue(said, standing=bool(standing)) is None and not user_fact(sentence)
+        or (standing_wish(said) is False and _OPENING_WISH.match(said))
+    )
 
 
 def _corrects_request(sentence: str) -> bool:

@@ -50,8 +50,27 @@ def test_a_clause_is_read_by_its_words_word_pairs_opening_and_length() -> None:
 def test_the_fitted_model_reads_nothing_and_the_five_kinds_of_the_lines() -> None:
     reader = default_reader()
     assert set(reader.model.classes) == {NONE, *KINDS}
-    [reading] = reader.read("We def want Tokyo and Kyoto for the trip.")
-    assert 0.0 <= reading.nothing <= 1.0
+    # the module's own example, with the fitted model: a plan said without a cue
+    said = "we def want tokyo and kyoto for the trip"
+    assert reader.kept(said) == [(said, Kind.decision)]
+    assert reader.kept("The new season is starting next week.") == []
+
+
+def test_quoted_words_are_blanked_to_read_but_kept_as_said() -> None:
+    said = 'we def want tokyo and the "Ryokan Deluxe" room for the trip'
+    [kept] = RuleExtractor(hand_reader()).extract("user", said)
+    assert kept.text == said
+    assert clauses(said) == ['we def want tokyo and the "…" room for the trip']
+
+
+def test_a_remember_that_is_no_command_is_not_read() -> None:
+    said = "we def want tokyo for the trip /remember the key is under the mat"
+    assert all(s.cue != "fitted" for s in RuleExtractor(hand_reader()).extract("user", said))
+
+
+def test_a_clause_of_more_than_forty_words_is_never_kept() -> None:
+    said = "we def want tokyo " + " ".join(["again"] * 40)
+    assert RuleExtractor(hand_reader()).extract("user", said) == []
 
 
 def test_a_model_of_other_classes_is_refused() -> None:
@@ -66,7 +85,7 @@ def test_an_unmarked_sentence_keeps_what_the_reader_reads_in_it() -> None:
     [kept] = extractor.extract("user", said)
     # neighbouring clauses of one kind are one statement, in the speaker's words
     assert (kept.text, kept.kind, kept.cue) == (
-        "we def want tokyo for the trip, kyoto for a few days",
+        "we def want tokyo for the trip, and kyoto for a few days",
         Kind.decision,
         "fitted",
     )
@@ -102,3 +121,10 @@ def test_the_rules_alone_keep_nothing_of_an_unmarked_sentence() -> None:
 def test_the_preference_kind_is_the_readers_too() -> None:
     [kept] = RuleExtractor(hand_reader()).extract("user", "tabs for every single file here")
     assert kept.kind is Kind.preference
+
+
+def test_neighbouring_clauses_merge_only_up_to_forty_words() -> None:
+    clause = "we def want tokyo for the trip"
+    kept = RuleExtractor(hand_reader()).extract("user", ", ".join([clause] * 12))
+    assert len(kept) > 1
+    assert all(len(s.text.split()) <= 40 for s in kept)
