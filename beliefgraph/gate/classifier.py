@@ -294,9 +294,9 @@ class DefaultClassifier:
     def floor_for(self, new: BeliefView) -> float:
         """The cosine below which every pair with ``new`` is ``add``, whatever the old belief.
 
-        Only a structural pair (a shared subject, or a correction or credential where
-        neither names one) is judged from :attr:`floor` up; any other needs a threshold of
-        the text's own, the lowest of which is usually far higher. A belief that names a
+        Only a structural pair (a shared subject, or a correction or credential where neither
+        names one) is judged from :attr:`floor` up; any other from the pair model's threshold
+        or a lower one of the text's own. A belief that names a
         subject, or may replace one by slot, keeps the structural floor.
         """
         s = self.settings
@@ -310,6 +310,7 @@ class DefaultClassifier:
             s.gate_polarity_similarity,
             s.gate_subsume_similarity,
             s.gate_compatible_similarity,
+            s.gate_model_similarity,
         )
         if frames.read(new.text).comparable:
             return min(own, s.gate_correction_similarity)

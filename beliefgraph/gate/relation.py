@@ -21,8 +21,9 @@ restatements than the rules, with fewer false merges, and replaced a few more be
 not corrected (``bench/results/gate_model.md``).
 
 It decides only two beliefs of the same kind that name no subject (no ``about``, no canonical
-name), as the labelled pairs are (it was fitted on all of them), at a cosine the rules read at
-all (the floor of :meth:`~beliefgraph.gate.classifier.DefaultClassifier.floor_for`). A subject
+name), as the labelled pairs are (it was fitted on all of them), from the cosine
+``gate_model_similarity`` up, or a lower one the rules read at (the floor of
+:meth:`~beliefgraph.gate.classifier.DefaultClassifier.floor_for`). A subject
 named by the writer is the rules' to compare, slot by slot.
 """
 

@@ -627,7 +627,7 @@ def test_below_a_beliefs_floor_every_pair_is_add(kind: str) -> None:
 
 def test_a_belief_that_may_replace_by_slot_keeps_the_structural_floor() -> None:
     plain = DEFAULT.floor_for(view("I prefer tea."))
-    assert plain == SETTINGS.gate_compatible_similarity
+    assert plain == SETTINGS.gate_model_similarity
     assert DEFAULT.floor_for(view("The Wi-Fi is tulip42.", kind="correction")) == DEFAULT.floor
     assert DEFAULT.floor_for(view("It is tulip42.", kind="credential")) == DEFAULT.floor
     assert DEFAULT.floor_for(view("The Wi-Fi is tulip42.", about=WIFI)) == DEFAULT.floor
