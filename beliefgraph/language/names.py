@@ -100,8 +100,8 @@ def _meeting(asked: tuple[str, ...], held: tuple[str, ...]) -> str | None:
     word it starts), ``"other"`` when they share a part but each has a part the other lacks
     or one puts a word inside the other (:func:`_inserted`), ``None`` when they share
     nothing (or only initials). A word that may only start a sentence ("^quick") proves no
-    other name, unless each name opens its sentence with such a word, spelled nearly like
-    the other, before the part they share ("Jonah Pereira", "Jonas Pereira")."""
+    other name, unless it is spelled nearly like a word of the other name, before the part
+    they share ("Jonah Pereira", "Jonas Pereira"), wherever the other stands."""
     shared = [a for a in asked if any(_same_word(a, h) for h in held)]
     if not shared or all(len(w) == 1 for w in shared):
         return None
@@ -114,6 +114,12 @@ def _meeting(asked: tuple[str, ...], held: tuple[str, ...]) -> str | None:
     if (asked_only and held_only) or _inserted(asked, held):
         return "other"
     first, other_first = asked[0], held[0]
+    if (first.startswith("^") and any(_near_miss(first, h) for h in held_only)) or (
+        other_first.startswith("^") and any(_near_miss(other_first, a) for a in asked_only)
+    ):
+        # a word opening one sentence spelled nearly like a name the other holds inside
+        # its own: "Jonah Pereira (Year 9) ..." beside "... Jonas Pereira's aunt"
+        return "other"
     opened = (
         len(asked) > 1
         and len(held) > 1

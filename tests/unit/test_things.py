@@ -217,9 +217,12 @@ def test_ordinals_and_numbers_name_the_same_instance() -> None:
         # a word capitalised because it starts a sentence, or a title, is no name
         ("Quick Kessler question: did they pay?", "Kessler Metals: invoice paid.", False),
         ("Site Manager Gary says go ahead.", "Gary Wilson approved the lift.", False),
-        # two first names opening their sentences before one surname: two people
+        # two first names spelled nearly alike before one surname: two people
         ("Jonah Pereira's father wants his report.", "Jonas Pereira (9A): court order.", True),
         ("Jonah Pereira's father wants his report.", "Jonah Pereira (11C): father on file.", False),
+        ("Can Jonas Pereira's aunt take him home?", "Jonah Pereira (9K): court order.", True),
+        ("Can Jonah Pereira's aunt take him home?", "Jonah Pereira (9K): court order.", False),
+        ("Is Quick Pereira in today?", "Jonas Pereira (9A): court order.", False),
         # ... when the two are spelled nearly alike, not for any words that open sentences
         ("Chase Halvorsen about the invoice.", "Erik Halvorsen: account on hold.", False),
         ("Erik Halvorsen wants his tablets.", "Urgent Halvorsen note: stopped.", False),
