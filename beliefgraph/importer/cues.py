@@ -493,10 +493,10 @@ REFUSAL = re.compile(
     re.IGNORECASE,
 )
 #: a line drawn that names the assistant's answers or says please: a rule for it ("no meat
-#: suggestions pls", "no tab heavy answers")
+#: suggestions pls", "no tab heavy answers"); that word looked for once, not at each position
 REFUSAL_FOR_YOU = re.compile(
-    r"(?=.*\b(?:pls|please|plz|suggestions?|answers?|recommendations?|replies|responses|ideas|"
-    r"you|your)\b)" + REFUSAL.pattern,
+    r"^(?=.*\b(?:pls|please|plz|suggestions?|answers?|recommendations?|replies|responses|ideas|"
+    r"you|your)\b).*?(?:" + REFUSAL.pattern + ")",
     re.IGNORECASE,
 )
 #: a wish, which may be for now or for good: see :func:`~beliefgraph.importer.kinds.standing_wish`
