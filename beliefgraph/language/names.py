@@ -105,30 +105,21 @@ def _meeting(asked: tuple[str, ...], held: tuple[str, ...]) -> str | None:
     shared = [a for a in asked if any(_same_word(a, h) for h in held)]
     if not shared or all(len(w) == 1 for w in shared):
         return None
-    asked_only = [
-        a for a in asked if not a.startswith("^") and not any(_same_word(a, h) for h in held)
-    ]
-    held_only = [
-        h for h in held if not h.startswith("^") and not any(_same_word(h, a) for a in asked)
-    ]
-    if (asked_only and held_only) or _inserted(asked, held):
+    asked_only = [a for a in asked if not any(_same_word(a, h) for h in held)]
+    held_only = [h for h in held if not any(_same_word(h, a) for a in asked)]
+    named = [a for a in asked_only if not a.startswith("^")]
+    other_named = [h for h in held_only if not h.startswith("^")]
+    if (named and other_named) or _inserted(asked, held):
         return "other"
-    first, other_first = asked[0], held[0]
-    if (first.startswith("^") and any(_near_miss(first, h) for h in held_only)) or (
-        other_first.startswith("^") and any(_near_miss(other_first, a) for a in asked_only)
-    ):
-        # a word opening one sentence spelled nearly like a name the other holds inside
-        # its own: "Jonah Pereira (Year 9) ..." beside "... Jonas Pereira's aunt"
-        return "other"
-    opened = (
-        len(asked) > 1
-        and len(held) > 1
-        and first.startswith("^")
-        and other_first.startswith("^")
-        and not any(_same_word(first, h) for h in held)
-        and not any(_same_word(other_first, a) for a in asked)
+    # a word opening a sentence, spelled nearly like the other's word, names someone:
+    # "Jonah Pereira (Year 9) ..." beside "Jonas Pereira ..." or "... Jonas Pereira's aunt"
+    near = any(
+        _near_miss(a, h)
+        for a in asked_only
+        for h in held_only
+        if a.startswith("^") or h.startswith("^")
     )
-    return "other" if opened and _near_miss(first, other_first) else "same"
+    return "other" if near else "same"
 
 
 def _inserted(asked: tuple[str, ...], held: tuple[str, ...]) -> bool:
