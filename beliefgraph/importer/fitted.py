@@ -57,25 +57,26 @@ NONE = "none"
 _WORD = re.compile(r"[a-z0-9']+")
 
 
-def clause_spans(sentence: str) -> list[tuple[int, int]]:
-    """Where each clause of a sentence starts and ends: split at a comma, a semicolon, a
-    dash, or before "but" or "so"."""
+def _clauses(sentence: str) -> list[tuple[tuple[int, int], str]]:
+    """Each clause of a sentence, where it stands and how the model reads it: split at a
+    comma, a semicolon, a dash, or before "but" or "so"; tidied
+    (:func:`~beliefgraph.importer.sentences.tidy`), quoted words blanked."""
     spans, start = [], 0
     for m in CLAUSE_END.finditer(sentence):
         spans.append((start, m.start()))
         start = m.end()
     spans.append((start, len(sentence)))
-    return [(a, b) for a, b in spans if sentence[a:b].strip()]
+    read = [((a, b), tidy(is_mentioned(sentence[a:b]))) for a, b in spans]
+    return [(span, text) for span, text in read if text]
 
 
 def clauses(sentence: str) -> list[str]:
-    """The clauses of a sentence as the model reads them, each tidied
-    (:func:`~beliefgraph.importer.sentences.tidy`), quoted words blanked.
+    """The clauses of a sentence as the model reads them.
 
     >>> clauses("ok train it is, not enough days - just lisbon")
     ['train it is', 'not enough days', 'just lisbon']
     """
-    return [c for c in (tidy(is_mentioned(sentence[a:b])) for a, b in clause_spans(sentence)) if c]
+    return [text for _, text in _clauses(sentence)]
 
 
 def clause_features(clause: str) -> dict[str, float]:
@@ -121,10 +122,7 @@ class Reader:
     def read(self, sentence: str) -> list[Reading]:
         """Each clause of ``sentence``, read."""
         out = []
-        for span in clause_spans(sentence):
-            clause = tidy(is_mentioned(sentence[span[0] : span[1]]))
-            if not clause:
-                continue
+        for span, clause in _clauses(sentence):
             p = self.model.probabilities(clause_features(clause))
             best = max((i for i in range(len(p)) if i != self._none), key=lambda i: p[i])
             words = len(_WORD.findall(clause.lower()))
