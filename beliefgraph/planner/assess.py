@@ -177,6 +177,9 @@ class Assessment:
     #: it holds the opposite of one of the request's words ("unpaid", asked about the
     #: invoice that got paid)
     denies_asked: bool = False
+    #: it answers a plain question by meaning alone: no word of it names the thing asked
+    #: (:mod:`beliefgraph.planner.evidence`)
+    by_meaning: bool = False
 
     @property
     def strong(self) -> bool:
@@ -417,6 +420,8 @@ def win_reason(a: Assessment, winner: Assessment | None) -> str:
         return f"governs as the head of {winner.candidate.id}'s chain"
     if a.outcome == "excluded":
         return f"governs: the ranker's pick, though by the rules {a.why}"
+    if a.by_meaning:
+        return f"governs: {a.why}, with no authority in scope"
     return "governs: the most relevant evidence, with no authority in scope"
 
 

@@ -32,7 +32,9 @@ The rules (DESIGN §3), in order:
    priority, specificity, trust, recency, and finally the id, so ties break the same way
    every time.
 4. **Supersession.** A superseded candidate never governs: its head takes its place.
-5. **Fallback.** With an empty lane, the most relevant current evidence answers; statements
+5. **Fallback.** With an empty lane, the most relevant current evidence about the thing asked
+   answers, or, for a plain question no statement's words name, the note closest to it in
+   meaning by far (:mod:`beliefgraph.planner.evidence`); statements
    come before rules that lack standing (an unverified policy is no evidence of fact). When
    nothing current is about the thing asked and a statement of it is history (archived, or
    past its ``valid_to``; not a rule out of scope, nor a link of a chain), that record
@@ -116,7 +118,6 @@ from beliefgraph.language.directives import (
     made_absolute,
     read_directive,
 )
-from beliefgraph.language.properties import asks_a_price_it_lacks
 from beliefgraph.language.questions import asks_what_was_done
 from beliefgraph.language.stakes import (
     asks_an_amount,
@@ -149,7 +150,6 @@ from beliefgraph.planner.assess import (
     Candidate,
     Decision,
     about_rank,
-    answers_for,
     assess,
     loss_reason,
     more_protective,
@@ -165,6 +165,7 @@ from beliefgraph.planner.cautions import (
     open_doubt,
     ungoverned,
 )
+from beliefgraph.planner.evidence import answering
 from beliefgraph.planner.history import history_asked, record_of_the_thing
 from beliefgraph.planner.ranking import Chooser, Panel, last_words
 
@@ -437,22 +438,9 @@ def decide(
             f"authority lane: {len(contenders)} in scope; {winner.candidate.id} ranks first"
         )
     else:
-        evidence = [
-            a
-            for a in assessed.values()
-            if a.lane == "evidence" and (a.candidate.current or a.candidate.id in heads)
-        ]
         # Only what is about the request's thing may answer it: the nearest text about
         # another thing (the dock drone's code for the dock router's) is no answer at all.
-        for a in evidence:
-            if not answers_for(a.about, kinds):
-                why = "about nothing the request names"
-            elif asks_a_price_it_lacks(request.text, a.candidate.text):
-                why = "states no price of what is asked"  # "Kayak hire Tues, 9am start"
-            else:
-                continue
-            assessed[a.candidate.id] = replace(a, lane="none", outcome="excluded", why=why)
-        evidence = [a for a in evidence if assessed[a.candidate.id].lane == "evidence"]
+        evidence = answering(request, kinds, assessed, heads)
         # the closest rule checks what no belief governs, a record of the thing or not
         record = (
             None
@@ -476,9 +464,8 @@ def decide(
         )
         winner = evidence[0] if evidence else None
         if winner is not None:
-            steps.append(
-                f"no authority in scope; the most relevant evidence is {winner.candidate.id}"
-            )
+            most = "closest in meaning by far" if winner.by_meaning else "most relevant evidence"
+            steps.append(f"no authority in scope; the {most} is {winner.candidate.id}")
         elif record is not None:
             # nothing current is about the thing asked, but its record is: it answers, as
             # history (the works agreement that ran before the current deal); a check a

@@ -370,9 +370,10 @@ def last_words(
     losers: Mapping[str, str],
 ) -> list[Assessment | None]:
     """Each ranker's last word on the rules' ``winner``, a choice two of them make listed once
-    (the winner alone where no ranker is asked: none given, nothing won, or the past asked
-    about). The candidates' features are computed once for every ranker."""
-    if winner is None or past is not None or ranker is None:
+    (the winner alone where no ranker is asked: none given, nothing won, the past asked
+    about, or a note that answers by meaning alone, a choice no ranker was fitted on). The
+    candidates' features are computed once for every ranker."""
+    if winner is None or past is not None or ranker is None or winner.by_meaning:
         return [winner]
     members = ranker.members if isinstance(ranker, Panel) else (ranker,)
     # what an OVERRIDES or NARROWS edge put below another is a curator's word: not ranked;

@@ -387,6 +387,35 @@ def test_another_things_code_never_governs_and_nothing_answers_for_it() -> None:
     assert d.governing == "note"
 
 
+def test_a_note_words_miss_answers_a_plain_question_when_it_is_the_nearest_by_far() -> None:
+    lesson = belief("lesson", "Oscar - Thursday 5pm", similarity=0.83)
+    music = belief("music", "Oscar likes film music, loves the Star Wars stuff", similarity=0.70)
+    d = decide("When's Oscar's lesson?", [R], [lesson, music])
+    assert d.governing == "lesson"
+    assert d.action == ActionClass.answer
+    assert "closest in meaning by far" in next(
+        a.why for a in d.assessments if a.candidate.id == "lesson"
+    )
+    # close to another note too: nothing answers
+    near = replace(music, similarity=0.78)
+    assert decide("When's Oscar's lesson?", [R], [lesson, near]).governing is None
+    # not close enough, however far the next
+    assert (
+        decide("When's Oscar's lesson?", [R], [replace(lesson, similarity=0.72)]).governing is None
+    )
+
+
+def test_meaning_alone_never_answers_a_request_to_act_a_rule_a_secret_or_another_one() -> None:
+    lesson = belief("lesson", "Oscar - Thursday 5pm", similarity=0.83)
+    assert decide("Move Oscar's lesson to Friday", [W], [lesson]).governing is None
+    rule = belief("rule", "Never leave the piano lid open.", kind=Kind.policy, similarity=0.83)
+    assert decide("When's Oscar's lesson?", [R], [rule]).governing is None
+    code = belief("code", "Lab terminal password: 087716", similarity=0.88)
+    assert decide("What is the lab server password?", [R], [code]).governing is None
+    full = belief("full", "Full acrylic denture £160", similarity=0.89)
+    assert decide("How much is a partial denture?", [R], [full]).governing is None
+
+
 def test_a_rule_labelled_with_its_thing_does_not_govern_a_sibling_at_the_same_place() -> None:
     router = belief(
         "router",

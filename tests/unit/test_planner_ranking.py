@@ -82,7 +82,7 @@ class Untouchable:
 
 
 def test_the_ranker_is_never_asked_where_nothing_governs() -> None:
-    other = belief("other", "The canteen opens at eight.", similarity=0.9)
+    other = belief("other", "The canteen opens at eight.", similarity=0.6)
     d = decide("what is the dock router code?", {R}, [other], ranker=Untouchable())
     assert d.governing is None
     assert d.action == ActionClass.answer_context

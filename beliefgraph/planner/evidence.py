@@ -1,0 +1,104 @@
+"""What may answer a request no rule governs (rule 5 of :mod:`beliefgraph.planner.precedence`):
+the current statements about the thing asked, or, for a plain question that no statement's
+words name, the note closest to it in meaning by far.
+
+Notes are terse and name things their own way: "Oscar - Thursday 5pm" for "when's Oscar's
+lesson?", "beard trim - £8" for "how much for a beard tidy?", "Linen delivery Mon + Thurs" for
+the laundry delivery. Words alone find nothing of the thing asked in them, and the nearest
+text about another thing is no answer ("The dock drone code is 5080." for the dock router's):
+so a note that words miss answers only a question that changes nothing, when it is a
+statement (no rule: a rule governs only what its words reach), holds nothing a hand-over
+would put at stake, names no other one of the thing asked ("the adult day pass" for the
+student one), and is closer in meaning than any other belief found by a wide margin.
+
+>>> nearest_by_far(0.83, 0.74)
+True
+>>> nearest_by_far(0.83, 0.78)  # close to something else too: no answer
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, MutableMapping
+from dataclasses import replace
+
+from beliefgraph.language.aboutness import another_of_its_kind
+from beliefgraph.language.acts import CHANGING
+from beliefgraph.language.properties import asks_a_price_it_lacks
+from beliefgraph.language.stakes import at_stake, holds_at_stake
+from beliefgraph.language.words import Terms
+from beliefgraph.models import ActionType, Status
+from beliefgraph.planner.assess import Assessment, answers_for
+from beliefgraph.planner.history import record_of_the_thing
+
+#: how close in meaning (the store's cosine score, 0 to 1) a note must be to a question that
+#: no note's words name, to answer it
+NEAREST_SIMILARITY = 0.75
+#: and by how much closer than every other belief found
+NEAREST_MARGIN = 0.10
+
+
+def nearest_by_far(nearest: float, runner_up: float) -> bool:
+    """Whether a similarity of ``nearest`` answers, the next belief at ``runner_up``."""
+    return nearest >= NEAREST_SIMILARITY and nearest - runner_up >= NEAREST_MARGIN
+
+
+def answering(
+    request: Terms,
+    action_types: frozenset[ActionType],
+    assessed: MutableMapping[str, Assessment],
+    superseded: Iterable[str],
+) -> list[Assessment]:
+    """The evidence that may answer ``request``, where no rule governs it: current statements
+    (or a chain's members, ``superseded``: their heads answer) about the thing asked, or the
+    note closest in meaning by far. Every other one is set aside in ``assessed``, with why."""
+    heads = frozenset(superseded)
+    evidence = [
+        a
+        for a in assessed.values()
+        if a.lane == "evidence" and (a.candidate.current or a.candidate.id in heads)
+    ]
+    missed: dict[str, Assessment] = {}
+    for a in evidence:
+        if not answers_for(a.about, action_types):
+            why = "about nothing the request names"
+            missed[a.candidate.id] = a
+        elif asks_a_price_it_lacks(request.text, a.candidate.text):
+            why = "states no price of what is asked"  # "Kayak hire Tues, 9am start"
+        else:
+            continue
+        assessed[a.candidate.id] = replace(a, lane="none", outcome="excluded", why=why)
+    kept = [a for a in evidence if assessed[a.candidate.id].lane == "evidence"]
+    if kept or action_types & CHANGING or at_stake(request.text):
+        return kept
+    if record_of_the_thing(assessed.values()) is not None:
+        return []  # the thing's record answers, as history
+    near = _nearest(request, assessed.values(), missed)
+    if near is None:
+        return []
+    why = "the closest in meaning by far, though its words do not name the thing asked"
+    assessed[near.candidate.id] = near = replace(near, why=why, by_meaning=True)
+    return [near]
+
+
+def _nearest(
+    request: Terms, assessed: Iterable[Assessment], missed: Mapping[str, Assessment]
+) -> Assessment | None:
+    """The note that words missed (``missed``, as it was before it was set aside) and that
+    answers ``request`` by meaning, if one does."""
+    scored = sorted(
+        ((a.candidate.similarity, a.candidate.id) for a in assessed if a.candidate.similarity),
+        reverse=True,
+    )
+    if not scored or scored[0][1] not in missed:
+        return None
+    near = missed[scored[0][1]]
+    c, runner_up = near.candidate, scored[1][0] if len(scored) > 1 else 0.0
+    plain = (
+        c.status == Status.active
+        and not near.authority
+        and not near.about.other
+        and holds_at_stake(c.text) is None
+        and not another_of_its_kind(request.text, c.text)
+    )
+    return near if plain and nearest_by_far(scored[0][0], runner_up) else None
