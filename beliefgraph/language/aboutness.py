@@ -226,39 +226,8 @@ def about(request: str, belief: str, names: tuple[str, ...] = ()) -> Aboutness:
     return _about(request, belief, tuple(names))
 
 
-def another_of_its_kind(request: str, belief: str) -> bool:
-    """Whether ``belief`` names a thing the request asks of only with other qualifiers, none
-    of the request's: "Adult day pass £12.50" for the student day pass, "Full acrylic
-    denture" for a partial one. Looser than a ``none`` that is ``other`` (one qualifier
-    swapped for one): enough to keep a note words miss from answering by its meaning alone.
-
-    >>> another_of_its_kind("how much is a partial denture?", "Full acrylic denture £160")
-    True
-    >>> another_of_its_kind("when's the Pilates class?", "Pilates group Thurs 6pm")
-    False
-    """
-    asked, held, _ = _things(request, belief, ())
-    for a in asked:
-        if not a.qualifiers or a.generic:
-            continue
-        kin = [h for h in held if h.head == a.head and not h.generic]
-        if any(_same_kind(a, h) for h in kin):
-            continue
-        if any(h.qualifiers and not a.qualifiers & h.qualifiers for h in kin):
-            return True
-    return False
-
-
 @lru_cache(maxsize=8192)
 def _about(request: str, belief: str, names: tuple[str, ...]) -> Aboutness:
-    return about_things(*_things(request, belief, names))
-
-
-def _things(
-    request: str, belief: str, names: tuple[str, ...]
-) -> tuple[tuple[Thing, ...], tuple[Thing, ...], int]:
-    """The request's things, the belief's (and its names'), and where the request's question
-    opens among its things."""
     req = _one_word(clauses(request))
     # Names are things on their own: "riverside" in ``about`` is not a qualifier.
     text = _one_word(clauses(belief) + tuple(words(n) for n in names if words(n)))
@@ -269,7 +238,7 @@ def _things(
     # the clause that asks ("Hi Sam, what time is ..."), else the first
     asking = next((n for n, piece in enumerate(req) if QUESTION_WORDS & set(piece)), 0)
     before = sum(len(p) for p in pieces[:asking])
-    return tuple(t for p in pieces for t in p), held, before
+    return about_things(tuple(t for p in pieces for t in p), held, before)
 
 
 #: everyday words for one thing or kind, compared as one: "the extra kid" is the extra child,

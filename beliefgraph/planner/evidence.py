@@ -11,7 +11,7 @@ statement (no rule: a rule governs only what its words reach), holds nothing a h
 would put at stake, names no other one of the thing asked ("the adult day pass" for the
 student one), and is closer in meaning than any other belief found by a wide margin.
 
->>> nearest_by_far(0.83, 0.74)
+>>> nearest_by_far(0.85, 0.74)
 True
 >>> nearest_by_far(0.83, 0.78)  # close to something else too: no answer
 False
@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, MutableMapping
 from dataclasses import replace
 
-from beliefgraph.language.aboutness import another_of_its_kind
 from beliefgraph.language.acts import CHANGING
-from beliefgraph.language.properties import asks_a_price_it_lacks
+from beliefgraph.language.contrasts import another_of_its_kind
+from beliefgraph.language.properties import asked_properties, asks_a_price_it_lacks
 from beliefgraph.language.stakes import at_stake, holds_at_stake
 from beliefgraph.language.words import Terms
 from beliefgraph.models import ActionType, Status
@@ -36,6 +36,9 @@ from beliefgraph.planner.history import record_of_the_thing
 NEAREST_SIMILARITY = 0.75
 #: and by how much closer than every other belief found
 NEAREST_MARGIN = 0.10
+#: what a question may ask of a thing that only a note naming the thing answers: a way in,
+#: its settings, a limit (the front desk drone's code is no answer for the clinic drone's)
+_NOT_BY_MEANING = frozenset({"how to get in", "its settings", "how far it may go"})
 
 
 def nearest_by_far(nearest: float, runner_up: float) -> bool:
@@ -96,6 +99,7 @@ def _nearest(
     c, runner_up = near.candidate, scored[1][0] if len(scored) > 1 else 0.0
     plain = (
         c.status == Status.active
+        and not asked_properties(request.text) & _NOT_BY_MEANING
         and not near.authority
         and not near.about.other
         and holds_at_stake(c.text) is None

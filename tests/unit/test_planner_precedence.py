@@ -414,6 +414,10 @@ def test_meaning_alone_never_answers_a_request_to_act_a_rule_a_secret_or_another
     assert decide("What is the lab server password?", [R], [code]).governing is None
     full = belief("full", "Full acrylic denture £160", similarity=0.89)
     assert decide("How much is a partial denture?", [R], [full]).governing is None
+    tuesday = belief("tuesday", "Tuesday training 7.30-9pm, water-based pitch", similarity=0.88)
+    assert decide("What time is Thursday training?", [R], [tuesday]).governing is None
+    seater = belief("seater", "16-seater MOT end of June", similarity=0.86)
+    assert decide("When's the 8 seater's MOT due?", [R], [seater]).governing is None
 
 
 def test_a_rule_labelled_with_its_thing_does_not_govern_a_sibling_at_the_same_place() -> None:

@@ -1,0 +1,96 @@
+"""Words that tell one of a kind from another: a note that names another day, size, age or
+number than the one asked names another one of the thing ("Sunday yin 5pm" for the Saturday
+class, "16-seater MOT" for the 8 seater's), whatever else it shares with the question."""
+
+from __future__ import annotations
+
+import re
+
+from beliefgraph.language.values import NUMBER_WORDS
+from beliefgraph.language.words import STOPWORDS, words
+from beliefgraph.text import word_set
+
+#: words that tell one of a kind from another of it: a note that names one of a set and not
+#: the one asked names another ("Sat opening" for the Sunday hours, "Opening day" for closing
+#: day, "Adult day pass" for the student one)
+CONTRASTS = tuple(
+    word_set(line)
+    for line in (
+        "monday tuesday wednesday thursday friday saturday sunday weekday weekend",
+        "january february march april june july august september october november december",
+        "spring summer autumn winter",
+        "morning afternoon evening",
+        "adult junior senior child student family concession youth infant toddler",
+        "men women ladies gents boy girl",
+        "opening closing",
+        "indoor outdoor",
+        "upstairs downstairs",
+        "front back",
+        "single double twin",
+        "full partial half",
+        "small medium large",
+    )
+)
+#: the short or other words notes use for one of a contrast ("wed", "Sept", "big")
+_CONTRAST_WORDS = {
+    "mon": "monday",
+    "wed": "wednesday",
+    "sat": "saturday",
+    "sun": "sunday",
+    "jan": "january",
+    "feb": "february",
+    "mar": "march",
+    "apr": "april",
+    "jun": "june",
+    "jul": "july",
+    "aug": "august",
+    "sep": "september",
+    "sept": "september",
+    "oct": "october",
+    "nov": "november",
+    "dec": "december",
+    "fall": "autumn",
+    "big": "large",
+    "little": "small",
+    "kid": "child",
+    "children": "child",
+}
+#: a number that says which one: written next to a word ("8 seater", "16-seater", "4-bed",
+#: "20 inch"), not a reading or a sum ("0.6 bar", "£90"), a time ("7pm") or a date ("1st")
+_WHICH = re.compile(
+    r"(?<![\d.,:£$€])\b(\d+|"
+    + "|".join(w for w in NUMBER_WORDS if w not in ("zero", "one"))
+    + r")[ -]?(?!(?:am|pm|st|nd|rd|th|p|k)\b)([a-z]+)"
+)
+
+
+def another_of_its_kind(request: str, belief: str) -> bool:
+    """Whether ``belief`` names another one of a kind the request asks of: another of a set of
+    words that tell one from another (another day, season, age, size, side; :data:`CONTRASTS`),
+    and not the request's, or other numbers only ("16-seater" for the 8 seater). Looser than a
+    ``none`` that is ``other``: enough to keep a note words miss from answering by its meaning
+    alone.
+
+    >>> another_of_its_kind("how much is a partial denture?", "Full acrylic denture £160")
+    True
+    >>> another_of_its_kind("what time is Thursday training", "Tuesday training 7.30-9pm")
+    True
+    >>> another_of_its_kind("When's the 8 seater's MOT due?", "16-seater MOT end of June")
+    True
+    >>> another_of_its_kind("What time's the Wednesday swim?", "Wed dawn swim - 7am")
+    False
+    """
+    asked = [_CONTRAST_WORDS.get(w, w) for w in words(request)]
+    held = [_CONTRAST_WORDS.get(w, w) for w in words(belief)]
+    for kind in CONTRASTS:
+        named, said = kind.intersection(asked), kind.intersection(held)
+        if named and said and not named & said:
+            return True
+    numbers, held_numbers = _numbers(request), _numbers(belief)
+    return bool(numbers and held_numbers and not numbers & held_numbers)
+
+
+def _numbers(text: str) -> frozenset[str]:
+    """The numbers ``text`` says which one by, in digits: "16-seater" 16, "four-bed" 4."""
+    found = (m.group(1) for m in _WHICH.finditer(text.lower()) if m.group(2) not in STOPWORDS)
+    return frozenset(NUMBER_WORDS.get(n, n) for n in found)
