@@ -6,10 +6,12 @@ Notes are terse and name things their own way: "Oscar - Thursday 5pm" for "when'
 lesson?", "beard trim - £8" for "how much for a beard tidy?", "Linen delivery Mon + Thurs" for
 the laundry delivery. Words alone find nothing of the thing asked in them, and the nearest
 text about another thing is no answer ("The dock drone code is 5080." for the dock router's):
-so a note that words miss answers only a question that changes nothing, when it is a
-statement (no rule: a rule governs only what its words reach), holds nothing a hand-over
-would put at stake, names no other one of the thing asked ("the adult day pass" for the
-student one), and is closer in meaning than any other belief found by a wide margin.
+so a note that words miss answers only a question that changes nothing and asks for no way
+in, setting or limit, when it is a statement (no rule: a rule governs only what its words
+reach), holds nothing a hand-over would put at stake, names no other one of a kind the
+question names ("Sunday yin 5pm" for the Saturday class:
+:func:`~beliefgraph.language.contrasts.another_of_its_kind`), and is closer in meaning than any
+other belief found by a wide margin.
 
 >>> nearest_by_far(0.85, 0.74)
 True
