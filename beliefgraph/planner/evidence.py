@@ -7,8 +7,8 @@ lesson?", "beard trim - £8" for "how much for a beard tidy?", "Linen delivery M
 the laundry delivery. Words alone find nothing of the thing asked in them, and the nearest
 text about another thing is no answer ("The dock drone code is 5080." for the dock router's):
 so a note that words miss answers only a question that changes nothing and asks for no way
-in, setting or limit, when it is a statement (no rule: a rule governs only what its words
-reach), holds nothing a hand-over would put at stake, names no other one of a kind the
+in, setting or limit, when it is a statement or a decision that states no rule ("Decided:
+second-hand planer rather than a new one"; a rule governs only what its words reach), holds nothing a hand-over would put at stake, names no other one of a kind the
 question names ("Sunday yin 5pm" for the Saturday class:
 :func:`~beliefgraph.language.contrasts.another_of_its_kind`), and is closer in meaning than any
 other belief found by a wide margin.
@@ -29,7 +29,7 @@ from beliefgraph.language.contrasts import another_of_its_kind
 from beliefgraph.language.properties import asked_properties, asks_a_price_it_lacks
 from beliefgraph.language.stakes import at_stake, holds_at_stake
 from beliefgraph.language.words import Terms
-from beliefgraph.models import ActionType, Status
+from beliefgraph.models import ActionType, Kind, Status
 from beliefgraph.planner.assess import Assessment, answers_for
 from beliefgraph.planner.history import record_of_the_thing
 
@@ -78,6 +78,9 @@ def answering(
         return kept
     if record_of_the_thing(assessed.values()) is not None:
         return []  # the thing's record answers, as history
+    # a decision that states no rule ("Decided: second-hand planer rather than a new one")
+    # was set aside as a rule its words do not reach: as a statement, it may answer too
+    missed |= {a.candidate.id: a for a in assessed.values() if _decision_words_missed(a)}
     near = _nearest(request, assessed.values(), missed)
     if near is None:
         return []
@@ -102,9 +105,29 @@ def _nearest(
     plain = (
         c.status == Status.active
         and not asked_properties(request.text) & _NOT_BY_MEANING
-        and not near.authority
+        and not near.directive.is_rule
         and not near.about.other
         and holds_at_stake(c.text) is None
         and not another_of_its_kind(request.text, c.text)
     )
     return near if plain and nearest_by_far(scored[0][0], runner_up) else None
+
+
+def _decision_words_missed(a: Assessment) -> bool:
+    """Whether ``a`` is a current decision that states no rule, set aside only because its
+    words do not name the thing asked (not for naming another one, nor a term the request
+    lacks or excludes)."""
+    scope = a.scope
+    return (
+        a.lane == "none"
+        and a.candidate.kind == Kind.decision
+        and a.candidate.current
+        and not a.directive.is_rule
+        and scope is not None
+        and scope.source == "derived"
+        and scope.excluded_by is None
+        and scope.outside is None
+        and not scope.missing_all
+        and not a.other_property
+        and not a.about.other
+    )

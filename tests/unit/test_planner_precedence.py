@@ -405,6 +405,19 @@ def test_a_note_words_miss_answers_a_plain_question_when_it_is_the_nearest_by_fa
     )
 
 
+def test_a_decision_that_states_no_rule_answers_by_meaning_as_a_statement_does() -> None:
+    planer = belief(
+        "planer",
+        "Decided: second-hand Record Power planer rather than a new one",
+        kind=Kind.decision,
+        similarity=0.86,
+    )
+    other = belief("other", "Bandsaw blades: drawer under the bench", similarity=0.70)
+    d = decide("What did we decide about the planer?", [R], [planer, other])
+    assert d.governing == "planer"
+    assert d.action == ActionClass.answer
+
+
 def test_meaning_alone_never_answers_a_request_to_act_a_rule_a_secret_or_another_one() -> None:
     lesson = belief("lesson", "Oscar - Thursday 5pm", similarity=0.83)
     assert decide("Move Oscar's lesson to Friday", [W], [lesson]).governing is None
