@@ -1,6 +1,7 @@
 """What may answer a request no rule governs (rule 5 of :mod:`beliefgraph.planner.precedence`):
-the current statements about the thing asked, or, for a plain question that no statement's
-words name, the note closest to it in meaning by far.
+the current statements about the thing asked (for a price, one that states a price of the one
+asked, not of another of its kind), or, for a plain question that no statement's words name,
+the note closest to it in meaning by far.
 
 Notes are terse and name things their own way: "Oscar - Thursday 5pm" for "when's Oscar's
 lesson?", "beard trim - £8" for "how much for a beard tidy?", "Linen delivery Mon + Thurs" for
@@ -76,6 +77,8 @@ def answering(
             missed[a.candidate.id] = a
         elif asks_a_price_it_lacks(request.text, a.candidate.text):
             why = "states no price of what is asked"  # "Kayak hire Tues, 9am start"
+        elif _prices_another(request, action_types, a.candidate.text):
+            why = "prices another one of the kind asked"  # "£6 per kid", asked what adults pay
         else:
             continue
         assessed[a.candidate.id] = replace(a, lane="none", outcome="excluded", why=why)
@@ -121,6 +124,19 @@ def _nearest(
         and not another_of_its_kind(request.text, c.text)
     )
     return near if plain and nearest_by_far(scored[0][0], runner_up) else None
+
+
+def _prices_another(request: Terms, action_types: frozenset[ActionType], text: str) -> bool:
+    """Whether a plain question for a price meets a note that prices another one of a kind
+    the question names: another age, size or day ("Beginner lessons (Sun mornings) £6 per
+    kid", asked what adults pay), or another number ("16-seater hire £90"). A dose is not a
+    price, however "how much" asks for it."""
+    return (
+        "what it cost" in asked_properties(request.text)
+        and not action_types & CHANGING
+        and not holds_a_dose(text)
+        and another_of_its_kind(request.text, text)
+    )
 
 
 def _decision_words_missed(a: Assessment) -> bool:

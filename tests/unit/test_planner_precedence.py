@@ -418,6 +418,17 @@ def test_a_decision_that_states_no_rule_answers_by_meaning_as_a_statement_does()
     assert d.action == ActionClass.answer
 
 
+def test_a_price_of_another_one_of_the_kind_asked_is_no_answer() -> None:
+    kids = belief("kids", "Beginner lessons (Sun mornings) £6 per kid", similarity=0.8)
+    assert decide("What do kids pay for the Sunday beginner lessons?", [R], [kids]).governing
+    assert (
+        decide("What do adults pay for the Sunday beginner lessons?", [R], [kids]).governing is None
+    )
+    dose = belief("dose", "Calpol: 5 ml for a child, up to 4 doses a day", similarity=0.8)
+    # a dose is not a price, however "how much" asks for it
+    assert decide("How much Calpol can an adult have?", [R], [dose]).governing == "dose"
+
+
 def test_meaning_alone_never_answers_a_request_to_act_a_rule_a_secret_or_another_one() -> None:
     lesson = belief("lesson", "Oscar - Thursday 5pm", similarity=0.83)
     assert decide("Move Oscar's lesson to Friday", [W], [lesson]).governing is None
