@@ -103,10 +103,14 @@ def _nearest(
 ) -> Assessment | None:
     """The note that words missed (``missed``, as it was before it was set aside) and that
     answers ``request`` by meaning, if one does."""
-    scored = sorted(
-        ((a.candidate.similarity, a.candidate.id) for a in assessed if a.candidate.similarity),
-        reverse=True,
-    )
+    # a chain is one belief: a superseded one stands for its head, and is no rival of it
+    chains: dict[str, float] = {}
+    for a in assessed:
+        c = a.candidate
+        if c.similarity:
+            head = c.head or c.id
+            chains[head] = max(chains.get(head, 0.0), c.similarity)
+    scored = sorted(((score, head) for head, score in chains.items()), reverse=True)
     if not scored or scored[0][1] not in missed:
         return None
     near = missed[scored[0][1]]

@@ -418,6 +418,16 @@ def test_a_decision_that_states_no_rule_answers_by_meaning_as_a_statement_does()
     assert d.action == ActionClass.answer
 
 
+def test_a_chain_is_one_belief_when_the_nearest_in_meaning_is_weighed() -> None:
+    old = belief(
+        "old", "Mower in the garage", similarity=0.85, status=Status.superseded, head="new"
+    )
+    new = belief("new", "Moved it to the shed, by the water butt", similarity=0.8)
+    other = belief("other", "Hedge trimmer: shelf C2", similarity=0.7)
+    d = decide("Where's the lawnmower kept?", [R], [old, new, other])
+    assert d.governing == "new"
+
+
 def test_a_price_of_another_one_of_the_kind_asked_is_no_answer() -> None:
     kids = belief("kids", "Beginner lessons (Sun mornings) £6 per kid", similarity=0.8)
     assert decide("What do kids pay for the Sunday beginner lessons?", [R], [kids]).governing
