@@ -122,9 +122,10 @@ USED = [
     "unread-66",
     "unread-67",
     "unread-68",
+    "unread-69",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-69"]
+UNREAD: list[str] = ["unread-70"]
 
 
 def beyond_targets() -> list[Configuration]:
