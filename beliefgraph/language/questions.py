@@ -44,11 +44,23 @@ _ASKS_WHAT_WAS_AFTER = re.compile(
 _CLAUSES_AND_SEPARATORS = re.compile("(" + _CLAUSE.pattern + ")", re.IGNORECASE)
 
 
+#: "have" after a modal is the verb, not a tense: "how much Calpol can an adult have?" asks
+#: what may be taken, not what was
+_MODAL_HAVE = re.compile(
+    r"\b(?:can|could|may|might|should|must|will|would|to)\s+(?:\w+\s+){0,3}?(?:have|has)\b",
+    re.IGNORECASE,
+)
+
+
 def _record_questions(clauses: Sequence[str]) -> list[bool]:
     """For each clause of a sentence (split at a dash, or at a comma before a question word:
     :data:`_CLAUSE`), whether it asks what was done."""
     return [
-        bool((_ASKS_WHAT_WAS if i == 0 else _ASKS_WHAT_WAS_AFTER).match(clause))
+        bool(
+            (_ASKS_WHAT_WAS if i == 0 else _ASKS_WHAT_WAS_AFTER).match(
+                _MODAL_HAVE.sub(lambda m: m.group(0).rsplit(" ", 1)[0] + " get", clause)
+            )
+        )
         for i, clause in enumerate(clauses)
     ]
 
@@ -101,7 +113,13 @@ def without_record(text: str) -> str:
 def asks_what_was_done(text: str) -> bool:
     """Whether a request asks about what was done ("when did the disks get erased?",
     "which seat did I end up with?"), and nothing more: a read of the record, which a rule
-    on doing it does not hold."""
+    on doing it does not hold.
+
+    >>> asks_what_was_done("How much did we pay the roofer?")
+    True
+    >>> asks_what_was_done("How much Calpol can an adult have?")
+    False
+    """
     asked = any(
         any(_record_questions(_CLAUSE.split(sentence))) for sentence in SENTENCE.split(text)
     )

@@ -436,7 +436,10 @@ def test_a_price_of_another_one_of_the_kind_asked_is_no_answer() -> None:
     )
     dose = belief("dose", "Calpol: 5 ml for a child, up to 4 doses a day", similarity=0.8)
     # a dose is not a price, however "how much" asks for it
-    assert decide("How much Calpol can an adult have?", [R], [dose]).governing == "dose"
+    d = decide("How much Calpol can an adult have?", [R], [dose])
+    assert d.governing == "dose"
+    # "can an adult have" asks what may be taken, not what was: the dose is checked
+    assert d.action == ActionClass.verify_first
 
 
 def test_meaning_alone_never_answers_a_request_to_act_a_rule_a_secret_or_another_one() -> None:
