@@ -13,7 +13,7 @@ from beliefgraph.text import word_set
 #: words that tell one of a kind from another of it: a note that names one of a set and not
 #: the one asked names another ("Sat opening" for the Sunday hours, "Opening day" for closing
 #: day, "Adult day pass" for the student one)
-CONTRASTS = tuple(
+_CONTRASTS = tuple(
     word_set(line)
     for line in (
         "monday tuesday wednesday thursday friday saturday sunday weekday weekend",
@@ -66,7 +66,7 @@ _WHICH = re.compile(
 
 def another_of_its_kind(request: str, belief: str) -> bool:
     """Whether ``belief`` names another one of a kind the request asks of: another of a set of
-    words that tell one from another (another day, season, age, size, side; :data:`CONTRASTS`),
+    words that tell one from another (another day, season, age, size, side; :data:`_CONTRASTS`),
     and not the request's, or other numbers only ("16-seater" for the 8 seater). Looser than a
     ``none`` that is ``other``: enough to keep a note words miss from answering by its meaning
     alone.
@@ -82,7 +82,7 @@ def another_of_its_kind(request: str, belief: str) -> bool:
     """
     asked = [_CONTRAST_WORDS.get(w, w) for w in words(request)]
     held = [_CONTRAST_WORDS.get(w, w) for w in words(belief)]
-    for kind in CONTRASTS:
+    for kind in _CONTRASTS:
         named, said = kind.intersection(asked), kind.intersection(held)
         if named and said and not named & said:
             return True

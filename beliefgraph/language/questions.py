@@ -44,23 +44,27 @@ _ASKS_WHAT_WAS_AFTER = re.compile(
 _CLAUSES_AND_SEPARATORS = re.compile("(" + _CLAUSE.pattern + ")", re.IGNORECASE)
 
 
-#: "have" after a modal is the verb, not a tense: "how much Calpol can an adult have?" asks
-#: what may be taken, not what was
+#: "have" after a modal (or "to") is the verb: "how much Calpol can an adult have?" asks what
+#: may be taken, not what was; "what should we have paid?" (a participle after it) is a
+#: perfect still
 _MODAL_HAVE = re.compile(
-    r"\b(?:can|could|may|might|should|must|will|would|to)\s+(?:\w+\s+){0,3}?(?:have|has)\b",
+    r"\b((?:can|could|may|might|should|must|will|would|to)\s+(?:\w+\s+){0,3}?)"
+    r"(?:have|has)\b(?!\s+(?:been|had|got|gone|done|made|paid|sent|taken|given|\w+ed)\b)",
     re.IGNORECASE,
 )
+
+
+def _as_present(clause: str) -> str:
+    """``clause`` with a modal's "have" read as the verb it is: put as "get", which the
+    questions about the record do not take for a past tense."""
+    return _MODAL_HAVE.sub(lambda m: m.group(1) + "get", clause)
 
 
 def _record_questions(clauses: Sequence[str]) -> list[bool]:
     """For each clause of a sentence (split at a dash, or at a comma before a question word:
     :data:`_CLAUSE`), whether it asks what was done."""
     return [
-        bool(
-            (_ASKS_WHAT_WAS if i == 0 else _ASKS_WHAT_WAS_AFTER).match(
-                _MODAL_HAVE.sub(lambda m: m.group(0).rsplit(" ", 1)[0] + " get", clause)
-            )
-        )
+        bool((_ASKS_WHAT_WAS if i == 0 else _ASKS_WHAT_WAS_AFTER).match(_as_present(clause)))
         for i, clause in enumerate(clauses)
     ]
 
@@ -119,6 +123,8 @@ def asks_what_was_done(text: str) -> bool:
     True
     >>> asks_what_was_done("How much Calpol can an adult have?")
     False
+    >>> asks_what_was_done("What should we have paid for the skip?")
+    True
     """
     asked = any(
         any(_record_questions(_CLAUSE.split(sentence))) for sentence in SENTENCE.split(text)

@@ -6,19 +6,18 @@ the note closest to it in meaning by far.
 Notes are terse and name things their own way: "Oscar - Thursday 5pm" for "when's Oscar's
 lesson?", "beard trim - £8" for "how much for a beard tidy?", "Linen delivery Mon + Thurs" for
 the laundry delivery. Words alone find nothing of the thing asked in them, and the nearest
-text about another thing is no answer ("The dock drone code is 5080." for the dock router's):
-so a note that words miss answers only a question that changes nothing and asks for no way
-in, setting or limit, when it is a statement or a decision that states no rule ("Decided:
-second-hand planer rather than a new one"; a rule governs only what its words reach), holds
-nothing a hand-over would put at stake, nor a dose or a safety setting (those are checked,
-not answered), names no other one of a kind the question names ("Sunday yin 5pm" for the
-Saturday class: :func:`~beliefgraph.language.contrasts.another_of_its_kind`), and is closer
-in meaning than any other belief found by a wide margin.
+text about another thing is no answer ("The dock drone code is 5080." for the dock router's).
+So a note that words miss answers only
 
->>> nearest_by_far(0.85, 0.72)
-True
->>> nearest_by_far(0.83, 0.78)  # close to something else too: no answer
-False
+* a question that changes nothing and asks for no way in, setting or limit;
+* when it is a statement, or a decision that states no rule ("Decided: second-hand planer
+  rather than a new one"): a rule governs only what its words reach;
+* holds nothing a hand-over would put at stake, nor a dose or a safety setting (those are
+  checked, not answered);
+* names no other one of a kind the question names ("Sunday yin 5pm" for the Saturday class:
+  :func:`~beliefgraph.language.contrasts.another_of_its_kind`);
+* and is closer in meaning than any other belief found (a chain counting as one) by a wide
+  margin (:func:`nearest_by_far`). No ranker moves such an answer.
 """
 
 from __future__ import annotations
@@ -64,11 +63,11 @@ def answering(
     """The evidence that may answer ``request``, where no rule governs it: current statements
     (or a chain's members, ``superseded``: their heads answer) about the thing asked, or the
     note closest in meaning by far. Every other one is set aside in ``assessed``, with why."""
-    heads = frozenset(superseded)
+    members = frozenset(superseded)
     evidence = [
         a
         for a in assessed.values()
-        if a.lane == "evidence" and (a.candidate.current or a.candidate.id in heads)
+        if a.lane == "evidence" and (a.candidate.current or a.candidate.id in members)
     ]
     missed: dict[str, Assessment] = {}
     for a in evidence:
@@ -94,7 +93,9 @@ def answering(
     if near is None:
         return []
     why = "the closest in meaning by far, though its words do not name the thing asked"
-    assessed[near.candidate.id] = near = replace(near, why=why, by_meaning=True)
+    # taken back as evidence (a decision among them was set aside as a rule out of reach)
+    near = replace(near, lane="evidence", outcome="lost", why=why, by_meaning=True)
+    assessed[near.candidate.id] = near
     return [near]
 
 
@@ -114,7 +115,8 @@ def _nearest(
     if not scored or scored[0][1] not in missed:
         return None
     near = missed[scored[0][1]]
-    c, runner_up = near.candidate, scored[1][0] if len(scored) > 1 else 0.0
+    c = near.candidate
+    runner_up = scored[1][0] if len(scored) > 1 else 0.0
     plain = (
         c.status == Status.active
         and not asked_properties(request.text) & _NOT_BY_MEANING

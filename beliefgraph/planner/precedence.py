@@ -34,8 +34,8 @@ The rules (DESIGN §3), in order:
 4. **Supersession.** A superseded candidate never governs: its head takes its place.
 5. **Fallback.** With an empty lane, the most relevant current evidence about the thing asked
    answers, or, for a plain question no statement's words name, the note closest to it in
-   meaning by far (:mod:`beliefgraph.planner.evidence`); statements
-   come before rules that lack standing (an unverified policy is no evidence of fact). When
+   meaning by far (:mod:`beliefgraph.planner.evidence`); statements come before rules that
+   lack standing (an unverified policy is no evidence of fact). When
    nothing current is about the thing asked and a statement of it is history (archived, or
    past its ``valid_to``; not a rule out of scope, nor a link of a chain), that record
    answers, ``archive_only`` - unless, with nothing governing, a figure at stake or the

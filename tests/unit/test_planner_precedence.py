@@ -20,6 +20,7 @@ from beliefgraph.models import (
     Status,
 )
 from beliefgraph.planner.assess import Candidate
+from beliefgraph.planner.evidence import nearest_by_far
 from beliefgraph.planner.precedence import decide
 from beliefgraph.planner.ranking import eligible
 
@@ -416,6 +417,8 @@ def test_a_decision_that_states_no_rule_answers_by_meaning_as_a_statement_does()
     d = decide("What did we decide about the planer?", [R], [planer, other])
     assert d.governing == "planer"
     assert d.action == ActionClass.answer
+    why = next(a.why for a in d.assessments if a.candidate.id == "planer")
+    assert why.startswith("governs: the closest in meaning by far")
 
 
 def test_a_chain_is_one_belief_when_the_nearest_in_meaning_is_weighed() -> None:
@@ -430,7 +433,9 @@ def test_a_chain_is_one_belief_when_the_nearest_in_meaning_is_weighed() -> None:
 
 def test_a_price_of_another_one_of_the_kind_asked_is_no_answer() -> None:
     kids = belief("kids", "Beginner lessons (Sun mornings) £6 per kid", similarity=0.8)
-    assert decide("What do kids pay for the Sunday beginner lessons?", [R], [kids]).governing
+    assert decide("What do kids pay for the Sunday beginner lessons?", [R], [kids]).governing == (
+        "kids"
+    )
     assert (
         decide("What do adults pay for the Sunday beginner lessons?", [R], [kids]).governing is None
     )
@@ -440,6 +445,12 @@ def test_a_price_of_another_one_of_the_kind_asked_is_no_answer() -> None:
     assert d.governing == "dose"
     # "can an adult have" asks what may be taken, not what was: the dose is checked
     assert d.action == ActionClass.verify_first
+
+
+def test_nearest_by_far_takes_a_floor_and_a_margin() -> None:
+    assert nearest_by_far(0.85, 0.72)
+    assert not nearest_by_far(0.83, 0.78)  # close to something else too: no answer
+    assert not nearest_by_far(0.68, 0.0)  # far from everything, and from the question too
 
 
 def test_meaning_alone_never_answers_a_request_to_act_a_rule_a_secret_or_another_one() -> None:

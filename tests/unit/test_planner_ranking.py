@@ -88,6 +88,13 @@ def test_the_ranker_is_never_asked_where_nothing_governs() -> None:
     assert d.action == ActionClass.answer_context
 
 
+def test_the_ranker_is_never_asked_of_an_answer_by_meaning() -> None:
+    lesson = belief("lesson", "Oscar - Thursday 5pm", similarity=0.83)
+    music = belief("music", "Oscar likes film music", similarity=0.7)
+    d = decide("When's Oscar's lesson?", {R}, [lesson, music], ranker=Untouchable())
+    assert d.governing == "lesson"
+
+
 def test_a_contested_claim_does_not_displace_what_it_contests() -> None:
     # however much the weights favour it: the trust guard made it a contest, not a successor
     claim = replace(NOTE, epistemic_status=EpistemicStatus.contested)
