@@ -20,7 +20,13 @@ from beliefgraph.language.instances import other_instance
 from beliefgraph.language.labels import members
 from beliefgraph.language.names import another_of_that_name
 from beliefgraph.language.things import Thing, compounds_of
-from beliefgraph.language.words import DAY_AND_MONTH_NAMES, QUESTION_WORDS, clauses, words
+from beliefgraph.language.words import (
+    DAY_AND_MONTH_NAMES,
+    QUESTION_WORDS,
+    SAME_WORD,
+    clauses,
+    words,
+)
 from beliefgraph.text import word_set
 
 
@@ -241,10 +247,5 @@ def _about(request: str, belief: str, names: tuple[str, ...]) -> Aboutness:
     return about_things(tuple(t for p in pieces for t in p), held, before)
 
 
-#: everyday words for one thing or kind, compared as one: "the extra kid" is the extra child,
-#: "the big Kong" the large one (what a thing is, not how the planner weighs its words)
-_SAME_WORD = {"kid": "child", "children": "child", "big": "large", "extra": "spare"}
-
-
 def _one_word(pieces: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(_SAME_WORD.get(w, w) for w in piece) for piece in pieces)
+    return tuple(tuple(SAME_WORD.get(w, w) for w in piece) for piece in pieces)

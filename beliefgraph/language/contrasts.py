@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import re
 
-from beliefgraph.language.values import NUMBER_WORDS
-from beliefgraph.language.words import STOPWORDS, words
+from beliefgraph.language.values import NUMBER_WORDS, SPELLED
+from beliefgraph.language.words import SAME_WORD, STOPWORDS, words
 from beliefgraph.text import word_set
 
 #: words that tell one of a kind from another of it: a note that names one of a set and not
 #: the one asked names another ("Sat opening" for the Sunday hours, "Opening day" for closing
-#: day, "Adult day pass" for the student one)
+#: day, "Adult day pass" for the student one); days and months as :data:`SPELLED` writes them
 _CONTRASTS = tuple(
     word_set(line)
     for line in (
-        "monday tuesday wednesday thursday friday saturday sunday weekday weekend",
+        "mon tue wed thu fri sat sun weekday weekend",
         "january february march april june july august september october november december",
         "spring summer autumn winter",
         "morning afternoon evening",
@@ -31,30 +31,17 @@ _CONTRASTS = tuple(
         "small medium large",
     )
 )
-#: the short or other words notes use for one of a contrast ("wed", "Sept", "big")
-_CONTRAST_WORDS = {
-    "mon": "monday",
-    "wed": "wednesday",
-    "sat": "saturday",
-    "sun": "sunday",
-    "jan": "january",
-    "feb": "february",
-    "mar": "march",
-    "apr": "april",
-    "jun": "june",
-    "jul": "july",
-    "aug": "august",
-    "sep": "september",
-    "sept": "september",
-    "oct": "october",
-    "nov": "november",
-    "dec": "december",
-    "fall": "autumn",
-    "big": "large",
-    "little": "small",
-    "kid": "child",
-    "children": "child",
-}
+#: other words notes use for one of a contrast, beside a day or a month however written
+#: (:data:`SPELLED`) and everyday words for one thing (:data:`SAME_WORD`: "kid", "big")
+_OTHER_WORDS = {"fall": "autumn", "little": "small"}
+
+
+def _one_of(word: str) -> str:
+    """``word`` as the contrast sets write it ("Weds" and "wednesday" are "wed", "big" is
+    "large")."""
+    return SPELLED.get(word, SAME_WORD.get(word, _OTHER_WORDS.get(word, word)))
+
+
 #: a number that says which one: written next to a word ("8 seater", "16-seater", "4-bed",
 #: "20 inch"), not a reading or a sum ("0.6 bar", "£90"), a time ("7pm") or a date ("1st")
 _WHICH = re.compile(
@@ -80,8 +67,8 @@ def another_of_its_kind(request: str, belief: str) -> bool:
     >>> another_of_its_kind("What time's the Wednesday swim?", "Wed dawn swim - 7am")
     False
     """
-    asked = [_CONTRAST_WORDS.get(w, w) for w in words(request)]
-    held = [_CONTRAST_WORDS.get(w, w) for w in words(belief)]
+    asked = [_one_of(w) for w in words(request)]
+    held = [_one_of(w) for w in words(belief)]
     for kind in _CONTRASTS:
         named, said = kind.intersection(asked), kind.intersection(held)
         if named and said and not named & said:

@@ -78,6 +78,11 @@ _SHORT = {
 }
 
 
+#: everyday words for one thing or kind, compared as one: "the extra kid" is the extra child,
+#: "the big Kong" the large one (what a thing is, not how the planner weighs its words)
+SAME_WORD = {"kid": "child", "children": "child", "big": "large", "extra": "spare"}
+
+
 @lru_cache(maxsize=65536)
 def american(token: str) -> str:
     """``token`` in its American spelling ("enrolment" -> "enrollment")."""
