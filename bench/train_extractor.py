@@ -43,11 +43,7 @@ from beliefgraph.evaluation.extraction import evaluate_lines, read_lines  # noqa
 from beliefgraph.gate.classifier import content_tokens  # noqa: E402
 from beliefgraph.importer.extract import RuleExtractor  # noqa: E402
 from beliefgraph.importer.fitted import MODEL, NONE, Reader, clause_features, clauses  # noqa: E402
-from beliefgraph.importer.sentences import (  # noqa: E402
-    REMEMBER,
-    own_lines,
-    split_clauses,
-)
+from beliefgraph.importer.sentences import said_and_remembered  # noqa: E402
 from beliefgraph.logit import Logit  # noqa: E402
 
 #: scikit-learn's ``C``: left out one file at a time, 0.3 and 3 did no better than 1
@@ -89,10 +85,8 @@ def examples(path: Path) -> list[Example]:
     for turn in read_lines(path):
         if turn.get("role") != "user":
             continue
-        said = "\n".join(own_lines(turn["content"]))
-        command = REMEMBER.search(said)
-        said = said[: command.start()] if command else said
-        parts = [c for line in said.splitlines() for s in split_clauses(line) for c in clauses(s)]
+        said, _ = said_and_remembered(turn["content"])
+        parts = [c for s in said for c in clauses(s)]
         for clause, kind in zip(parts, _labels(parts, turn["expect"]), strict=True):
             out.append(Example(str(path), clause_features(clause), kind))
     return out

@@ -116,8 +116,8 @@ from beliefgraph.importer.picks import picks
 from beliefgraph.importer.sentences import (
     REMEMBER,
     own_lines,
+    said_and_remembered,
     sentences,
-    split_clauses,
     split_reason,
     tidy,
 )
@@ -161,10 +161,8 @@ class RuleExtractor:
 
     def _user(self, content: str, replying_to: str | None) -> list[Statement]:
         out: list[Statement] = []
-        content = "\n".join(own_lines(content))  # a quoted or pasted /remember is no command
-        commands = list(REMEMBER.finditer(content)) if "/remember" in content.lower() else []
-        said = content[: commands[0].start()] if commands else content
-        for whole in (s for line in said.splitlines() for s in split_clauses(line)):
+        said, to_remember = said_and_remembered(content)
+        for whole in said:
             offers = picks(whole, replying_to) if replying_to else []
             for part, offer in offers:
                 if not claims(part):
@@ -178,9 +176,8 @@ class RuleExtractor:
             if not found and not offers:
                 self._unmarked(out, whole)
         # "/remember X": all up to the next command (or the end) is one statement, pinned
-        for i, command in enumerate(commands):
-            end = commands[i + 1].start() if i + 1 < len(commands) else len(content)
-            remembered(out, content[command.end() : end])
+        for text in to_remember:
+            remembered(out, text)
         return _unique(out)
 
     def _unmarked(self, out: list[Statement], sentence: str) -> None:

@@ -108,6 +108,22 @@ def sentences(content: str) -> list[str]:
     return [s for line in own_lines(content) for s in split_clauses(line)]
 
 
+def said_and_remembered(content: str) -> tuple[list[str], list[str]]:
+    """A user's sentences (:func:`sentences`) before their first ``/remember`` command, and
+    what each command asks to remember: all up to the next command, or the end. A quoted or
+    pasted ``/remember`` is no command (commands are read from :func:`own_lines`).
+
+    >>> said_and_remembered("We use tabs. /remember the wifi is tulip-42")
+    (['We use tabs.'], ['the wifi is tulip-42'])
+    """
+    content = "\n".join(own_lines(content))
+    commands = list(REMEMBER.finditer(content)) if "/remember" in content.lower() else []
+    said = content[: commands[0].start()] if commands else content
+    starts = [c.start() for c in commands] + [len(content)]
+    remembered = [content[c.end() : starts[i + 1]] for i, c in enumerate(commands)]
+    return [s for line in said.splitlines() for s in split_clauses(line)], remembered
+
+
 def own_lines(content: str) -> list[str]:
     """The lines of a message the speaker says, list markers cut: what any cue, a
     ``/remember`` included, is read from.
