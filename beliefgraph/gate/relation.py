@@ -7,7 +7,9 @@ pairs it was diagnosed on; a correction said as "we're doing it at home instead"
 restatement that shares two words with what it restates slips past all of them. Here the rules'
 verdict is one feature beside the pair's cosine, how many content words the two share, the
 numbers one keeps, adds or drops, a negation on one side only, the words that announce a change
-("now", "instead", "anymore", ...), and the words only one side has. A multinomial logistic model
+("now", "instead", "anymore", ...), the words only one side has, and what the two statements'
+frames say of each other (:func:`~beliefgraph.language.frames.compared`: the same subject or
+not, the same values or others, whose each is). A multinomial logistic model
 (``relation.json`` beside this module, fitted by ``bench/train_gate.py`` on the labelled pairs
 already read) gives each label a probability, and the gate reads the pair as the relation that
 costs least in expectation - the second *corrects* the first, *restates* it, or stands
@@ -35,6 +37,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from beliefgraph.language import frames
+from beliefgraph.language.values import same_values
 from beliefgraph.logit import Logit, read_logit
 from beliefgraph.models import Verdict
 from beliefgraph.text import NEGATIONS, tokenize, word_set
@@ -70,7 +73,7 @@ def relation_features(
 ) -> dict[str, float]:
     """What the model reads of a pair: the rules' verdict, the cosine, the content words shared
     and not (``words``: the new text's content words, then the old one's), numbers,
-    negations, change words."""
+    negations, change words, and what the frames compare."""
     b, a = words
     shared = len(a & b)
     found: dict[str, float] = {
@@ -93,6 +96,7 @@ def relation_features(
     found |= {f"new:{w}": 1.0 for w in set(said)}
     found |= {f"new_only:{w}": 1.0 for w in b - a}
     found |= {f"old_only:{w}": 1.0 for w in a - b}
+    found |= frames.compared(old, new)
     return found
 
 
@@ -134,7 +138,7 @@ class RelationModel(Logit):
             return None
         found = relation_features(new, old, similarity, rules, words)
         relation, p = self.read(found)
-        if relation == "restates" and counts_otherwise(found, words):
+        if relation == "restates" and counts_otherwise(new, old, found, words):
             return None
         # how likely the labels are that this reading costs nothing for
         at = RELATIONS.index(relation)
@@ -192,10 +196,17 @@ def _stem(code: str) -> str:
     return _CODE.sub(lambda m: m.group(1), code)
 
 
-def counts_otherwise(found: Mapping[str, float], words: tuple[frozenset[str], ...]) -> bool:
-    """Whether a number changed, in digits or words: no restatement then."""
+def counts_otherwise(
+    new_text: str, old_text: str, found: Mapping[str, float], words: tuple[frozenset[str], ...]
+) -> bool:
+    """Whether a number changed, in digits or words: no restatement then. The same numbers
+    written otherwise are no change where :mod:`~beliefgraph.language.values` reads them the
+    same: "May 14 at 3:30 pm" gives what "5/14, 15:30" gives, "six percent" what "6%" gives."""
     new, old = words
-    return bool(found["number_added"] or found["number_dropped"] or (new ^ old) & NUMBER_WORDS)
+    if not (found["number_added"] or found["number_dropped"] or (new ^ old) & NUMBER_WORDS):
+        return False
+    given, had = frames.read(new_text).values, frames.read(old_text).values
+    return not (given and had and same_values(given, had))
 
 
 def load_relation_model(path: Path = RELATION_FILE) -> RelationModel:

@@ -456,6 +456,41 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
     return "restates"
 
 
+def compared(old_text: str, new_text: str) -> dict[str, float]:
+    """What the frames of two statements say of each other, each reading a name and a weight
+    (the gate's pair model reads them, :mod:`beliefgraph.gate.relation`): whether the new one
+    speaks of the old one's subject, how much of what each speaks of the other does, whether
+    they give values and the same ones, another owner or another of a kind named, and what
+    :func:`relation` reads."""
+    old, new = read(old_text), read(new_text)
+    found = {
+        f"frame_same_subject={_same_subject(new, old)}": 1.0,
+        "head_same": float(old.head is not None and old.head == new.head),
+        "lead_same": float(old.lead is not None and old.lead == new.lead),
+        "naming_differs": float(new.naming != old.naming),
+        "owners_differ": float(_owners(old_text) != _owners(new_text)),
+        "siblings": float(_siblings(old_text, new_text)),
+        "additive": float(bool(ADDITIVE.search(new_text))),
+        "frame_change": float(new.change),
+        f"frame_relation={relation(old_text, new_text, close=True)}": 1.0,
+    }
+    if old.core and new.core:
+        found["core_nested"] = float(old.core <= new.core or new.core <= old.core)
+        found["core_shared"] = len(old.core & new.core) / len(old.core | new.core)
+    given, had = new.values - new.naming, old.values - old.naming
+    if given and had:
+        found |= {
+            "values_both": 1.0,
+            "values_disjoint": float(not given & had),
+            "values_same": float(same_values(new.values, old.values)),
+            "values_other_kinds": float(other_kinds(given, had)),
+            "another_value": float(another_value(given, had)),
+        }
+    elif given or had:
+        found["values_one_side"] = 1.0
+    return found
+
+
 def _same_names(old_text: str, new_text: str) -> bool:
     """Whether two texts name someone or something by name, and every capitalised word of
     each is in the other in some form ("Lena Okafor manages ..." / "... reports to Lena

@@ -104,6 +104,50 @@ def test_a_restatement_keeps_every_number() -> None:
     assert judged(RESTATES, fewer, runs, 0.85) is not Verdict.noop
 
 
+def test_the_same_numbers_written_otherwise_are_a_restatement() -> None:
+    pairs = (
+        ("My next dental cleaning is on May 14 at 3:30 pm.", "Dentist cleaning: 5/14, 15:30."),
+        ("I contribute 6% of my salary to my 401(k).", "401k contribution: six percent of pay."),
+        ("The trademark serial number is 97/441,208.", "Trademark serial no. 97441208."),
+        ("Monthly AWS spend is capped at $42,000.", "AWS budget cap: 42k/mo"),
+    )
+    for first, second in pairs:
+        assert judged(RESTATES, view("n", second), view("o", first), 0.8) is Verdict.noop
+    # other values in other words stay apart: the value reader reads them otherwise
+    dentist = view("o", "My next dental cleaning is on May 14 at 3:30 pm.")
+    assert judged(RESTATES, view("n", "Dentist cleaning: 5/21, 15:30."), dentist, 0.8) not in (
+        Verdict.noop,
+        Verdict.subsumes,
+        Verdict.subsumed,
+    )
+
+
+def test_the_model_reads_what_the_frames_compare() -> None:
+    found = relation_features(
+        "leo's lunch PIN is 7720",
+        "Leo's lunch account PIN is 3391",
+        0.84,
+        Verdict.compatible,
+        (
+            content_tokens("leo's lunch PIN is 7720"),
+            content_tokens("Leo's lunch account PIN is 3391"),
+        ),
+    )
+    assert found["values_both"] == found["values_disjoint"] == found["core_nested"] == 1.0
+    assert found["values_same"] == found["owners_differ"] == 0.0
+    mine = relation_features(
+        "my wife's chase card ends in 0923",
+        "my chase card ends in 4417",
+        0.79,
+        Verdict.compatible,
+        (
+            content_tokens("my wife's chase card ends in 0923"),
+            content_tokens("my chase card ends in 4417"),
+        ),
+    )
+    assert mine["owners_differ"] == 1.0
+
+
 def test_the_model_leaves_named_subjects_other_kinds_and_far_pairs_to_the_rules() -> None:
     rules = DefaultClassifier(SETTINGS)
     named = view("n", NEW, about={"leeds", "van"}), view("o", OLD, about={"leeds", "van"})
