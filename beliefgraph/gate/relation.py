@@ -37,7 +37,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from beliefgraph.language import frames
-from beliefgraph.language.values import same_values
+from beliefgraph.language.values import kind, same_values
 from beliefgraph.logit import Logit, read_logit
 from beliefgraph.models import Verdict
 from beliefgraph.text import NEGATIONS, tokenize, word_set
@@ -199,14 +199,26 @@ def _stem(code: str) -> str:
 def counts_otherwise(
     new_text: str, old_text: str, found: Mapping[str, float], words: tuple[frozenset[str], ...]
 ) -> bool:
-    """Whether a number changed, in digits or words: no restatement then. The same numbers
-    written otherwise are no change where :mod:`~beliefgraph.language.values` reads them the
-    same: "May 14 at 3:30 pm" gives what "5/14, 15:30" gives, "six percent" what "6%" gives."""
-    new, old = words
-    if not (found["number_added"] or found["number_dropped"] or (new ^ old) & NUMBER_WORDS):
-        return False
+    """Whether a number changed, in digits or words, or another value of a kind both give
+    ("oct 2025" / "april 2025"): no restatement then. The same numbers written otherwise are
+    no change where :mod:`~beliefgraph.language.values` reads them the same: "May 14 at 3:30
+    pm" gives what "5/14, 15:30" gives, "six percent" what "6%" gives."""
     given, had = frames.read(new_text).values, frames.read(old_text).values
-    return not (given and had and same_values(given, had))
+    if given and had:
+        if same_values(given, had):
+            return False
+        if any(
+            not same_values(of_kind(given, k), of_kind(had, k))
+            for k in {kind(v) for v in given} & {kind(v) for v in had}
+        ):
+            return True
+    new, old = words
+    return bool(found["number_added"] or found["number_dropped"] or (new ^ old) & NUMBER_WORDS)
+
+
+def of_kind(found: frozenset[str], wanted: str) -> frozenset[str]:
+    """The values of ``found`` of one kind (:func:`~beliefgraph.language.values.kind`)."""
+    return frozenset(v for v in found if kind(v) == wanted)
 
 
 def load_relation_model(path: Path = RELATION_FILE) -> RelationModel:

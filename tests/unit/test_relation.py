@@ -113,6 +113,9 @@ def test_the_same_numbers_written_otherwise_are_a_restatement() -> None:
     )
     for first, second in pairs:
         assert judged(RESTATES, view("n", second), view("o", first), 0.8) is Verdict.noop
+    # another value of a kind both give is no restatement, whatever digits they share
+    japan = view("o", "going to Japan oct 2025")
+    assert judged(RESTATES, view("n", "japan trip: april 2025"), japan, 0.8) is not Verdict.noop
     # other values in other words stay apart: the value reader reads them otherwise
     dentist = view("o", "My next dental cleaning is on May 14 at 3:30 pm.")
     assert judged(RESTATES, view("n", "Dentist cleaning: 5/21, 15:30."), dentist, 0.8) not in (
