@@ -460,8 +460,7 @@ def compared(old_text: str, new_text: str) -> dict[str, float]:
     """What the frames of two statements say of each other, each reading a name and a weight
     (the gate's pair model reads them, :mod:`beliefgraph.gate.relation`): whether the new one
     speaks of the old one's subject, how much of what each speaks of the other does, whether
-    they give values and the same ones, another owner or another of a kind named, and what
-    :func:`relation` reads."""
+    they give values and the same ones, another owner, and what :func:`relation` reads."""
     old, new = read(old_text), read(new_text)
     found = {
         f"frame_same_subject={_same_subject(new, old)}": 1.0,
@@ -469,7 +468,6 @@ def compared(old_text: str, new_text: str) -> dict[str, float]:
         "lead_same": float(old.lead is not None and old.lead == new.lead),
         "naming_differs": float(new.naming != old.naming),
         "owners_differ": float(_owners(old_text) != _owners(new_text)),
-        "siblings": float(_siblings(old_text, new_text)),
         "additive": float(bool(ADDITIVE.search(new_text))),
         "frame_change": float(new.change),
         f"frame_relation={relation(old_text, new_text, close=True)}": 1.0,
