@@ -3,16 +3,21 @@
     .venv/bin/python bench/gate_stores.py [FILE ...]
 
 The pair files (``bench/gate_pairs.py``) put each pair alone in a namespace; a store holds
-hundreds of notes about similar things, and the gate compares each new one with all its
+hundreds of notes about similar things, and the gate compares each new one with its nearest
 neighbours. Here every namespace of the stores of ordinary notes written blind
 (``bench/ordinary/*.json``, the ones already read; or the files given) is written again, note
 by note in the file's order, through the code of ``POST /v1/beliefs`` (text and kind only)
 into a fresh namespace, and what the gate did is read against what the authors wrote:
 distinct notes, and in each store a few old notes with the note that corrects them (the two
-a question lists in ``about``, in the file's order). A supersession is right where a
-correction replaced the note it corrects, false anywhere else; a merge (one note taken for a
-restatement of another) is false, as the authors wrote no note twice. The answer keys never
-reach the store: only each note's text and kind do.
+notes a question is about, the one it expects being the correction). A supersession is right
+where a correction replaced the note it corrects, false anywhere else; a merge (one note taken
+for a restatement of another) is false, as the authors wrote no note twice (a correction that
+archives the note it corrects as saying less counts as a merge). The answer keys never reach
+the store: only each note's text and kind do.
+
+The gate's pair model is fitted on these stores' neighbours too (``bench/train_gate.py``), so
+on them this is in-sample; its report leaves one store file out at a time, and a file that
+waits unread (``bench/ordinary/unread/``), given here, is out of its fit.
 """
 
 from __future__ import annotations
@@ -34,26 +39,15 @@ from beliefgraph.access import DEVELOPMENT_CALLER  # noqa: E402  (after the path
 from beliefgraph.cli.commands import open_store  # noqa: E402
 from beliefgraph.config import get_settings  # noqa: E402
 from beliefgraph.evaluation.pairs import outcome_of  # noqa: E402
-from beliefgraph.evaluation.stores import StoreNamespace, read_stores  # noqa: E402
+from beliefgraph.evaluation.stores import StoreNamespace, corrections, read_stores  # noqa: E402
 from beliefgraph.models import BeliefCreate  # noqa: E402
+from beliefgraph.store import Store  # noqa: E402
 
 ORDINARY = ROOT / "bench" / "ordinary"
 RESULTS = ROOT / "bench" / "results"
 
 
-def corrections(namespace: StoreNamespace) -> set[tuple[str, str]]:
-    """The (old note, its correction) pairs of a namespace: two notes one question is about,
-    the earlier first."""
-    order = {b.id: n for n, b in enumerate(namespace.beliefs)}
-    found = set()
-    for q in namespace.questions:
-        if len(q.about) == 2 and all(i in order for i in q.about):
-            old, new = sorted(q.about, key=order.__getitem__)
-            found.add((old, new))
-    return found
-
-
-def replay(store: Any, namespace: StoreNamespace, run: str) -> dict[str, Any]:
+def replay(store: Store, namespace: StoreNamespace, run: str) -> dict[str, Any]:
     """Write one namespace's notes in order into a fresh namespace; what the gate did."""
     target = f"project:gate-stores-{run}-{namespace.name}"
     note_of: dict[str, str] = {}  # belief id -> note id
@@ -77,6 +71,8 @@ def replay(store: Any, namespace: StoreNamespace, run: str) -> dict[str, Any]:
 
 
 def score(paths: Sequence[Path]) -> dict[str, Any]:
+    """Every namespace of ``paths`` replayed: the corrections applied, and the notes replaced
+    or merged that were not corrected, each with both texts."""
     run = uuid.uuid4().hex[:8]
     texts: dict[tuple[str, str, str], str] = {}
     notes, acted, due = 0, [], set()
@@ -114,12 +110,15 @@ def score(paths: Sequence[Path]) -> dict[str, Any]:
 
 
 def page(s: dict[str, Any], when: str, at: str) -> str:
+    """``gate_stores.md``: the figures, then each note replaced or merged wrongly."""
     lines = [
         "# The curation gate over stores of ordinary notes",
         "",
         "Every namespace of the stores of ordinary notes written blind (`bench/ordinary/`) "
         "written again note by note through the code of `POST /v1/beliefs` (text and kind "
-        "only), each note meeting all the notes before it. The authors wrote distinct notes, "
+        "only), each note meeting the nearest notes before it, as in a store. The gate's pair "
+        "model is fitted on these stores' neighbours (`bench/train_gate.py`): in-sample. The "
+        "authors wrote distinct notes, "
         "and in each store a few old notes with the note that corrects them. A false "
         "supersession replaces a note that was not corrected; a false merge takes a note for "
         "a restatement of another.",

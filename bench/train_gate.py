@@ -47,7 +47,7 @@ from run_info import commit, now  # noqa: E402
 from beliefgraph.config import Settings  # noqa: E402  (after the path set-up above)
 from beliefgraph.embeddings import load_embedder  # noqa: E402
 from beliefgraph.evaluation.pairs import EXPECTED, read_pairs  # noqa: E402
-from beliefgraph.evaluation.stores import read_stores  # noqa: E402
+from beliefgraph.evaluation.stores import corrections, read_stores  # noqa: E402
 from beliefgraph.gate.classifier import (  # noqa: E402
     BeliefView,
     DefaultClassifier,
@@ -143,12 +143,7 @@ def store_cases(settings: Settings) -> list[Case]:
         for namespace in read_stores(path).namespaces:
             notes = namespace.beliefs
             vectors = np.array(embedder.embed([b.text for b in notes]))
-            order = {b.id: n for n, b in enumerate(notes)}
-            corrected = {
-                tuple(sorted(q.about, key=order.__getitem__))
-                for q in namespace.questions
-                if len(q.about) == 2 and set(q.about) <= order.keys()
-            }
+            corrected = corrections(namespace)
             for i, note in enumerate(notes):
                 new = BeliefView(f"new-{note.id}", note.text, note.kind.value, 0.9, None, ("s",))
                 floor = rules.floor_for(new)
@@ -177,8 +172,8 @@ def fit(train: Sequence[Case]) -> tuple[RelationModel, dict[str, object]]:
     seen = Counter(name for c in train for name in c.features)
     names = sorted(name for name, n in seen.items() if n >= MIN_COUNT)
     x = np.array([[c.features.get(name, 0.0) for name in names] for c in train])
-    labels, weights = np.array([c.label for c in train]), np.array([c.weight for c in train])
-    model = LogisticRegression(C=C, max_iter=5000).fit(x, labels, sample_weight=weights)
+    labels, counts = np.array([c.label for c in train]), np.array([c.weight for c in train])
+    model = LogisticRegression(C=C, max_iter=5000).fit(x, labels, sample_weight=counts)
     classes = [str(label) for label in model.classes_]
     weights = {
         name: [round(float(w), 5) for w in model.coef_[:, j]] for j, name in enumerate(names)
@@ -260,20 +255,17 @@ def report(settings: Settings, pairs: Sequence[Case], stores: Sequence[Case]) ->
     for name in sorted({c.author for c in stores}):
         test = [c for c in stores if c.author == name]
         model, _ = fit(list(pairs) + [c for c in stores if c.author != name])
-        row = {
+        read = {
             "rules": _replaced(rules, test),
             "model": _replaced(DefaultClassifier(settings, model).judge_one, test),
         }
         due = sum(c.label == "contradicts" for c in test)
-        sums.update({"pairs": len(test), "due": due})
-        sums.update(
-            {
-                f"{k}_{x}": n
-                for k, (false, applied) in row.items()
-                for x, n in (("false", false), ("applied", applied))
-            }
-        )
-        cells = " | ".join(f"{row[k][0]} / {row[k][1]}" for k in ("rules", "model"))
+        sums["pairs"] += len(test)
+        sums["due"] += due
+        for k, (false, applied) in read.items():
+            sums[f"{k}_false"] += false
+            sums[f"{k}_applied"] += applied
+        cells = " | ".join(f"{read[k][0]} / {read[k][1]}" for k in ("rules", "model"))
         lines.append(f"| {name} | {len(test)} | {due} | {cells} |")
     lines.append(
         f"| **all** | {sums['pairs']} | {sums['due']} | {sums['rules_false']} / "

@@ -85,6 +85,16 @@ class Stores:
     namespaces: tuple[StoreNamespace, ...]
 
 
+def corrections(namespace: StoreNamespace) -> frozenset[tuple[str, str]]:
+    """The notes of a namespace that a later note corrects, each with that note: a question
+    about two notes, the one it expects being the correction."""
+    return frozenset(
+        (next(i for i in q.about if i != q.expected), q.expected)
+        for q in namespace.questions
+        if len(q.about) == 2 and q.expected in q.about and len(set(q.about)) == 2
+    )
+
+
 def read_stores(path: Path) -> Stores:
     """Read and check a realistic-store file; nothing is stored.
 

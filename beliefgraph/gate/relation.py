@@ -11,7 +11,9 @@ numbers one keeps, adds or drops, a negation on one side only, the words that an
 frames say of each other (:func:`~beliefgraph.language.frames.compared`: the same subject or
 not, the same values or others, whose each is). A multinomial logistic model
 (``relation.json`` beside this module, fitted by ``bench/train_gate.py`` on the labelled pairs
-already read) gives each label a probability, and the gate reads the pair as the relation that
+already read, and on the neighbours the notes of the stores of ordinary notes meet, counted
+less: what a store holds beside a note is nearly never its correction) gives each label a
+probability, and the gate reads the pair as the relation that
 costs least in expectation - the second *corrects* the first, *restates* it, or stands
 *beside* it: replacing what was not corrected costs 6, and so does merging what should stay
 apart (the second statement is not stored), any other miss 1. It never undoes a change the rules
@@ -37,7 +39,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from beliefgraph.language import frames
-from beliefgraph.language.values import kind, same_values
+from beliefgraph.language.values import by_kind, same_values, values
 from beliefgraph.logit import Logit, read_logit
 from beliefgraph.models import Verdict
 from beliefgraph.text import NEGATIONS, tokenize, word_set
@@ -201,24 +203,28 @@ def counts_otherwise(
 ) -> bool:
     """Whether a number changed, in digits or words, or another value of a kind both give
     ("oct 2025" / "april 2025"): no restatement then. The same numbers written otherwise are
-    no change where :mod:`~beliefgraph.language.values` reads them the same: "May 14 at 3:30
-    pm" gives what "5/14, 15:30" gives, "six percent" what "6%" gives."""
+    no change where :mod:`~beliefgraph.language.values` reads them the same and reads every
+    number word one of them has alone: "May 14 at 3:30 pm" gives what "5/14, 15:30" gives,
+    "six percent" what "6%" gives; "the third floor" is no "second floor"."""
+    new, old = words
+    spelled = (new ^ old) & NUMBER_WORDS
     given, had = frames.read(new_text).values, frames.read(old_text).values
     if given and had:
-        if same_values(given, had):
-            return False
-        if any(
-            not same_values(of_kind(given, k), of_kind(had, k))
-            for k in {kind(v) for v in given} & {kind(v) for v in had}
-        ):
+        ours, theirs = by_kind(given), by_kind(had)
+        if any(not same_values(ours[k], theirs[k]) for k in ours.keys() & theirs.keys()):
             return True
-    new, old = words
-    return bool(found["number_added"] or found["number_dropped"] or (new ^ old) & NUMBER_WORDS)
+        if same_values(given, had) and all(
+            _read_as_value(w, new_text if w in new else old_text) for w in spelled
+        ):
+            return False
+    return bool(found["number_added"] or found["number_dropped"] or spelled)
 
 
-def of_kind(found: frozenset[str], wanted: str) -> frozenset[str]:
-    """The values of ``found`` of one kind (:func:`~beliefgraph.language.values.kind`)."""
-    return frozenset(v for v in found if kind(v) == wanted)
+def _read_as_value(word: str, text: str) -> bool:
+    """Whether the value reader reads ``word`` of ``text`` as (part of) a value: the text's
+    values change without it ("six" of "six percent", not "third" of "the third floor")."""
+    without = re.sub(rf"\b{re.escape(word)}\b", " ", text, flags=re.IGNORECASE)
+    return values(without) != values(text)
 
 
 def load_relation_model(path: Path = RELATION_FILE) -> RelationModel:

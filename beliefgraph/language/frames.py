@@ -457,20 +457,22 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
 
 
 def compared(old_text: str, new_text: str) -> dict[str, float]:
-    """What the frames of two statements say of each other, each reading a name and a weight
-    (the gate's pair model reads them, :mod:`beliefgraph.gate.relation`): whether the new one
-    speaks of the old one's subject, how much of what each speaks of the other does, whether
-    they give values and the same ones, another owner, and what :func:`relation` reads."""
+    """What the frames of two statements say of each other, each reading a name (all begin
+    ``frame_``) and a weight (the gate's pair model reads them,
+    :mod:`beliefgraph.gate.relation`): whether the new one speaks of the old one's subject,
+    how much of what each speaks of the other does, whether they give values (beside the
+    numbers that say which thing) and the same ones, another owner, and what :func:`relation`
+    reads."""
     old, new = read(old_text), read(new_text)
     found = {
-        f"frame_same_subject={_same_subject(new, old)}": 1.0,
+        f"same_subject={_same_subject(new, old)}": 1.0,
         "head_same": float(old.head is not None and old.head == new.head),
         "lead_same": float(old.lead is not None and old.lead == new.lead),
         "naming_differs": float(new.naming != old.naming),
         "owners_differ": float(_owners(old_text) != _owners(new_text)),
         "additive": float(bool(ADDITIVE.search(new_text))),
-        "frame_change": float(new.change),
-        f"frame_relation={relation(old_text, new_text, close=True)}": 1.0,
+        "change": float(new.change),
+        f"relation={relation(old_text, new_text, close=True)}": 1.0,
     }
     if old.core and new.core:
         found["core_nested"] = float(old.core <= new.core or new.core <= old.core)
@@ -480,13 +482,13 @@ def compared(old_text: str, new_text: str) -> dict[str, float]:
         found |= {
             "values_both": 1.0,
             "values_disjoint": float(not given & had),
-            "values_same": float(same_values(new.values, old.values)),
+            "values_same": float(same_values(given, had)),
             "values_other_kinds": float(other_kinds(given, had)),
             "another_value": float(another_value(given, had)),
         }
     elif given or had:
         found["values_one_side"] = 1.0
-    return found
+    return {f"frame_{name}": weight for name, weight in found.items()}
 
 
 def _same_names(old_text: str, new_text: str) -> bool:

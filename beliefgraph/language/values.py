@@ -420,7 +420,7 @@ def another_value(new: frozenset[str], old: frozenset[str]) -> bool:
     years old" for "5 kg" (numbers alone do not say what they measure)."""
     if not new or not old or any(kind(v) not in _CALENDAR_KINDS for v in new):
         return False
-    ours, theirs = _by_kind(new), _by_kind(old)
+    ours, theirs = by_kind(new), by_kind(old)
     if not ours.keys() <= theirs.keys():
         return False
     # some value the old one gave is gone: not only more of the same kind
@@ -436,7 +436,8 @@ def other_kinds(new: frozenset[str], old: frozenset[str]) -> bool:
     return bool(new and old) and not {kind(v) for v in new} & {kind(v) for v in old}
 
 
-def _by_kind(found: frozenset[str]) -> dict[str, frozenset[str]]:
+def by_kind(found: frozenset[str]) -> dict[str, frozenset[str]]:
+    """The values of ``found`` by their :func:`kind`."""
     kinds: dict[str, set[str]] = {}
     for value in found:
         kinds.setdefault(kind(value), set()).add(value)

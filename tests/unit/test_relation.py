@@ -13,6 +13,7 @@ from beliefgraph.gate.relation import (
     RELATION_FILE,
     RELATIONS,
     RelationModel,
+    counts_otherwise,
     default_relation_model,
     load_relation_model,
     relation_features,
@@ -113,6 +114,14 @@ def test_the_same_numbers_written_otherwise_are_a_restatement() -> None:
     )
     for first, second in pairs:
         assert judged(RESTATES, view("n", second), view("o", first), 0.8) is Verdict.noop
+    # a number word the value reader does not read is a number all the same
+    for first, second in (
+        ("Storage unit 12 on the third floor", "Storage unit 12 on the second floor"),
+        ("Pay rent on the 1st, half by transfer", "Pay rent on the 1st, a quarter by transfer"),
+    ):
+        words = (content_tokens(second), content_tokens(first))
+        found = relation_features(second, first, 0.85, Verdict.add, words)
+        assert counts_otherwise(second, first, found, words)
     # another value of a kind both give is no restatement, whatever digits they share
     japan = view("o", "going to Japan oct 2025")
     assert judged(RESTATES, view("n", "japan trip: april 2025"), japan, 0.8) is not Verdict.noop
@@ -136,8 +145,9 @@ def test_the_model_reads_what_the_frames_compare() -> None:
             content_tokens("Leo's lunch account PIN is 3391"),
         ),
     )
-    assert found["values_both"] == found["values_disjoint"] == found["core_nested"] == 1.0
-    assert found["values_same"] == found["owners_differ"] == 0.0
+    assert found["frame_values_both"] == found["frame_values_disjoint"] == 1.0
+    assert found["frame_core_nested"] == 1.0
+    assert found["frame_values_same"] == found["frame_owners_differ"] == 0.0
     mine = relation_features(
         "my wife's chase card ends in 0923",
         "my chase card ends in 4417",
@@ -148,7 +158,7 @@ def test_the_model_reads_what_the_frames_compare() -> None:
             content_tokens("my chase card ends in 4417"),
         ),
     )
-    assert mine["owners_differ"] == 1.0
+    assert mine["frame_owners_differ"] == 1.0
 
 
 def test_the_model_leaves_named_subjects_other_kinds_and_far_pairs_to_the_rules() -> None:
