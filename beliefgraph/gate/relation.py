@@ -39,6 +39,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from beliefgraph.language import frames
+from beliefgraph.language.quantities import numbers_beside, same_quantities
 from beliefgraph.language.values import by_kind, same_values, values
 from beliefgraph.logit import Logit, read_logit
 from beliefgraph.models import Verdict
@@ -205,7 +206,8 @@ def counts_otherwise(
     ("oct 2025" / "april 2025"): no restatement then. The same numbers written otherwise are
     no change where :mod:`~beliefgraph.language.values` reads them the same and reads every
     number word one of them has alone: "May 14 at 3:30 pm" gives what "5/14, 15:30" gives,
-    "six percent" what "6%" gives; "the third floor" is no "second floor"."""
+    "six percent" what "6%" gives; "the third floor" is no "second floor". Nor is one quantity
+    in another unit (:mod:`~beliefgraph.language.quantities`), the other numbers the same."""
     new, old = words
     spelled = (new ^ old) & NUMBER_WORDS
     given, had = frames.read(new_text).values, frames.read(old_text).values
@@ -217,6 +219,8 @@ def counts_otherwise(
             _read_as_value(w, new_text if w in new else old_text) for w in spelled
         ):
             return False
+    if same_quantities(new_text, old_text) and numbers_beside(new_text) == numbers_beside(old_text):
+        return False  # one quantity in another unit: "22 lbs" / "~10 kg"
     return bool(found["number_added"] or found["number_dropped"] or spelled)
 
 

@@ -59,6 +59,7 @@ from beliefgraph.language.changes import (
     RENEWED,
     announces_change,
 )
+from beliefgraph.language.quantities import numbers_beside, same_quantities
 from beliefgraph.language.things import things
 from beliefgraph.language.values import (
     SPELLED,
@@ -423,7 +424,7 @@ def relation(old_text: str, new_text: str, *, close: bool = False) -> str | None
     turned = bool(new.preferred and old.preferred) and not new.preferred & old.preferred
     if new.purpose and new.purpose == old.purpose and turned:
         return "corrects"  # "I prefer tabs for indentation" / "... spaces for ..."
-    if old.change or ADDITIVE.search(new_text) or not same_values(new.values, old.values):
+    if old.change or ADDITIVE.search(new_text) or not _same_values(old_text, new_text):
         return None
     if not new.values and not (close and _same_names(old_text, new_text)):
         return None
@@ -461,8 +462,8 @@ def compared(old_text: str, new_text: str) -> dict[str, float]:
     ``frame_``) and a weight (the gate's pair model reads them,
     :mod:`beliefgraph.gate.relation`): whether the new one speaks of the old one's subject,
     how much of what each speaks of the other does, whether they give values (beside the
-    numbers that say which thing) and the same ones, another owner, and what :func:`relation`
-    reads."""
+    numbers that say which thing) and the same ones, one quantity in two units, another owner,
+    and what :func:`relation` reads."""
     old, new = read(old_text), read(new_text)
     found = {
         f"same_subject={_same_subject(new, old)}": 1.0,
@@ -473,6 +474,7 @@ def compared(old_text: str, new_text: str) -> dict[str, float]:
         "additive": float(bool(ADDITIVE.search(new_text))),
         "change": float(new.change),
         f"relation={relation(old_text, new_text, close=True)}": 1.0,
+        "same_quantities": float(same_quantities(old_text, new_text)),
     }
     if old.core and new.core:
         found["core_nested"] = float(old.core <= new.core or new.core <= old.core)
@@ -489,6 +491,16 @@ def compared(old_text: str, new_text: str) -> dict[str, float]:
     elif given or had:
         found["values_one_side"] = 1.0
     return {f"frame_{name}": weight for name, weight in found.items()}
+
+
+def _same_values(old_text: str, new_text: str) -> bool:
+    """Whether two statements give the same values, or one quantity in two units ("22 lbs" /
+    "~10 kg") and otherwise the same numbers."""
+    if same_values(read(new_text).values, read(old_text).values):
+        return True
+    return same_quantities(old_text, new_text) and numbers_beside(old_text) == numbers_beside(
+        new_text
+    )
 
 
 def _same_names(old_text: str, new_text: str) -> bool:

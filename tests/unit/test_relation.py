@@ -209,3 +209,14 @@ def test_a_model_without_a_cost_for_each_label_is_refused(tmp_path: Path) -> Non
     bad.write_text(json.dumps(data | {"costs": [[0, 1, 1]]}), encoding="utf-8")
     with pytest.raises(ValueError, match="a cost for each label"):
         load_relation_model(bad)
+
+
+def test_one_quantity_in_another_unit_is_a_restatement() -> None:
+    rules = DefaultClassifier(SETTINGS).by_rules
+    weight = view("o", "Biscuit weighs 22 lbs")
+    assert rules(Pair(view("n", "biscuit is ~10 kg"), weight, 0.82)).verdict is Verdict.noop
+    oven = view("o", "bake bread at 230C")
+    assert rules(Pair(view("n", "oven for bread: 450°F"), oven, 0.69)).verdict is Verdict.noop
+    # another amount is no restatement, in whatever unit
+    tyres = view("o", "tire pressure 35 psi")
+    assert rules(Pair(view("n", "tires: 2.8 bar"), tyres, 0.6)).verdict is not Verdict.noop
