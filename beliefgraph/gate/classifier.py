@@ -389,8 +389,8 @@ class DefaultClassifier:
             )
             if judged is not None:
                 return judged
-
-        if same_kind and sim >= s.gate_subsume_similarity:
+        # a negation among the words added takes it back ("rex isn't allergic to chicken, ...")
+        if same_kind and sim >= s.gate_subsume_similarity and not flipped & NEGATIONS:
             if old_words < new_words:
                 return Judgement(Verdict.subsumes, f"says all {old.id} says, and more ({cos})")
             if new_words < old_words:

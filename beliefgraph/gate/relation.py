@@ -168,9 +168,12 @@ def read_exactly(rules: Verdict, words: tuple[frozenset[str], ...]) -> bool:
     """Whether the rules' reading stands, whatever the model would say: a change read (a
     correction kept beside what it corrects, or merged into it, would lose its new value), or
     two texts one of which says all the other says (the same statement, one negated, one
-    that holds the other: the rules read those exactly)."""
+    that holds the other and takes none of it back with a negation: the rules read those
+    exactly)."""
     new, old = words
-    return rules is Verdict.contradicts or new <= old or old <= new or (new ^ old) <= NEGATIONS
+    flipped = new ^ old
+    holds = (new <= old or old <= new) and not flipped & NEGATIONS
+    return rules is Verdict.contradicts or holds or flipped <= NEGATIONS
 
 
 #: a code: letters, then digits (its stem and its number)

@@ -220,3 +220,14 @@ def test_one_quantity_in_another_unit_is_a_restatement() -> None:
     # another amount is no restatement, in whatever unit
     tyres = view("o", "tire pressure 35 psi")
     assert rules(Pair(view("n", "tires: 2.8 bar"), tyres, 0.6)).verdict is not Verdict.noop
+
+
+def test_a_negation_among_the_words_added_is_no_saying_more() -> None:
+    allergic = view("o", "rex is allergic to chicken")
+    taken_back = view("n", "vet says rex isn't allergic to chicken, it was the grain all along")
+    rules = DefaultClassifier(SETTINGS).by_rules
+    assert rules(Pair(taken_back, allergic, 0.85)).verdict is not Verdict.subsumes
+    # nor do the rules' words stand against the model there: it may read a correction
+    assert judged(CORRECTS, taken_back, allergic, 0.85) is Verdict.contradicts
+    more = view("n", "rex is allergic to chicken and to beef")
+    assert rules(Pair(more, allergic, 0.9)).verdict is Verdict.subsumes
