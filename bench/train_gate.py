@@ -45,7 +45,7 @@ from gate_pairs import DATA, USED  # noqa: E402
 from run_info import commit, now  # noqa: E402
 
 from beliefgraph.config import Settings  # noqa: E402  (after the path set-up above)
-from beliefgraph.embeddings import load_embedder  # noqa: E402
+from beliefgraph.embeddings import Embedder, load_embedder  # noqa: E402
 from beliefgraph.evaluation.pairs import EXPECTED, read_pairs  # noqa: E402
 from beliefgraph.evaluation.stores import corrections, read_stores  # noqa: E402
 from beliefgraph.gate.classifier import (  # noqa: E402
@@ -106,7 +106,7 @@ class Case:
     weight: float = 1.0
 
 
-def cases(settings: Settings) -> list[Case]:
+def cases(settings: Settings, embedder: Embedder) -> list[Case]:
     """Every pair of the used folders, read as the gate reads it."""
     found = [
         (f"{folder}/{path.stem}", p)
@@ -115,7 +115,7 @@ def cases(settings: Settings) -> list[Case]:
         for p in read_pairs(path)
     ]
     texts = sorted({t for _, p in found for t in (p.first, p.second)})
-    embedded = np.array(load_embedder(settings.cache_dir).embed(texts))
+    embedded = np.array(embedder.embed(texts))
     vectors = dict(zip(texts, embedded, strict=True))
     rules = DefaultClassifier(settings)
     out = []
@@ -132,12 +132,11 @@ def cases(settings: Settings) -> list[Case]:
     return out
 
 
-def store_cases(settings: Settings) -> list[Case]:
+def store_cases(settings: Settings, embedder: Embedder) -> list[Case]:
     """Each note of the stores of ordinary notes with the earlier notes the gate would compare
     it with, labelled by the store's answer key (a note and its correction, else side by
     side); ``author`` is ``store/<file>``."""
     rules = DefaultClassifier(settings)
-    embedder = load_embedder(settings.cache_dir)
     out = []
     for path in sorted(STORES.glob("*.json")):
         for namespace in read_stores(path).namespaces:
@@ -285,7 +284,8 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="write bench/results/gate_model.md")
     args = parser.parse_args()
     settings = Settings()
-    pairs, stores = cases(settings), store_cases(settings)
+    embedder = load_embedder(settings.cache_dir)
+    pairs, stores = cases(settings, embedder), store_cases(settings, embedder)
     if args.report:
         text = report(settings, pairs, stores)
         (RESULTS / "gate_model.md").write_text(text, encoding="utf-8")

@@ -91,7 +91,7 @@ def corrections(namespace: StoreNamespace) -> frozenset[tuple[str, str]]:
     return frozenset(
         (next(i for i in q.about if i != q.expected), q.expected)
         for q in namespace.questions
-        if len(q.about) == 2 and q.expected in q.about and len(set(q.about)) == 2
+        if len(set(q.about)) == len(q.about) == 2 and q.expected in q.about
     )
 
 

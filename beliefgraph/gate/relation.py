@@ -39,7 +39,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from beliefgraph.language import frames
-from beliefgraph.language.quantities import numbers_beside, same_quantities
+from beliefgraph.language.quantities import in_other_units
 from beliefgraph.language.values import by_kind, same_values, values
 from beliefgraph.logit import Logit, read_logit
 from beliefgraph.models import Verdict
@@ -222,7 +222,7 @@ def counts_otherwise(
             _read_as_value(w, new_text if w in new else old_text) for w in spelled
         ):
             return False
-    if same_quantities(new_text, old_text) and numbers_beside(new_text) == numbers_beside(old_text):
+    if in_other_units(new_text, old_text):
         return False  # one quantity in another unit: "22 lbs" / "~10 kg"
     return bool(found["number_added"] or found["number_dropped"] or spelled)
 

@@ -59,7 +59,7 @@ from beliefgraph.language.changes import (
     RENEWED,
     announces_change,
 )
-from beliefgraph.language.quantities import numbers_beside, same_quantities
+from beliefgraph.language.quantities import in_other_units, same_quantities
 from beliefgraph.language.things import things
 from beliefgraph.language.values import (
     SPELLED,
@@ -496,11 +496,8 @@ def compared(old_text: str, new_text: str) -> dict[str, float]:
 def _same_values(old_text: str, new_text: str) -> bool:
     """Whether two statements give the same values, or one quantity in two units ("22 lbs" /
     "~10 kg") and otherwise the same numbers."""
-    if same_values(read(new_text).values, read(old_text).values):
-        return True
-    return same_quantities(old_text, new_text) and numbers_beside(old_text) == numbers_beside(
-        new_text
-    )
+    same = same_values(read(new_text).values, read(old_text).values)
+    return same or in_other_units(old_text, new_text)
 
 
 def _same_names(old_text: str, new_text: str) -> bool:

@@ -11,6 +11,8 @@ to another unit loses (4%), at least one of them in another unit.
 True
 >>> same_quantities("tyre pressure 36 psi", "tyres: 2.8 bar")
 False
+>>> in_other_units("water heater: 50 gal, installed 2019", "water heater: 189 L, from 2021")
+False
 >>> sorted(numbers_beside("water heater: 50 gal, installed 2019"))
 ['2019']
 """
@@ -93,6 +95,12 @@ def same_quantities(a: str, b: str) -> bool:
         and all(any(_same(x, y) for y in theirs) for x in ours)
         and all(any(_same(y, x) for x in ours) for y in theirs)
     )
+
+
+def in_other_units(a: str, b: str) -> bool:
+    """Whether two texts say the same in other units: the same quantities
+    (:func:`same_quantities`), and otherwise the same numbers (:func:`numbers_beside`)."""
+    return same_quantities(a, b) and numbers_beside(a) == numbers_beside(b)
 
 
 def numbers_beside(text: str) -> frozenset[str]:
