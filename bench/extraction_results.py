@@ -24,7 +24,7 @@ from beliefgraph.evaluation.extraction import evaluate_lines, read_lines  # noqa
 
 DATA = ROOT / "bench" / "extraction"
 #: the lines nobody has read yet
-UNREAD = ["unread-17"]
+UNREAD = ["unread-17", "unread-18"]
 #: the lines read and used by now: the first set, and the thirds set aside, each scored once
 #: (when, in bench/results/gate_extraction-history.md)
 USED = read_sets(DATA, UNREAD)
