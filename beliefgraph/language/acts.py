@@ -95,9 +95,11 @@ _RECORD = (
     r"spreadsheet|newsletter|channel|chat|email|message|form|log|register|crm|wiki|page|"
     r"site|website|portal|account|inbox|diary|chart|rota|schedule|database|ledger|board)"
 )
+#: ... but not in a compound ("a drop-in session", "the add-on pack", "a pop-up stall"), nor
+#: "drop in" or "pop in" with nothing between: a visit ("the drop in session")
 _PLACE = (
-    r"\b(?:put|post|drop|add(?! up)|pop|paste|stick|upload|place|load|jot|type|key|copy|"
-    r"scribble)\b[^.;?!]{0,60}?"
+    r"\b(?:put|post|add(?! up)|paste|stick|upload|place|load|jot|type|key|copy|scribble"
+    r"|(?:drop|pop)(?!\s+(?:in|by)\b))\b(?!-)[^.;?!]{0,60}?"
     r"\b(?:in|into|on|onto)\s+"
 )
 _PLACING = re.compile(_PLACE)
