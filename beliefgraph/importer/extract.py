@@ -10,10 +10,10 @@ cue                    examples                                        kind (use
 =====================  ==============================================  ==================
 ``/remember …``        "/remember the spare key is under the mat"      pinned; its own cue
 hedge / open question  "thinking about", "haven't decided",            ``open_question``
-                       "can't decide", "we may switch …",
-                       "should we …?"; a softener ("maybe",
-                       "I think", "tentatively", "not 100% sure")
-                       with a cue below or a plan of the speaker's
+                       "can't decide", "we may switch …"; a
+                       softener ("maybe", "I think",
+                       "tentatively", "not 100% sure") with a
+                       cue below or a plan of the speaker's
 correction             "actually …", "no longer …", "changed to …",    ``correction``
                        "… now, not …", "got pushed to …"
 policy / rule          "always …", "never …", "we must …", "please     ``policy``
@@ -35,12 +35,12 @@ chat says it           the cabin", "ordered the miele" (checked
 A user's sentence is read in this order (:mod:`~beliefgraph.importer.kinds`, which holds
 :func:`classify_user` and :func:`standing_wish`): words in quotation marks
 are blanked out; a claim that reports someone else ("My boss said …") yields nothing; a
-question that deliberates a choice ("should we …?") is an open question; any other question,
-a request ("can you …"), a wish for now ("I'd like a cup of tea") or a correction of a
-request ("Actually, make it three bullets.", "Scratch that.") yields nothing; a statement
-asked back ("We no longer use Jenkins, right?") is an open question if it has a cue, as a
-softened one is, while one followed by a question of its own ("I prefer tabs, what about
-you?") or by "ok?" stands as said; a hedge
+question, even one that deliberates a choice ("should we …?"), a request ("can you …"), a
+wish for now ("I'd like a cup of tea") or a correction of a request ("Actually, make it three
+bullets.", "Scratch that.") yields nothing, and so does a statement asked back ("We no longer
+use Jenkins, right?"), while one followed by a question of its own ("I prefer tabs, what
+about you?") or by "ok?" stands as said, and a rule asked for ("from now on can you flag
+anything high in sodium?", "can you always …?") is a rule; a hedge
 that says the speaker is still deciding ("haven't decided", "can't decide", "we may switch")
 is an open question; then the first cue of the table below the hedges ("I always/never …"
 is the speaker's habit, a preference, before the rules) or a standing wish; and a softener
@@ -54,12 +54,13 @@ beliefs; after a bare comma only when the second is of another kind, and a part 
 of its own stays with the claim before it (:func:`~beliefgraph.importer.claims.claims`).
 
 Questions, requests and idioms assert nothing: "Actually, what time is it in Tokyo?" is no
-correction, "Never mind." no rule. Only a question that deliberates a choice ("should we
-…?") is kept, as an open question. A wish ("I want …", "I'd like …", "please use …") is a
-preference when it is about how things are done in general ("I'd like my summaries in
-bullet points", "… by default") - a rule for the assistant when it says "please" ("please
-use the metric system") - and a request for now, which yields nothing, when it asks
-for one particular thing ("I'd like a cup of tea"): see :func:`standing_wish`.
+correction, "Never mind." no rule, "should we rename the project?" no open question (what the
+speaker is still deciding they say: "haven't decided whether to rename it"). A wish ("I
+want …", "I'd like …", "please use …") is a preference when it is about how things are done
+in general ("I'd like my summaries in bullet points", "… by default") - a rule for the
+assistant when it says "please" ("please use the metric system") - and a request for now,
+which yields nothing, when it asks for one particular thing ("I'd like a cup of tea"): see
+:func:`standing_wish`.
 
 Speaker-true: only the user's words carry the user's authority. An assistant sentence with
 one of the cues above is at most an ``observation`` (or a ``suggestion`` when it

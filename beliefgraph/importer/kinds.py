@@ -17,7 +17,6 @@ from beliefgraph.importer.cues import (
     HEDGE,
     IRONY,
     LEAD,
-    OPEN_QUESTION,
     PARAPHRASE,
     PLAN,
     POLICY,
@@ -130,10 +129,10 @@ def classify_user(sentence: str) -> tuple[str, Kind] | None:
     if _QUESTION_MARK.search(sentence):
         if _SUPPOSING.match(sentence):
             return None  # "if we moved the offsite to Lisbon, would ...?": only supposed
-        if OPEN_QUESTION.search(sentence):
-            return "question", Kind.open_question
         # a question asserts nothing, whatever words it holds: "Actually, what time is it in
-        # Tokyo?" is no correction, "What are you thinking about?" no hedge
+        # Tokyo?" is no correction, "What are you thinking about?" no hedge; nor does one
+        # that deliberates ("should we rename the project?" asks the assistant; what the
+        # speaker is still deciding they say: "haven't decided whether to rename it")
         if (
             REQUEST.match(sentence)
             and (STANDING.search(sentence) or _HOW_YOU_ANSWER.search(sentence))
@@ -148,22 +147,22 @@ def classify_user(sentence: str) -> tuple[str, Kind] | None:
 
 
 def _asked(sentence: str) -> tuple[str, Kind] | None:
-    """A question that opens as a statement: at most a hedge, unless the statement is whole
-    before a question of its own.
+    """A question that opens as a statement: nothing, unless the statement is whole before a
+    question of its own, or sets a rule for the assistant.
 
-    "We no longer use Jenkins, right?" and "We moved to Oslo?" ask to confirm what they say:
-    an open question if that has a cue. "I prefer tabs, what about you?" and "Always use
-    tabs, ok?" say it, then ask something else.
+    "We no longer use Jenkins, right?" and "We moved to Oslo?" ask whether what they say is
+    so: a note-taker keeps no question (nor did the authors of the lines written blind, in 20
+    of the 21 such questions the rules kept). "I prefer tabs, what about you?" and "Always use
+    tabs, ok?" say it, then ask something else; "from now on when I ask for recipes can you
+    flag anything high in sodium?" sets a rule.
     """
     tail = _TAIL.search(sentence)
     if tail is not None:
         said = _stated(sentence[: tail.start()])
-        if _CONFIRMING.match(tail["tail"]):
-            return None if said is None else ("question", Kind.open_question)
-        if said is not None:
+        if said is not None and not _CONFIRMING.match(tail["tail"]):
             return said
     said = _stated(_QUESTION_MARK.sub("", sentence))
-    return None if said is None else ("question", Kind.open_question)
+    return said if said is not None and said[1] is Kind.policy else None
 
 
 def _stated(sentence: str) -> tuple[str, Kind] | None:

@@ -46,7 +46,6 @@ def test_the_page_hedge_is_an_open_question_in_the_users_words() -> None:
         "I'm considering switching to Rust.",
         "I might switch the logo to blue.",
         "I'm not sure we need a cache.",
-        "Should we rename the project?",
         "Perhaps we'll go with the blue logo.",
         "I'm on the fence about Kafka.",
     ],
@@ -239,7 +238,6 @@ def test_everyday_requests_and_questions_are_no_beliefs(said: str) -> None:
         ("Actually, the meeting is on Tuesday.", Kind.correction),
         ("The password is now hunter2.", Kind.correction),
         ("We decided to use Postgres, can you set it up?", Kind.decision),
-        ("Actually, should we rename the project?", Kind.open_question),
         ("I prefer tea.", Kind.preference),
         ("I'd like my summaries in bullet points.", Kind.preference),
         ("I want answers in German from now on.", Kind.policy),
@@ -465,11 +463,24 @@ def test_code_blocks_are_not_read() -> None:
         "We no longer use Jenkins?",
         "Wait, we no longer use Jenkins?",
         "We moved to Oslo?",
+        "The weather is nice, right?",
+        # deliberating, it still asks: what the speaker is still deciding they say
+        "Should we rename the project?",
+        "Actually, should we rename the project?",
+        "should we use an ORM or raw sql with sqlc?",
     ],
 )
-def test_a_statement_asked_back_is_an_open_question_at_most(said: str) -> None:
-    assert one("user", said).kind is Kind.open_question
-    assert RULES.extract("user", "The weather is nice, right?") == []
+def test_a_question_is_never_kept_whatever_it_asks_about(said: str) -> None:
+    assert RULES.extract("user", said) == []
+
+
+def test_a_rule_asked_as_a_question_is_the_rule() -> None:
+    said = "from now on when i ask about recipes can you flag anything high in sodium?"
+    assert one("user", said).kind is Kind.policy
+    assert one("user", "Always use tabs, right?").kind is Kind.policy
+    assert one("user", "I haven't decided whether to rename the project.").kind is (
+        Kind.open_question
+    )
 
 
 @pytest.mark.parametrize("said", ["I prefer tabs (you?)", "Good morning (is it?)", "So tabs?'"])
