@@ -53,9 +53,10 @@ claims with a cue each ("I prefer aisle seats, and never book me a red-eye.") gi
 beliefs; after a bare comma only when the second is of another kind, and a part with no cue
 of its own stays with the claim before it (:func:`~beliefgraph.importer.claims.claims`).
 
-Questions, requests and idioms assert nothing: "Actually, what time is it in Tokyo?" is no
-correction, "Never mind." no rule, "should we rename the project?" no open question (what the
-speaker is still deciding they say: "haven't decided whether to rename it"). A wish ("I
+To the rules, questions, requests and idioms assert nothing: "Actually, what time is it in
+Tokyo?" is no correction, "Never mind." no rule, "should we rename the project?" no open
+question (what the speaker is still deciding they say: "haven't decided whether to rename
+it"). A wish ("I
 want …", "I'd like …", "please use …") is a preference when it is about how things are done
 in general ("I'd like my summaries in bullet points", "… by default") - a rule for the
 assistant when it says "please" ("please use the metric system") - and a request for now,

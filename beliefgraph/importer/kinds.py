@@ -98,8 +98,8 @@ _PARTICULAR = frozenset(
 _PERSONS = frozenset({"me", "us", "him", "her", "you"})
 _FOR_NOW_AFTER_PERSON = _PARTICULAR | {"with", "out", "up"}
 
-#: kinds the rules give a user's sentence, first match wins (hedges and open questions are
-#: checked before these: see :func:`classify_user`)
+#: kinds the rules give a user's sentence, first match wins (hedges are checked before these:
+#: see :func:`classify_user`)
 USER_CUES: tuple[tuple[str, re.Pattern[str], Kind], ...] = (
     ("correction", CORRECTION, Kind.correction),
     ("preference", HABIT, Kind.preference),
@@ -151,8 +151,7 @@ def _asked(sentence: str) -> tuple[str, Kind] | None:
     question of its own, or sets a rule for the assistant.
 
     "We no longer use Jenkins, right?" and "We moved to Oslo?" ask whether what they say is
-    so: a note-taker keeps no question (nor did the authors of the lines written blind, in 20
-    of the 21 such questions the rules kept). "I prefer tabs, what about you?" and "Always use
+    so: a note-taker keeps no question. "I prefer tabs, what about you?" and "Always use
     tabs, ok?" say it, then ask something else; "from now on when I ask for recipes can you
     flag anything high in sodium?" sets a rule.
     """

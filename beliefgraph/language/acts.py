@@ -96,10 +96,13 @@ _RECORD = (
     r"site|website|portal|account|inbox|diary|chart|rota|schedule|database|ledger|board)"
 )
 #: ... but not in a compound ("a drop-in session", "the add-on pack", "a pop-up stall"), nor
-#: "drop in" or "pop in" with nothing between: a visit ("the drop in session")
+#: "drop in" or "pop in" named as a thing: after "the" or "a", or before what is dropped in on
+#: ("the drop in session", "drop in hours"); "pop in a reminder on the calendar" still places
 _PLACE = (
     r"\b(?:put|post|add(?! up)|paste|stick|upload|place|load|jot|type|key|copy|scribble"
-    r"|(?:drop|pop)(?!\s+(?:in|by)\b))\b(?!-)[^.;?!]{0,60}?"
+    r"|(?<!\bthe )(?<!\ba )(?:drop|pop)"
+    r"(?!\s+in\s+(?:sessions?|class(?:es)?|clinics?|centre|center|hours?|times?|days?)\b))"
+    r"\b(?!-)[^.;?!]{0,60}?"
     r"\b(?:in|into|on|onto)\s+"
 )
 _PLACING = re.compile(_PLACE)
