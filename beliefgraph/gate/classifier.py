@@ -58,7 +58,7 @@ from typing import Any, Protocol
 
 from beliefgraph.config import Settings
 from beliefgraph.errors import LLMUnavailable
-from beliefgraph.gate.relation import RelationModel, default_relation_model
+from beliefgraph.gate.relation import RelationModel, default_relation_model, holds_the_other
 from beliefgraph.language import frames
 from beliefgraph.language.things import ATTRIBUTES
 from beliefgraph.language.words import fold_plural
@@ -389,8 +389,7 @@ class DefaultClassifier:
             )
             if judged is not None:
                 return judged
-        # a negation among the words added takes it back ("rex isn't allergic to chicken, ...")
-        if same_kind and sim >= s.gate_subsume_similarity and not flipped & NEGATIONS:
+        if same_kind and sim >= s.gate_subsume_similarity and holds_the_other(new_words, old_words):
             if old_words < new_words:
                 return Judgement(Verdict.subsumes, f"says all {old.id} says, and more ({cos})")
             if new_words < old_words:

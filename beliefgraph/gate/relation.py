@@ -171,9 +171,14 @@ def read_exactly(rules: Verdict, words: tuple[frozenset[str], ...]) -> bool:
     that holds the other and takes none of it back with a negation: the rules read those
     exactly)."""
     new, old = words
-    flipped = new ^ old
-    holds = (new <= old or old <= new) and not flipped & NEGATIONS
-    return rules is Verdict.contradicts or holds or flipped <= NEGATIONS
+    return rules is Verdict.contradicts or holds_the_other(new, old) or (new ^ old) <= NEGATIONS
+
+
+def holds_the_other(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether one of two texts' content words holds all the other's, and what it adds takes
+    none of it back with a negation ("rex isn't allergic to chicken, ..." holds no "rex is
+    allergic to chicken")."""
+    return (a <= b or b <= a) and not (a ^ b) & NEGATIONS
 
 
 #: a code: letters, then digits (its stem and its number)
