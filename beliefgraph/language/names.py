@@ -194,3 +194,35 @@ def another_of_that_name(request: str, belief: str) -> bool:
         if "other" in meetings and "same" not in meetings:
             return True
     return False
+
+
+#: an email address; the words of its domain say whose it is ("accounts@lindqvist-joinery.co")
+_EMAIL_DOMAIN = re.compile(r"[\w.+-]+@([\w-]+(?:\.[\w-]+)*)\.[a-z]{2,}\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=8192)
+def names_one_named(request: str, belief: str) -> bool:
+    """Whether ``belief`` names by name someone the request names: the first word of one of
+    the request's names, capitalised in the belief too (not only as a sentence's first word)
+    or inside the domain of an email
+    address it gives ("Pay Halvorsen today" and "Email from accounts@halvorsen-timber.co"),
+    and no other one of that name (:func:`another_of_that_name`).
+
+    >>> names_one_named("Brightline's bill is due.", "From accounts@brightlinepackaging.co.uk")
+    True
+    >>> names_one_named("Settle the Kessler bill.", "Settle up with Brennan by Friday.")
+    False
+    """
+    # a capital that only opens a sentence ("Settle up with Brennan") names no one for sure
+    held = {
+        w.lstrip("^")
+        for name in proper_names(belief)
+        for w in name
+        if len(name) > 1 or not w.startswith("^")
+    }
+    domains = " ".join(m.group(1).lower() for m in _EMAIL_DOMAIN.finditer(belief))
+    for name in proper_names(request):
+        first = name[0].lstrip("^")
+        if len(first) > 2 and first not in STOPWORDS and (first in held or first in domains):
+            return not another_of_that_name(request, belief)
+    return False

@@ -218,7 +218,17 @@ _AT_STAKE = {
     ),
     "money": cues(
         r"pay(?:ing)?",
+        # "get it paid", "get Harbourline paid"; not "paid time off"
+        r"(?:get|gets|getting|be) (?:\w+ ){0,4}?paid(?! (?:time|leave|holidays?|parking))",
         r"payments?",
+        # paying in other words: "settle the bill", "send them the money", "clear what we owe"
+        r"settle",
+        r"remit",
+        r"send (?:\w+ ){0,2}(?:money|[£$€]\d)",
+        r"(?:push|get) (?:the )?[£$€]?\d[\d,.]* (?:through|out)",
+        r"money (?:over|across)",
+        r"what we owe",
+        r"(?:whichever|whatever|wherever) (?:account|bank)",
         r"transfer",
         r"wire",
         r"refund",

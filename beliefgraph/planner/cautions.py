@@ -10,7 +10,11 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from beliefgraph.language.acts import CHANGING
+from beliefgraph.language.changes import announces_change
+from beliefgraph.language.directives import cues
+from beliefgraph.language.names import names_one_named, proper_names
 from beliefgraph.language.stakes import (
+    asks_an_amount,
     at_stake,
     checked_at_source,
     holds_a_dose,
@@ -18,7 +22,7 @@ from beliefgraph.language.stakes import (
     holds_safety_setting,
     safety_at_stake,
 )
-from beliefgraph.language.words import Terms
+from beliefgraph.language.words import Terms, normalise, words
 from beliefgraph.models import (
     ActionClass,
     ActionType,
@@ -33,6 +37,7 @@ from beliefgraph.planner.assess import (
     more_protective,
     without_standing,
 )
+from beliefgraph.text import word_set
 
 #: what a rule says when it holds acts back: refuses them, or asks for a check first
 _CAUTIOUS = frozenset({ActionClass.block, ActionClass.verify_first})
@@ -101,7 +106,8 @@ def ungoverned(
     steps: list[str],
 ) -> Decision:
     """The decision where no belief governs: the closest rule's check on a request to act
-    (:func:`closest_rule`); else ``verify_first`` with nothing governing when a dose or a
+    (:func:`closest_rule`); else the memory that holds the dose asked for, checked
+    (:func:`find_dose`); else ``verify_first`` with nothing governing when a dose or a
     safety figure is at stake (:func:`figure_at_stake`); else ``answer_context``."""
     assessments = tuple(final.values())
     if (rule := closest_rule(assessments, action_types)) is not None:
@@ -109,6 +115,12 @@ def ungoverned(
         reason = f"{rule.candidate.id} governs (the closest rule): verify_first"
         return Decision(
             rule.candidate.id, ActionClass.verify_first, reason, assessments, tuple(steps)
+        )
+    if (dose := find_dose(final, None, request)) is not None:
+        steps.append(hand_to_dose(final, None, dose, ActionClass.verify_first))
+        reason = f"{dose.candidate.id} governs (it holds the dose asked for): verify_first"
+        return Decision(
+            dose.candidate.id, ActionClass.verify_first, reason, assessments, tuple(steps)
         )
     if (figure := figure_at_stake(request.text, assessments)) is not None:
         steps.append(f"no belief governs, but {figure}: verify_first")
@@ -126,9 +138,9 @@ def figure_at_stake(request: str, assessed: Iterable[Assessment] = ()) -> str | 
 
     A request that asks for a dose or a safety limit gets no answer from nowhere. Nor does
     one whose closest belief in meaning holds such a figure: words decide what governs, and
-    a request may name in words of its own the very thing that belief is about ("the blood
-    thinner" for a warfarin plan, "the boiler dial" for a combi's pressure), so nothing
-    governs it, yet the store holds a figure nobody checked against the request."""
+    a request may name in words of its own the very thing that belief is about ("the boiler
+    dial" for a combi's pressure), so nothing governs it, yet the store holds a figure
+    nobody checked against the request."""
     if (safety := safety_at_stake(request)) is not None:
         return f"the request asks for {safety[1]}"
     current = [a for a in assessed if a.candidate.current and a.candidate.similarity is not None]
@@ -181,6 +193,11 @@ def find_holder(
     needed = _HANDING_OVER[stake]
     if more_protective(action, needed) != needed:
         return None  # the governing belief asks for more already
+    if stake == "money" and not _states_its_own(final[governor.id]):
+        changed = _changed_details(final, request)
+        if changed is not None:
+            # the payment would go where the change says: that is what is at stake
+            return Holding(changed, needed, stake)
     if holds_at_stake(governor.text) == stake:
         return Holding(final[governor.id], needed, stake)  # it holds what would be handed over
     if at_stake(governor.text) == stake:
@@ -206,6 +223,93 @@ def find_holder(
     return Holding(best, needed, stake)
 
 
+def _states_its_own(a: Assessment) -> bool:
+    """Whether ``a`` speaks to an act for itself: a rule (by its kind or its words), or a
+    note that counsels caution ("the retention money is covered by the court order")."""
+    return a.authority or a.candidate.allowed_action not in (
+        None,
+        ActionClass.answer,
+        ActionClass.answer_context,
+    )
+
+
+def _changed_details(final: Mapping[str, Assessment], request: Terms) -> Assessment | None:
+    """The current memory that holds new details for paying whom the request would pay (the
+    email that says they have moved banks): a payment made on the old details or the new is
+    made on what it says. Details the memory says were checked at their source are no risk."""
+    changed = [
+        a
+        for a in final.values()
+        if a.candidate.status == Status.active
+        and not a.candidate.historical
+        and holds_at_stake(a.candidate.text) == "money"
+        and announces_change(a.candidate.text)
+        and not checked_at_source(a.candidate.text)
+        # the payee may be named only in the email's address ("accounts@halvorsen-timber.co")
+        and (a.about.governs or names_one_named(request.text, a.candidate.text))
+    ]
+    if not changed:
+        return None
+    return max(changed, key=lambda a: (about_rank(a), a.instance, a.relevance))
+
+
+#: who in a family a dose is for ("Mum's warfarin", "Dad's paracetamol")
+_KIN = word_set(
+    """
+    mum mom mother dad father gran granny grandma nan nana grandad grandpa husband wife son
+    daughter brother sister aunt uncle baby
+    """
+)
+
+
+#: a request for another amount than the one set: more, less, a double dose ("what did the
+#: GP change it to?" asks the amount set)
+_CHANGED_DOSE = cues(
+    r"more", r"less", r"extra", r"double", r"increase", r"reduce", r"skip", r"catch up"
+)
+
+
+def _whose(text: str) -> frozenset[str]:
+    """The family members and the names ``text`` speaks of: whose dose it is."""
+    named = {w.lstrip("^") for name in proper_names(text) for w in name}
+    return frozenset((set(words(text)) & _KIN) | named)
+
+
+def find_dose(
+    final: Mapping[str, Assessment], governor: Candidate | None, request: Terms
+) -> Assessment | None:
+    """The memory that holds the dose a request asks for ("how much of the blood thinner
+    tonight?"), when the governing belief holds none: of the current memories that hold a
+    dose and name no one else than the request does, the one about its thing, else the one
+    closest to it in meaning ("warfarin" for "the blood thinner"). What is asked is the
+    amount to give, and that memory says it; it is checked, not answered (rule 8). Where
+    nothing governs (``governor`` is ``None``), the same memory is the one to check."""
+    asked = safety_at_stake(request.text)
+    if (
+        asked is None
+        or asked[1] != "a dose"
+        or not asks_an_amount(request.text)
+        # "how much more should he take to bring it back up?" asks to change the dose
+        or _CHANGED_DOSE.search(normalise(request.text))
+        or (governor is not None and holds_a_dose(governor.text))
+    ):
+        return None
+    whose = _whose(request.text)
+    holders = [
+        a
+        for a in final.values()
+        if a.candidate.status == Status.active
+        and not a.candidate.historical
+        and a.candidate.similarity is not None
+        and not a.about.other
+        and holds_a_dose(a.candidate.text)
+        and (not whose or not (held := _whose(a.candidate.text)) or bool(whose & held))
+    ]
+    if not holders:
+        return None
+    return max(holders, key=lambda a: (about_rank(a), a.candidate.similarity or 0.0))
+
+
 def hand_to_holder(final: dict[str, Assessment], governor: Candidate, held: Holding) -> str:
     """Record in ``final`` that the holder governs instead of ``governor`` (the governor
     itself, when it is the holder), and return the step that says why."""
@@ -222,6 +326,30 @@ def hand_to_holder(final: dict[str, Assessment], governor: Candidate, held: Hold
     return (
         f"the request would hand over {stake}; {holder.id} holds it, and {governor.id} says "
         f"nothing of it: {held.action.value}"
+    )
+
+
+def hand_to_dose(
+    final: dict[str, Assessment],
+    governor: Candidate | None,
+    dose: Assessment,
+    action: ActionClass,
+) -> str:
+    """Record in ``final`` that the memory holding the dose asked for governs (instead of
+    ``governor``, when there was one), and return the step that says why."""
+    holder = dose.candidate.id
+    _take_over(
+        final,
+        holder,
+        "governs: it holds the dose the request asks for",
+        governor.id if governor else None,
+        f"{holder} holds the dose the request asks for, and this holds none",
+    )
+    if governor is None:
+        return f"the request asks for a dose, and {holder} holds it: {action.value}"
+    return (
+        f"the request asks for a dose; {holder} holds it, and {governor.id} holds none: "
+        f"{action.value}"
     )
 
 

@@ -71,6 +71,8 @@ The rules (DESIGN §3), in order:
    holds, that memory governs and the hand-over is ``block``; money to be paid to details a
    memory holds is ``verify_first`` - unless the belief that governed says something of that
    stake itself, or the holder says it may be handed on ("printed on the welcome card").
+   A current memory saying the payee's details changed ("they've moved banks") governs the
+   payment, unless the belief that governed is a rule or counsels caution of its own.
    Nor does a question that asks for a dose (``verify_first``) or a safety limit (``warn``,
    :func:`beliefgraph.language.stakes.safety_at_stake`), nor one answered by a memory that
    holds a torque, a pressure or a load limit, whatever its label (``warn``; a question about
@@ -89,9 +91,13 @@ The rules (DESIGN §3), in order:
    would answer outright (or nothing would), is ``verify_first`` under the rule closest to it
    in meaning that refuses or checks acts, when that rule stands and was set aside only
    because the request names none of its terms (:mod:`beliefgraph.planner.cautions`). Words
-   still decide jurisdiction; meaning only keeps a caution from being lost to them. Where
-   nothing governs, a request for a dose or a safety limit, or one whose closest belief in
-   meaning holds such a figure, is ``verify_first`` with no belief governing.
+   still decide jurisdiction; meaning only keeps a caution from being lost to them. A
+   request for the amount of a medicine to give ("how much of Dad's blood thinner
+   tonight?") is governed, ``verify_first``, by the current memory that holds a dose for
+   whom it asks, about its thing or else closest in meaning (the warfarin plan), where the
+   belief that governed holds none. Where nothing governs and no memory holds the dose, a
+   request for a dose or a safety limit, or one whose closest belief in meaning holds such
+   a figure, is ``verify_first`` with no belief governing.
 11. **The ranker.** Given one (the planner passes the fitted one), it has the last word on
    which candidate governs once the rules have found a winner, unless the request asks
    about the past (rule 9): it weighs what the rules read of every candidate beside its
@@ -159,7 +165,9 @@ from beliefgraph.planner.assess import (
 from beliefgraph.planner.cautions import (
     closest_rule,
     figure_at_stake,
+    find_dose,
     find_holder,
+    hand_to_dose,
     hand_to_holder,
     hand_to_rule,
     open_doubt,
@@ -566,6 +574,11 @@ def _conclude(
         action = held.action
         steps.append(hand_to_holder(final, governor, held))
         governor, winner = held.holder.candidate, held.holder
+    elif (dose := find_dose(final, governor, request)) is not None:
+        if action != ActionClass.block:
+            action = ActionClass.verify_first
+        steps.append(hand_to_dose(final, governor, dose, action))
+        governor, winner = dose.candidate, dose
     if (
         winner.lane == "evidence"
         and action in (ActionClass.answer, ActionClass.answer_context)

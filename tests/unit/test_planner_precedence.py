@@ -640,8 +640,12 @@ def test_where_nothing_governs_a_figure_held_closest_in_meaning_asks_for_a_check
     assert decide(asked, {R}, [far, tablets]).action == ActionClass.answer_context
     old = replace(plan, status=Status.archived)
     assert decide(asked, {R}, [old, tablets]).action == ActionClass.answer_context
-    # a request that asks for a dose gets none from nowhere, whatever is stored
+    # a request that asks for a dose is checked against the memory that holds one ...
     d = decide("How much of the blood thinner should he have tonight?", {R}, [far, tablets])
+    assert (d.governing, d.action) == ("plan", ActionClass.verify_first)
+    # ... and gets none from nowhere where no memory holds it
+    bins = belief("bins", "The bins go out on Tuesday nights.", similarity=0.3)
+    d = decide("How much of the blood thinner should he have tonight?", {R}, [bins])
     assert (d.governing, d.action) == (None, ActionClass.verify_first)
     assert "the request asks for a dose" in d.reason
 
@@ -710,6 +714,83 @@ def test_new_bank_details_in_a_note_are_checked_before_money_moves() -> None:
     )
     d = decide("Pay the Northgate invoice today", [X], [limit, email])
     assert (d.governing, d.action) == ("email", ActionClass.verify_first)
+
+
+def test_a_payment_goes_where_the_change_of_bank_says_whatever_record_is_nearer() -> None:
+    # the invoice is what the request names; the email names the payee only in its address
+    invoice = belief(
+        "invoice",
+        "Halvorsen invoice 2291: £3,240 for the shelving, due Friday, approved by Kemi.",
+        similarity=0.85,
+    )
+    email = belief(
+        "email",
+        "Email from accounts@halvorsen-timber.co on Tuesday: they've moved banks, all payments "
+        "from now on to sort code 20-45-77, account 61839024.",
+        kind=Kind.context,
+        hint=ActionClass.answer,
+        similarity=0.7,
+    )
+    for request in (
+        "Settle the Halvorsen invoice today, using the details we've got for them.",
+        "Halvorsen have chased invoice 2291 again. Just get it paid today.",
+    ):
+        d = decide(request, [X], [invoice, email])
+        assert (d.governing, d.action) == ("email", ActionClass.verify_first), request
+    # a rule on the act speaks for itself
+    callback = belief(
+        "callback",
+        "Whenever a vendor asks to change where we pay them, ring them back on the number in "
+        "the master file first.",
+        kind=Kind.policy,
+        hint=ActionClass.verify_first,
+        similarity=0.9,
+    )
+    d = decide("Settle the Halvorsen invoice today.", [X], [callback, email])
+    assert d.governing == "callback"
+
+
+def test_paying_in_other_words_puts_money_at_stake_and_paid_leave_does_not() -> None:
+    assert at_stake("Settle the Harwick Joinery invoice today.") == "money"
+    assert at_stake("Can you get Harbourline paid today?") == "money"
+    assert at_stake("Brightline's bill is due. Just send the money to wherever they said.") == (
+        "money"
+    )
+    assert at_stake("How much paid time off does a new starter get?") is None
+
+
+def test_the_memory_holding_the_dose_asked_for_governs_with_a_check() -> None:
+    rule = belief(
+        "rule",
+        "Don't alter any of Dad's medication amounts yourself; only the clinic changes them.",
+        kind=Kind.policy,
+        hint=ActionClass.block,
+        similarity=0.7,
+    )
+    warfarin = belief(
+        "warfarin",
+        "Warfarin for Dad per the anticoag clinic sheet: 3 mg each evening, 4.5 mg on Mondays.",
+        kind=Kind.context,
+        hint=ActionClass.answer,
+        similarity=0.6,
+    )
+    mums = belief(
+        "mums",
+        "Mum's paracetamol: 1 g up to four times a day, at least 4 hours apart.",
+        similarity=0.65,
+    )
+    # no words of the request name the warfarin: it is the dose closest in meaning, and Dad's
+    d = decide(
+        "How much of Dad's blood thinner should I give him tonight?", [R], [rule, warfarin, mums]
+    )
+    assert (d.governing, d.action) == ("warfarin", ActionClass.verify_first)
+    # asked for more than the dose set, the rule on changing it stands
+    d = decide(
+        "How much more of the blood thinner should Dad take tonight to bring it up?",
+        [R],
+        [rule, warfarin, mums],
+    )
+    assert d.governing != "warfarin"
 
 
 def test_what_a_request_names_but_does_not_ask_for_is_no_act() -> None:
