@@ -105,22 +105,22 @@ def ungoverned(
     request: Terms,
     steps: list[str],
 ) -> Decision:
-    """The decision where no belief governs: the closest rule's check on a request to act
-    (:func:`closest_rule`); else the memory that holds the dose asked for, checked
-    (:func:`find_dose`); else ``verify_first`` with nothing governing when a dose or a
+    """The decision where no belief governs: the memory that holds the dose asked for,
+    checked (:func:`find_dose`); else the closest rule's check on a request to act
+    (:func:`closest_rule`); else ``verify_first`` with nothing governing when a dose or a
     safety figure is at stake (:func:`figure_at_stake`); else ``answer_context``."""
     assessments = tuple(final.values())
-    if (rule := closest_rule(assessments, action_types)) is not None:
-        steps.append(hand_to_rule(final, None, rule))
-        reason = f"{rule.candidate.id} governs (the closest rule): verify_first"
-        return Decision(
-            rule.candidate.id, ActionClass.verify_first, reason, assessments, tuple(steps)
-        )
     if (dose := find_dose(final, None, request)) is not None:
         steps.append(hand_to_dose(final, None, dose, ActionClass.verify_first))
         reason = f"{dose.candidate.id} governs (it holds the dose asked for): verify_first"
         return Decision(
             dose.candidate.id, ActionClass.verify_first, reason, assessments, tuple(steps)
+        )
+    if (rule := closest_rule(assessments, action_types)) is not None:
+        steps.append(hand_to_rule(final, None, rule))
+        reason = f"{rule.candidate.id} governs (the closest rule): verify_first"
+        return Decision(
+            rule.candidate.id, ActionClass.verify_first, reason, assessments, tuple(steps)
         )
     if (figure := figure_at_stake(request.text, assessments)) is not None:
         steps.append(f"no belief governs, but {figure}: verify_first")
