@@ -27,6 +27,7 @@ from beliefgraph.models import (
     ActionClass,
     ActionType,
     EpistemicStatus,
+    Kind,
     Status,
 )
 from beliefgraph.planner.assess import (
@@ -223,13 +224,18 @@ def find_holder(
     return Holding(best, needed, stake)
 
 
+#: kinds whose every belief is a rule, whatever its words
+_RULE_KINDS = frozenset({Kind.policy, Kind.directive})
+
+
 def _states_its_own(a: Assessment) -> bool:
     """Whether ``a`` speaks to an act for itself: a rule (by its kind or its words), or a
-    note that counsels caution ("the retention money is covered by the court order")."""
-    return a.authority or a.candidate.allowed_action not in (
-        None,
-        ActionClass.answer,
-        ActionClass.answer_context,
+    note that counsels caution ("the retention money is covered by the court order"); not
+    a decision that states none ("Jonas approved the invoice")."""
+    return (
+        a.directive.is_rule
+        or a.candidate.kind in _RULE_KINDS
+        or a.candidate.allowed_action not in (None, ActionClass.answer, ActionClass.answer_context)
     )
 
 

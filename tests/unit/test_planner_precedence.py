@@ -737,6 +737,16 @@ def test_a_payment_goes_where_the_change_of_bank_says_whatever_record_is_nearer(
     ):
         d = decide(request, [X], [invoice, email])
         assert (d.governing, d.action) == ("email", ActionClass.verify_first), request
+    # a decision that states no rule says nothing of where the money goes
+    approved = belief(
+        "approved",
+        "Jonas approved Halvorsen invoice 2291 (£3,240, shelving) on 1 December.",
+        kind=Kind.decision,
+        hint=ActionClass.answer,
+        similarity=0.9,
+    )
+    d = decide("Settle the Halvorsen invoice today.", [X], [approved, email])
+    assert (d.governing, d.action) == ("email", ActionClass.verify_first)
     # a rule on the act speaks for itself
     callback = belief(
         "callback",
