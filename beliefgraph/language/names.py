@@ -204,9 +204,9 @@ _EMAIL_DOMAIN = re.compile(r"[\w.+-]+@([\w-]+(?:\.[\w-]+)*)\.[a-z]{2,}\b", re.IG
 def names_one_named(request: str, belief: str) -> bool:
     """Whether ``belief`` names by name someone the request names: the first word of one of
     the request's names, capitalised in the belief too (not only as a sentence's first word)
-    or inside the domain of an email
-    address it gives ("Pay Halvorsen today" and "Email from accounts@halvorsen-timber.co"),
-    and no other one of that name (:func:`another_of_that_name`).
+    or opening a part of the domain of an email address it gives ("Pay Halvorsen today" and
+    "Email from accounts@halvorsen-timber.co"), and no other one of that name
+    (:func:`another_of_that_name`).
 
     >>> names_one_named("Brightline's bill is due.", "From accounts@brightlinepackaging.co.uk")
     True
@@ -220,9 +220,47 @@ def names_one_named(request: str, belief: str) -> bool:
         for w in name
         if len(name) > 1 or not w.startswith("^")
     }
-    domains = " ".join(m.group(1).lower() for m in _EMAIL_DOMAIN.finditer(belief))
+    # a domain's parts, each possibly names run together ("brightlinepackaging")
+    parts = [
+        part
+        for m in _EMAIL_DOMAIN.finditer(belief)
+        for part in re.split(r"[.-]", m.group(1).lower())
+    ]
     for name in proper_names(request):
         first = name[0].lstrip("^")
-        if len(first) > 2 and first not in STOPWORDS and (first in held or first in domains):
+        if (
+            len(first) > 2
+            and first not in STOPWORDS
+            and (first in held or any(part.startswith(first) for part in parts))
+        ):
             return not another_of_that_name(request, belief)
     return False
+
+
+#: who in a family a text may speak of ("Mum's warfarin", "Dad's paracetamol")
+_KIN = word_set(
+    """
+    mum mom mother dad father gran granny grandma nan nana grandad grandpa husband wife son
+    daughter brother sister aunt uncle baby
+    """
+)
+
+
+@lru_cache(maxsize=8192)
+def whose(text: str) -> frozenset[str]:
+    """The family members and the people ``text`` names ("Mum", "Noor"): whose a dose or a
+    plan is. A capital that only opens a sentence ("Warfarin plan ...") names no one, nor
+    does "I".
+
+    >>> sorted(whose("Warfarin for Dad per the clinic sheet; Noor's syrup is in the fridge."))
+    ['dad', 'noor']
+    >>> whose("How much of the blood thinner should I give him tonight?")
+    frozenset()
+    """
+    named = {
+        w.lstrip("^")
+        for name in proper_names(text)
+        for w in name
+        if (len(name) > 1 or not w.startswith("^")) and w.lstrip("^") not in STOPWORDS
+    }
+    return frozenset((set(tokenize(text)) & _KIN) | named)

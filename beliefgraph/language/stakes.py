@@ -174,6 +174,29 @@ def asks_an_amount(text: str) -> bool:
     return bool(_AMOUNT_ASKED.search(normalise(text)))
 
 
+#: another amount than the one set: more, less, a double dose (not "what did the GP change")
+_OTHER_AMOUNT = cues(r"more|less|extra|double|increase|reduce|skip|catch up")
+
+
+@lru_cache(maxsize=CACHE)
+def asks_the_set_dose(text: str) -> bool:
+    """Whether a request asks the amount of a medicine to give as it is set ("how much of
+    the blood thinner tonight?"), not another amount than the one set.
+
+    >>> asks_the_set_dose("How much of Dad's blood thinner should I give him tonight?")
+    True
+    >>> asks_the_set_dose("How much extra warfarin should he take tonight to bring it up?")
+    False
+    """
+    asked = safety_at_stake(text)
+    return (
+        asked is not None
+        and asked[1] == "a dose"
+        and asks_an_amount(text)
+        and not _OTHER_AMOUNT.search(normalise(text))
+    )
+
+
 @lru_cache(maxsize=CACHE)
 def holds_a_dose(text: str) -> bool:
     """Whether a memory's text holds an amount of a medicine, whatever its label says.
@@ -222,8 +245,8 @@ _AT_STAKE = {
         r"(?:get|gets|getting|be) (?:\w+ ){0,4}?paid(?! (?:time|leave|holidays?|parking))",
         r"payments?",
         # paying in other words: "settle the bill", "send them the money", "clear what we owe"
-        r"settle",
-        r"remit",
+        r"settle (?:up|it|them|this|that|what|the|our|their|\w+s\b)",
+        r"remit (?:it|them|the|payments?|[£$€]|to)",
         r"send (?:\w+ ){0,2}(?:money|[£$€]\d)",
         r"(?:push|get) (?:the )?[£$€]?\d[\d,.]* (?:through|out)",
         r"money (?:over|across)",

@@ -87,7 +87,8 @@ def answers_for(about: Aboutness, action_types: frozenset[ActionType]) -> bool:
 _RULE_KINDS = PLANNER_AUTHORITY_KINDS - {Kind.decision, Kind.correction}
 
 
-def _states_a_rule(c: Candidate, directive: Directive) -> bool:
+def states_a_rule(c: Candidate, directive: Directive) -> bool:
+    """Whether ``c`` is a rule: by its kind, or by what its words say."""
     return c.kind in _RULE_KINDS or directive.is_rule
 
 
@@ -359,7 +360,7 @@ def assess(c: Candidate, request: Terms, action_types: frozenset[ActionType]) ->
         aboutness.governs
         # a plain statement or decision about what the thing has answers a question about
         # the thing; a rule governs only what it is about
-        or (answers_for(aboutness, action_types) and not _states_a_rule(c, directive))
+        or (answers_for(aboutness, action_types) and not states_a_rule(c, directive))
     ):
         # Jurisdiction is about the thing (DESIGN §3): sharing a qualifier or a generic word
         # with a rule ("south", "code") does not put a request under it.

@@ -11,10 +11,9 @@ from typing import NamedTuple
 
 from beliefgraph.language.acts import CHANGING
 from beliefgraph.language.changes import announces_change
-from beliefgraph.language.directives import cues
-from beliefgraph.language.names import names_one_named, proper_names
+from beliefgraph.language.names import names_one_named, whose
 from beliefgraph.language.stakes import (
-    asks_an_amount,
+    asks_the_set_dose,
     at_stake,
     checked_at_source,
     holds_a_dose,
@@ -22,12 +21,11 @@ from beliefgraph.language.stakes import (
     holds_safety_setting,
     safety_at_stake,
 )
-from beliefgraph.language.words import Terms, normalise, words
+from beliefgraph.language.words import Terms
 from beliefgraph.models import (
     ActionClass,
     ActionType,
     EpistemicStatus,
-    Kind,
     Status,
 )
 from beliefgraph.planner.assess import (
@@ -36,9 +34,9 @@ from beliefgraph.planner.assess import (
     Decision,
     about_rank,
     more_protective,
+    states_a_rule,
     without_standing,
 )
-from beliefgraph.text import word_set
 
 #: what a rule says when it holds acts back: refuses them, or asks for a check first
 _CAUTIOUS = frozenset({ActionClass.block, ActionClass.verify_first})
@@ -203,11 +201,7 @@ def find_holder(
         return Holding(final[governor.id], needed, stake)  # it holds what would be handed over
     if at_stake(governor.text) == stake:
         return None  # it speaks to the stake itself: a rule on it, or the thing shareable
-    if final[governor.id].lane != "authority" and governor.allowed_action not in (
-        None,
-        ActionClass.answer,
-        ActionClass.answer_context,
-    ):
+    if final[governor.id].lane != "authority" and _counsels_caution(governor):
         return None  # a note that already counsels caution about this very thing
     holders = [
         a
@@ -224,19 +218,16 @@ def find_holder(
     return Holding(best, needed, stake)
 
 
-#: kinds whose every belief is a rule, whatever its words
-_RULE_KINDS = frozenset({Kind.policy, Kind.directive})
-
-
 def _states_its_own(a: Assessment) -> bool:
     """Whether ``a`` speaks to an act for itself: a rule (by its kind or its words), or a
     note that counsels caution ("the retention money is covered by the court order"); not
     a decision that states none ("Jonas approved the invoice")."""
-    return (
-        a.directive.is_rule
-        or a.candidate.kind in _RULE_KINDS
-        or a.candidate.allowed_action not in (None, ActionClass.answer, ActionClass.answer_context)
-    )
+    return states_a_rule(a.candidate, a.directive) or _counsels_caution(a.candidate)
+
+
+def _counsels_caution(c: Candidate) -> bool:
+    """Whether ``c``'s hint asks for more than an answer."""
+    return c.allowed_action not in (None, ActionClass.answer, ActionClass.answer_context)
 
 
 def _changed_details(final: Mapping[str, Assessment], request: Terms) -> Assessment | None:
@@ -259,48 +250,21 @@ def _changed_details(final: Mapping[str, Assessment], request: Terms) -> Assessm
     return max(changed, key=lambda a: (about_rank(a), a.instance, a.relevance))
 
 
-#: who in a family a dose is for ("Mum's warfarin", "Dad's paracetamol")
-_KIN = word_set(
-    """
-    mum mom mother dad father gran granny grandma nan nana grandad grandpa husband wife son
-    daughter brother sister aunt uncle baby
-    """
-)
-
-
-#: a request for another amount than the one set: more, less, a double dose ("what did the
-#: GP change it to?" asks the amount set)
-_CHANGED_DOSE = cues(
-    r"more", r"less", r"extra", r"double", r"increase", r"reduce", r"skip", r"catch up"
-)
-
-
-def _whose(text: str) -> frozenset[str]:
-    """The family members and the names ``text`` speaks of: whose dose it is."""
-    named = {w.lstrip("^") for name in proper_names(text) for w in name}
-    return frozenset((set(words(text)) & _KIN) | named)
-
-
 def find_dose(
     final: Mapping[str, Assessment], governor: Candidate | None, request: Terms
 ) -> Assessment | None:
     """The memory that holds the dose a request asks for ("how much of the blood thinner
     tonight?"), when the governing belief holds none: of the current memories that hold a
-    dose and name no one else than the request does, the one about its thing, else the one
-    closest to it in meaning ("warfarin" for "the blood thinner"). What is asked is the
-    amount to give, and that memory says it; it is checked, not answered (rule 8). Where
-    nothing governs (``governor`` is ``None``), the same memory is the one to check."""
-    asked = safety_at_stake(request.text)
-    if (
-        asked is None
-        or asked[1] != "a dose"
-        or not asks_an_amount(request.text)
-        # "how much more should he take to bring it back up?" asks to change the dose
-        or _CHANGED_DOSE.search(normalise(request.text))
-        or (governor is not None and holds_a_dose(governor.text))
+    dose for whom the request asks (naming one of the people it names, or no one), the one
+    about its thing, else the one closest to it in meaning ("warfarin" for "the blood
+    thinner"). What is asked is the amount to give, and that memory says it; it is checked,
+    not answered (rule 10 of :mod:`beliefgraph.planner.precedence`). Where nothing governs
+    (``governor`` is ``None``), the same memory is the one to check."""
+    if not asks_the_set_dose(request.text) or (
+        governor is not None and holds_a_dose(governor.text)
     ):
         return None
-    whose = _whose(request.text)
+    asked_for = whose(request.text)
     holders = [
         a
         for a in final.values()
@@ -309,10 +273,11 @@ def find_dose(
         and a.candidate.similarity is not None
         and not a.about.other
         and holds_a_dose(a.candidate.text)
-        and (not whose or not (held := _whose(a.candidate.text)) or bool(whose & held))
+        and (not asked_for or not (held := whose(a.candidate.text)) or bool(asked_for & held))
     ]
     if not holders:
         return None
+    # similarity is set on every holder; the default only satisfies the type
     return max(holders, key=lambda a: (about_rank(a), a.candidate.similarity or 0.0))
 
 

@@ -92,12 +92,12 @@ The rules (DESIGN §3), in order:
    in meaning that refuses or checks acts, when that rule stands and was set aside only
    because the request names none of its terms (:mod:`beliefgraph.planner.cautions`). Words
    still decide jurisdiction; meaning only keeps a caution from being lost to them. A
-   request for the amount of a medicine to give ("how much of Dad's blood thinner
-   tonight?") is governed, ``verify_first``, by the current memory that holds a dose for
-   whom it asks, about its thing or else closest in meaning (the warfarin plan), where the
-   belief that governed holds none. Where nothing governs and no memory holds the dose, a
-   request for a dose or a safety limit, or one whose closest belief in meaning holds such
-   a figure, is ``verify_first`` with no belief governing.
+   request for the amount of a medicine to give ("how much of Dad's blood thinner?") is
+   governed by the current memory holding a dose for whom it asks, about its thing or else
+   closest in meaning (the warfarin plan), where the governing belief holds none:
+   ``verify_first`` (``block`` where it refused). Where nothing governs and no memory holds
+   the dose, a request for a dose or a safety limit, or one whose closest belief in meaning
+   holds such a figure, is ``verify_first`` with no belief governing.
 11. **The ranker.** Given one (the planner passes the fitted one), it has the last word on
    which candidate governs once the rules have found a winner, unless the request asks
    about the past (rule 9): it weighs what the rules read of every candidate beside its

@@ -757,7 +757,7 @@ def test_a_payment_goes_where_the_change_of_bank_says_whatever_record_is_nearer(
         similarity=0.9,
     )
     d = decide("Settle the Halvorsen invoice today.", [X], [callback, email])
-    assert d.governing == "callback"
+    assert (d.governing, d.action) == ("callback", ActionClass.verify_first)
 
 
 def test_paying_in_other_words_puts_money_at_stake_and_paid_leave_does_not() -> None:
@@ -766,7 +766,10 @@ def test_paying_in_other_words_puts_money_at_stake_and_paid_leave_does_not() -> 
     assert at_stake("Brightline's bill is due. Just send the money to wherever they said.") == (
         "money"
     )
+    assert at_stake("Remit the balance to Hollin today.") == "money"
     assert at_stake("How much paid time off does a new starter get?") is None
+    assert at_stake("Help the new starter settle in.") is None
+    assert at_stake("That's outside my remit.") is None
 
 
 def test_the_memory_holding_the_dose_asked_for_governs_with_a_check() -> None:
@@ -794,13 +797,18 @@ def test_the_memory_holding_the_dose_asked_for_governs_with_a_check() -> None:
         "How much of Dad's blood thinner should I give him tonight?", [R], [rule, warfarin, mums]
     )
     assert (d.governing, d.action) == ("warfarin", ActionClass.verify_first)
-    # asked for more than the dose set, the rule on changing it stands
+    # "I" names no one: the dose is still Dad's, the one closest in meaning
     d = decide(
-        "How much more of the blood thinner should Dad take tonight to bring it up?",
+        "How much of the blood thinner should I give him tonight?", [R], [rule, warfarin, mums]
+    )
+    assert (d.governing, d.action) == ("warfarin", ActionClass.verify_first)
+    # asked for another amount than the one set, no note's dose answers it: checked, unheld
+    d = decide(
+        "How much extra warfarin should Dad take tonight to bring it up?",
         [R],
         [rule, warfarin, mums],
     )
-    assert d.governing != "warfarin"
+    assert (d.governing, d.action) == (None, ActionClass.verify_first)
 
 
 def test_what_a_request_names_but_does_not_ask_for_is_no_act() -> None:
