@@ -56,12 +56,11 @@ of its own stays with the claim before it (:func:`~beliefgraph.importer.claims.c
 To the rules, questions, requests and idioms assert nothing: "Actually, what time is it in
 Tokyo?" is no correction, "Never mind." no rule, "should we rename the project?" no open
 question (what the speaker is still deciding they say: "haven't decided whether to rename
-it"). A wish ("I
-want …", "I'd like …", "please use …") is a preference when it is about how things are done
-in general ("I'd like my summaries in bullet points", "… by default") - a rule for the
-assistant when it says "please" ("please use the metric system") - and a request for now,
-which yields nothing, when it asks for one particular thing ("I'd like a cup of tea"): see
-:func:`standing_wish`.
+it"). A wish ("I want …", "I'd like …", "please use …") is a preference when it is about how
+things are done in general ("I'd like my summaries in bullet points", "… by default") - a
+rule for the assistant when it says "please" ("please use the metric system") - and a
+request for now, which yields nothing, when it asks for one particular thing ("I'd like a
+cup of tea"): see :func:`standing_wish`.
 
 Speaker-true: only the user's words carry the user's authority. An assistant sentence with
 one of the cues above is at most an ``observation`` (or a ``suggestion`` when it

@@ -213,13 +213,7 @@ def names_one_named(request: str, belief: str) -> bool:
     >>> names_one_named("Settle the Kessler bill.", "Settle up with Brennan by Friday.")
     False
     """
-    # a capital that only opens a sentence ("Settle up with Brennan") names no one for sure
-    held = {
-        w.lstrip("^")
-        for name in proper_names(belief)
-        for w in name
-        if len(name) > 1 or not w.startswith("^")
-    }
+    held = _sure_names(belief)
     # a domain's parts, each possibly names run together ("brightlinepackaging")
     parts = [
         part
@@ -257,10 +251,15 @@ def whose(text: str) -> frozenset[str]:
     >>> whose("How much of the blood thinner should I give him tonight?")
     frozenset()
     """
-    named = {
+    return frozenset((set(tokenize(text)) & _KIN) | _sure_names(text))
+
+
+def _sure_names(text: str) -> set[str]:
+    """The words of the names ``text`` gives for sure: a capital that only opens a sentence
+    ("Settle up with Brennan", "Warfarin plan ...") names no one, nor does "I"."""
+    return {
         w.lstrip("^")
         for name in proper_names(text)
         for w in name
         if (len(name) > 1 or not w.startswith("^")) and w.lstrip("^") not in STOPWORDS
     }
-    return frozenset((set(tokenize(text)) & _KIN) | named)

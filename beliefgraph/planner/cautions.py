@@ -206,8 +206,7 @@ def find_holder(
     holders = [
         a
         for a in final.values()
-        if a.candidate.status == Status.active
-        and not a.candidate.historical
+        if _stands(a)
         and a.about.governs
         and holds_at_stake(a.candidate.text) == stake
         and not (stake == "money" and checked_at_source(a.candidate.text))
@@ -216,6 +215,11 @@ def find_holder(
         return None
     best = max(holders, key=lambda a: (about_rank(a), a.instance, a.relevance))
     return Holding(best, needed, stake)
+
+
+def _stands(a: Assessment) -> bool:
+    """Whether ``a`` is current: active, and not history."""
+    return a.candidate.status == Status.active and not a.candidate.historical
 
 
 def _states_its_own(a: Assessment) -> bool:
@@ -237,8 +241,7 @@ def _changed_details(final: Mapping[str, Assessment], request: Terms) -> Assessm
     changed = [
         a
         for a in final.values()
-        if a.candidate.status == Status.active
-        and not a.candidate.historical
+        if _stands(a)
         and holds_at_stake(a.candidate.text) == "money"
         and announces_change(a.candidate.text)
         and not checked_at_source(a.candidate.text)
@@ -268,8 +271,7 @@ def find_dose(
     holders = [
         a
         for a in final.values()
-        if a.candidate.status == Status.active
-        and not a.candidate.historical
+        if _stands(a)
         and a.candidate.similarity is not None
         and not a.about.other
         and holds_a_dose(a.candidate.text)

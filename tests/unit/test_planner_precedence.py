@@ -792,23 +792,17 @@ def test_the_memory_holding_the_dose_asked_for_governs_with_a_check() -> None:
         "Mum's paracetamol: 1 g up to four times a day, at least 4 hours apart.",
         similarity=0.65,
     )
-    # no words of the request name the warfarin: it is the dose closest in meaning, and Dad's
-    d = decide(
-        "How much of Dad's blood thinner should I give him tonight?", [R], [rule, warfarin, mums]
-    )
-    assert (d.governing, d.action) == ("warfarin", ActionClass.verify_first)
-    # "I" names no one: the dose is still Dad's, the one closest in meaning
-    d = decide(
-        "How much of the blood thinner should I give him tonight?", [R], [rule, warfarin, mums]
-    )
-    assert (d.governing, d.action) == ("warfarin", ActionClass.verify_first)
-    # asked for another amount than the one set, no note's dose answers it: checked, unheld
-    d = decide(
-        "How much extra warfarin should Dad take tonight to bring it up?",
-        [R],
-        [rule, warfarin, mums],
-    )
-    assert (d.governing, d.action) == (None, ActionClass.verify_first)
+    expected = {
+        # no words of the request name the warfarin: it is the dose closest in meaning, Dad's
+        "How much of Dad's blood thinner should I give him tonight?": "warfarin",
+        # "I" names no one: the dose is still Dad's, the one closest in meaning
+        "How much of the blood thinner should I give him tonight?": "warfarin",
+        # asked for another amount than the one set, no note's dose answers it: checked, unheld
+        "How much extra warfarin should Dad take tonight to bring it up?": None,
+    }
+    for request, governing in expected.items():
+        d = decide(request, [R], [rule, warfarin, mums])
+        assert (d.governing, d.action) == (governing, ActionClass.verify_first), request
 
 
 def test_what_a_request_names_but_does_not_ask_for_is_no_act() -> None:
