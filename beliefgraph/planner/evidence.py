@@ -17,7 +17,11 @@ So a note that words miss answers only
 * names no other one of a kind the question names ("Sunday yin 5pm" for the Saturday class:
   :func:`~beliefgraph.language.contrasts.another_of_its_kind`);
 * and is closer in meaning than any other belief found (a chain counting as one) by a wide
-  margin (:func:`nearest_by_far`). No ranker moves such an answer.
+  margin (:func:`nearest_by_far`); or heads a chain of corrections found closest of all,
+  by any margin (:func:`nearest_corrected`). What a writer stored and then corrected ("the
+  plotter is in 2.07", then "since the refit the plotter lives in 3.14") is a thing the
+  store keeps current: the question meets its old wording or its new, and the current one
+  answers. No ranker moves such an answer.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ from beliefgraph.planner.history import record_of_the_thing
 NEAREST_SIMILARITY = 0.70
 #: and by how much closer than every other belief found
 NEAREST_MARGIN = 0.11
+#: how close a chain of corrections must be, where it is the closest of all
+CORRECTED_SIMILARITY = 0.65
 #: what a question may ask of a thing that only a note naming the thing answers: a way in,
 #: its settings, a limit (the front desk drone's code is no answer for the clinic drone's)
 _NOT_BY_MEANING = frozenset({"how to get in", "its settings", "how far it may go"})
@@ -52,6 +58,12 @@ _NOT_BY_MEANING = frozenset({"how to get in", "its settings", "how far it may go
 def nearest_by_far(nearest: float, runner_up: float) -> bool:
     """Whether a similarity of ``nearest`` answers, the next belief at ``runner_up``."""
     return nearest >= NEAREST_SIMILARITY and nearest - runner_up >= NEAREST_MARGIN
+
+
+def nearest_corrected(nearest: float) -> bool:
+    """Whether a chain of corrections at a similarity of ``nearest``, the closest of all,
+    answers (whatever comes next: see :func:`_nearest`)."""
+    return nearest >= CORRECTED_SIMILARITY
 
 
 def answering(
@@ -106,11 +118,14 @@ def _nearest(
     answers ``request`` by meaning, if one does."""
     # a chain is one belief: a superseded one stands for its head, and is no rival of it
     chains: dict[str, float] = {}
+    corrected: set[str] = set()  # heads of a chain found: what was written and corrected
     for a in assessed:
         c = a.candidate
         if c.similarity:
             head = c.head or c.id
             chains[head] = max(chains.get(head, 0.0), c.similarity)
+            if c.head:
+                corrected.add(head)
     scored = sorted(((score, head) for head, score in chains.items()), reverse=True)
     if not scored or scored[0][1] not in missed:
         return None
@@ -129,6 +144,8 @@ def _nearest(
         and not holds_safety_setting(c.text)
         and not another_of_its_kind(request.text, c.text)
     )
+    if c.id in corrected:
+        return near if plain and nearest_corrected(scored[0][0]) else None
     return near if plain and nearest_by_far(scored[0][0], runner_up) else None
 
 

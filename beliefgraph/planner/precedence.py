@@ -33,13 +33,13 @@ The rules (DESIGN §3), in order:
    every time.
 4. **Supersession.** A superseded candidate never governs: its head takes its place.
 5. **Fallback.** With an empty lane, the most relevant current evidence about the thing asked
-   answers, or, for a plain question no statement's words name, the note closest to it in
-   meaning by far (:mod:`beliefgraph.planner.evidence`); statements come before rules that
-   lack standing (an unverified policy is no evidence of fact). When
-   nothing current is about the thing asked and a statement of it is history (archived, or
-   past its ``valid_to``; not a rule out of scope, nor a link of a chain), that record
-   answers, ``archive_only`` - unless, with nothing governing, a figure at stake or the
-   closest rule (rule 10) would ask for a check.
+   answers; or, for a plain question no statement's words name, the note closest to it in
+   meaning by far, or a corrected note's current head closest of all (:mod:`evidence
+   <beliefgraph.planner.evidence>`); statements come before rules that lack standing (an
+   unverified policy is no evidence of fact). When nothing current is about the thing asked
+   and a statement of it is history (archived, or past its ``valid_to``; not a rule out of
+   scope, nor a link of a chain), that record answers, ``archive_only`` - unless, with
+   nothing governing, a figure at stake or the closest rule (rule 10) would ask for a check.
 6. **Action.** From the governing belief: its hint, raised by the rule its text states
    unless the hint already measures a caution (``warn``, ``verify_first``) or asks only for
    background (``answer_context``), and by

@@ -20,7 +20,7 @@ from beliefgraph.models import (
     Status,
 )
 from beliefgraph.planner.assess import Candidate
-from beliefgraph.planner.evidence import nearest_by_far
+from beliefgraph.planner.evidence import nearest_by_far, nearest_corrected
 from beliefgraph.planner.precedence import decide
 from beliefgraph.planner.ranking import eligible
 
@@ -429,6 +429,40 @@ def test_a_chain_is_one_belief_when_the_nearest_in_meaning_is_weighed() -> None:
     other = belief("other", "Hedge trimmer: shelf C2", similarity=0.7)
     d = decide("Where's the lawnmower kept?", [R], [old, new, other])
     assert d.governing == "new"
+
+
+def test_a_chain_of_corrections_closest_in_meaning_answers_without_a_wide_margin() -> None:
+    old = belief(
+        "old",
+        "Fenwick Rd branch: Sunday 11-5",
+        similarity=0.80,
+        status=Status.superseded,
+        head="new",
+    )
+    new = belief("new", "Fenwick Rd branch, weekend trading: Sat 9-6, Sun 10-4.", similarity=0.74)
+    other = belief("other", "Harbour St branch: Sundays 10-2", similarity=0.77)
+    d = decide("Is the Fenwick Road shop open on a Sunday afternoon?", [R], [old, new, other])
+    assert d.governing == "new"
+    assert d.action == ActionClass.answer
+    # the same note, never corrected, as close beside the other: nothing answers by meaning
+    lone = replace(new, similarity=0.80)
+    assert decide("Is the shop open on a Sunday afternoon?", [R], [lone, other]).governing is None
+    # a chain closest of all, but far from the question: nothing answers
+    far = [
+        replace(old, similarity=0.63),
+        replace(new, similarity=0.6),
+        replace(other, similarity=0.5),
+    ]
+    assert decide("Is the shop open on a Sunday afternoon?", [R], far).governing is None
+    # a chain behind another belief: the closest is weighed as before
+    behind = [replace(old, similarity=0.7), new, replace(other, similarity=0.78)]
+    assert decide("Is the shop open on a Sunday afternoon?", [R], behind).governing is None
+
+
+def test_nearest_corrected_takes_a_lower_floor_and_no_margin() -> None:
+    assert nearest_corrected(0.66)
+    assert not nearest_by_far(0.66, 0.6)
+    assert not nearest_corrected(0.6)
 
 
 def test_a_price_of_another_one_of_the_kind_asked_is_no_answer() -> None:
