@@ -481,6 +481,53 @@ def _leave(line: str) -> re.Match[str] | None:
     return None
 
 
+@lru_cache(maxsize=CACHE)
+def gives_leave(text: str) -> bool:
+    """Whether ``text``, forbidding nothing, gives someone leave by the name of their role
+    ("Support may refund ...", "staff can book their own rail") or waives a check ("no
+    return or approval needed", "with no pre-approval", "nothing to log"), in a clause that
+    neither denies it nor makes it wait ("no manager can sign it off", "only once the vet has
+    seen it", "until the case is closed")."""
+    line = normalise(text)
+    if _BLOCK.search(line):
+        return False
+    for m in _GIVEN.finditer(line):
+        clause = re.split(r"[.;:!?]", line[: m.start()])[-1]
+        if not _NEGATION.search(clause) and not _NOT_YET.search(clause):
+            return True
+    return False
+
+
+#: leave given to someone by name of their role ("Support may refund ...", "whoever is on
+#: shift can just restart it"), or a check waived ("no return or approval needed", "with no
+#: pre-approval", "nothing to log")
+_GIVEN = cues(
+    r"(?:" + _DOER + r"|anyone(?: [\w-]+){0,3}|everyone|the assistant|agents|support|"
+    r"whoever(?: is)?(?: [\w-]+){1,2})(?:, [^,]{1,60},)? (?:can|may) "
+    r"(?:just |simply |also |now |still |always |themselves |freely )?"
+    r"(?!be\b|not\b|only\b|never\b|no\b)[a-z]+",
+    r"no [\w-]+(?: [\w-]+)? (?:or|and|nor) [\w-]+(?: [\w-]+)? (?:is |are )?"
+    r"(?:needed|required|necessary)(?! to)",
+    r"(?:with )?no (?:pre-?approval|change request|sign-?off|paperwork)\b",
+    r"nothing (?:to log|needs? (?:logging|signing|approving|approval))",
+)
+#: what, earlier in the clause, makes such leave wait for something or deny it
+_NOT_YET = cues(
+    r"no",
+    r"nobody",
+    r"nothing",
+    r"none",
+    r"only",
+    r"until",
+    r"unless",
+    r"once",
+    r"if",
+    r"while",
+    r"before",
+    r"after",
+)
+
+
 def _lets_it_be_done(line: str, requirement: re.Match[str]) -> bool:
     """Whether a check named after "without" is what a permission waives ("notes can be
     added without approval"), with no other check after it."""

@@ -57,7 +57,12 @@ from typing import TypeGuard
 import numpy as np
 
 from beliefgraph.language.acts import CHANGING
-from beliefgraph.language.directives import forbids_outright, read_directive, undecided
+from beliefgraph.language.directives import (
+    forbids_outright,
+    gives_leave,
+    read_directive,
+    undecided,
+)
 from beliefgraph.language.questions import asks_what_was_done
 from beliefgraph.language.stakes import (
     at_stake,
@@ -93,13 +98,15 @@ def action_features(
     found["asks_what_was_done"] = float(asks_what_was_done(request.text))
     hint = governor.allowed_action.value if governor.allowed_action else None
     directive = read_directive(governor.text)
+    # leave given by a role's name or a check waived reads as the permission it is
+    says = directive.action or (ActionClass.answer if gives_leave(governor.text) else None)
     found |= {
         f"hint={hint}": 1.0,
         f"kind={governor.kind.value}": 1.0,
         f"status={governor.status.value}": 1.0,
         f"epistemic={governor.epistemic_status.value}": 1.0,
         f"priority={governor.priority.value}": 1.0,
-        f"says={directive.action.value if directive.action else None}": 1.0,
+        f"says={says.value if says else None}": 1.0,
         f"holds={holds_at_stake(governor.text)}": 1.0,
         "verification_required": float(governor.verification_required),
         "states_a_rule": float(directive.is_rule),

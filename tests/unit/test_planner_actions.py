@@ -10,7 +10,12 @@ from pathlib import Path
 import pytest
 
 from beliefgraph.language.acts import infer_action_types
-from beliefgraph.language.directives import forbids_outright, read_directive, undecided
+from beliefgraph.language.directives import (
+    forbids_outright,
+    gives_leave,
+    read_directive,
+    undecided,
+)
 from beliefgraph.language.words import Terms
 from beliefgraph.models import ActionClass, ActionType, EpistemicStatus, Kind
 from beliefgraph.planner.actions import (
@@ -297,3 +302,36 @@ def test_a_proposal_nobody_settled_is_read_from_its_words(text: str, expected: b
     found = action_features(Terms.of(asked), {X}, decide(asked, {X}, [note]), note)
     assert undecided(text) is expected
     assert found["undecided"] == float(expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "leave"),
+    [
+        ("Support may refund damaged items up to 150 GBP, no return or approval needed.", True),
+        ("Staff can book their own UK rail on the company card, with no pre-approval.", True),
+        ("Weak detergent baths may go to the foul drain. Nothing to log.", True),
+        ("The service desk, and the assistant acting for it, may change the custody field.", True),
+        # denied, or made to wait, in its clause
+        ("No jumpering, no muting, and no manager can sign that off.", False),
+        ("Once the case is closed, the compliance office can lift the hold.", False),
+        ("If it locks up, whoever is on shift can restart it.", False),
+        # a text that forbids something gives no leave this way
+        ("Staff can bin expired stock but must never bin vaccines.", False),
+        # ability, not leave
+        ("The forklift can lift 2 tonnes.", False),
+    ],
+)
+def test_leave_given_by_a_role_or_a_check_waived_is_read(text: str, leave: bool) -> None:
+    assert gives_leave(text) is leave
+
+
+def test_a_permission_given_by_a_role_reads_as_a_permission_to_the_model() -> None:
+    text = "Support may refund damaged items up to 150 GBP, no return or approval needed."
+    assert read_directive(text).action is None  # the rules read no directive in it
+    permission = belief("refund", text, kind=Kind.policy, hint=ActionClass.answer)
+    query = "Please refund her damaged items."
+    d = decide(query, {X}, [permission])
+    governor = next(a.candidate for a in d.assessments if a.candidate.id == d.governing)
+    found = action_features(Terms.of(query), {X}, d, governor)
+    assert found["says=answer"] == 1.0
+    assert "says=None" not in found
