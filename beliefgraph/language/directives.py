@@ -472,60 +472,57 @@ def _permission(line: str) -> re.Match[str] | None:
 def _leave(line: str) -> re.Match[str] | None:
     """The everyday words by which ``line`` gives leave ("fine to pass on to Tom"), in a
     text that forbids nothing and not denied in their clause ("it isnt safe to share")."""
-    if _BLOCK.search(line):
-        return None
-    for m in _LEAVE.finditer(line):
-        clause = re.split(r"[.;:!?]", line[: m.start()])[-1]
-        if not _NEGATION.search(clause):
-            return m
-    return None
+    return _unqualified(_LEAVE, line, _NEGATION)
 
 
 @lru_cache(maxsize=CACHE)
 def gives_leave(text: str) -> bool:
     """Whether ``text``, forbidding nothing, gives someone leave by the name of their role
     ("Support may refund ...", "staff can book their own rail") or waives a check ("no
-    return or approval needed", "with no pre-approval", "nothing to log"), in a clause that
-    neither denies it nor makes it wait ("no manager can sign it off", "only once the vet has
-    seen it", "until the case is closed")."""
+    return or approval needed", "with no pre-approval", "nothing to log"): not where its
+    clause denies or defers it before ("no manager can sign it off", "once the case is
+    closed, compliance can lift it"), nor where its sentence names a check after it that it
+    does not waive ("... if the manager approves", "..., but flights need approval")."""
     line = normalise(text)
-    if _BLOCK.search(line):
+    m = _unqualified(_GIVEN, line, _DENIED_OR_DEFERRED)
+    if m is None:
         return False
-    for m in _GIVEN.finditer(line):
+    rest = re.split(r"[.;!?]", line[m.end() :])[0]
+    waived = _GIVEN.sub(" ", _PERMISSION.sub(" ", rest))
+    return not _CHECKING.search(waived) and ", but" not in waived
+
+
+def _unqualified(
+    pattern: re.Pattern[str], line: str, denials: re.Pattern[str]
+) -> re.Match[str] | None:
+    """The first match of ``pattern`` in ``line``, a text that forbids nothing, that no word
+    of ``denials`` comes before in its clause."""
+    if _BLOCK.search(line):
+        return None
+    for m in pattern.finditer(line):
         clause = re.split(r"[.;:!?]", line[: m.start()])[-1]
-        if not _NEGATION.search(clause) and not _NOT_YET.search(clause):
-            return True
-    return False
+        if not denials.search(clause):
+            return m
+    return None
 
 
 #: leave given to someone by name of their role ("Support may refund ...", "whoever is on
-#: shift can just restart it"), or a check waived ("no return or approval needed", "with no
-#: pre-approval", "nothing to log")
+#: shift can just restart it"; not "customers may need to wait", "anyone can make
+#: mistakes"), or a check waived ("no return or approval needed", "with no pre-approval",
+#: "nothing to log")
 _GIVEN = cues(
-    r"(?:" + _DOER + r"|anyone(?: [\w-]+){0,3}|everyone|the assistant|agents|support|"
-    r"whoever(?: is)?(?: [\w-]+){1,2})(?:, [^,]{1,60},)? (?:can|may) "
+    r"(?:" + _DOER + r"|anyone(?: [\w-]+){0,4}|everyone|the assistant|agents|support|"
+    r"whoever is(?: [\w-]+){1,2})(?:, [^,]{1,60},)? (?:can|may) "
     r"(?:just |simply |also |now |still |always |themselves |freely )?"
-    r"(?!be\b|not\b|only\b|never\b|no\b)[a-z]+",
+    r"(?!(?:be|not|only|never|no|need|needs|have|want|expect|experience|find|require|see|get|"
+    r"take|make|feel|notice|face|lose|struggle|forget)\b)[a-z]+",
     r"no [\w-]+(?: [\w-]+)? (?:or|and|nor) [\w-]+(?: [\w-]+)? (?:is |are )?"
     r"(?:needed|required|necessary)(?! to)",
-    r"(?:with )?no (?:pre-?approval|change request|sign-?off|paperwork)\b",
+    r"with no (?:pre-?approval|change request|sign-?off|paperwork)\b",
     r"nothing (?:to log|needs? (?:logging|signing|approving|approval))",
 )
-#: what, earlier in the clause, makes such leave wait for something or deny it
-_NOT_YET = cues(
-    r"no",
-    r"nobody",
-    r"nothing",
-    r"none",
-    r"only",
-    r"until",
-    r"unless",
-    r"once",
-    r"if",
-    r"while",
-    r"before",
-    r"after",
-)
+#: what, earlier in the clause, denies such leave or makes it wait for something
+_DENIED_OR_DEFERRED = cues(r"no|nobody|nothing|none|only|until|unless|once|if|while|before|after")
 
 
 def _lets_it_be_done(line: str, requirement: re.Match[str]) -> bool:

@@ -98,7 +98,9 @@ def action_features(
     found["asks_what_was_done"] = float(asks_what_was_done(request.text))
     hint = governor.allowed_action.value if governor.allowed_action else None
     directive = read_directive(governor.text)
-    # leave given by a role's name or a check waived reads as the permission it is
+    # the directive reader finds no rule in leave given by a role's name or a check waived
+    # ("Support may refund ...; no return or approval needed"): read as nothing said, the
+    # model blocked the very act such a policy allows
     says = directive.action or (ActionClass.answer if gives_leave(governor.text) else None)
     found |= {
         f"hint={hint}": 1.0,

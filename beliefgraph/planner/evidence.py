@@ -17,11 +17,11 @@ So a note that words miss answers only
 * names no other one of a kind the question names ("Sunday yin 5pm" for the Saturday class:
   :func:`~beliefgraph.language.contrasts.another_of_its_kind`);
 * and is closer in meaning than any other belief found (a chain counting as one) by a wide
-  margin (:func:`nearest_by_far`); or heads a chain of corrections found closest of all,
-  by any margin (:func:`nearest_corrected`). What a writer stored and then corrected ("the
-  plotter is in 2.07", then "since the refit the plotter lives in 3.14") is a thing the
-  store keeps current: the question meets its old wording or its new, and the current one
-  answers. No ranker moves such an answer.
+  margin (:func:`nearest_by_far`); or heads a chain of corrections closest of all, a
+  superseded member of it found beside it, by any margin (:func:`nearest_corrected`). What
+  a writer stored and then corrected ("the plotter is in 2.07", then "since the refit the
+  plotter lives in 3.14") is a thing the store keeps current: the question meets its old
+  wording or its new, and the current one answers. No ranker moves such an answer.
 """
 
 from __future__ import annotations
@@ -101,10 +101,11 @@ def answering(
     # a decision that states no rule ("Decided: second-hand planer rather than a new one")
     # was set aside as a rule its words do not reach: as a statement, it may answer too
     missed |= {a.candidate.id: a for a in assessed.values() if _decision_words_missed(a)}
-    near = _nearest(request, assessed.values(), missed)
-    if near is None:
+    found = _nearest(request, assessed.values(), missed)
+    if found is None:
         return []
-    why = "the closest in meaning by far, though its words do not name the thing asked"
+    near, how = found
+    why = f"{how}, though its words do not name the thing asked"
     # taken back as evidence (a decision among them was set aside as a rule out of reach)
     near = replace(near, lane="evidence", outcome="lost", why=why, by_meaning=True)
     assessed[near.candidate.id] = near
@@ -113,12 +114,14 @@ def answering(
 
 def _nearest(
     request: Terms, assessed: Iterable[Assessment], missed: Mapping[str, Assessment]
-) -> Assessment | None:
+) -> tuple[Assessment, str] | None:
     """The note that words missed (``missed``, as it was before it was set aside) and that
-    answers ``request`` by meaning, if one does."""
+    answers ``request`` by meaning, if one does, with how it was found."""
     # a chain is one belief: a superseded one stands for its head, and is no rival of it
     chains: dict[str, float] = {}
-    corrected: set[str] = set()  # heads of a chain found: what was written and corrected
+    # heads of a chain whose superseded members were found too: what was written, found
+    # again in its old words, and corrected
+    corrected: set[str] = set()
     for a in assessed:
         c = a.candidate
         if c.similarity:
@@ -144,9 +147,13 @@ def _nearest(
         and not holds_safety_setting(c.text)
         and not another_of_its_kind(request.text, c.text)
     )
-    if c.id in corrected:
-        return near if plain and nearest_corrected(scored[0][0]) else None
-    return near if plain and nearest_by_far(scored[0][0], runner_up) else None
+    if not plain:
+        return None
+    if c.id in corrected and nearest_corrected(scored[0][0]):
+        return near, "the head of the chain of corrections closest in meaning"
+    if nearest_by_far(scored[0][0], runner_up):
+        return near, "the closest in meaning by far"
+    return None
 
 
 def _prices_another(request: Terms, action_types: frozenset[ActionType], text: str) -> bool:

@@ -472,7 +472,7 @@ def decide(
         )
         winner = evidence[0] if evidence else None
         if winner is not None:
-            most = "closest in meaning by far" if winner.by_meaning else "most relevant evidence"
+            most = "closest in meaning" if winner.by_meaning else "most relevant evidence"
             steps.append(f"no authority in scope; the {most} is {winner.candidate.id}")
         elif record is not None:
             # nothing current is about the thing asked, but its record is: it answers, as

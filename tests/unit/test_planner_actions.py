@@ -317,8 +317,22 @@ def test_a_proposal_nobody_settled_is_read_from_its_words(text: str, expected: b
         ("If it locks up, whoever is on shift can restart it.", False),
         # a text that forbids something gives no leave this way
         ("Staff can bin expired stock but must never bin vaccines.", False),
-        # ability, not leave
+        ("Whoever is on shift can restart it; nothing reads from it in the day.", True),
+        ("Anyone on the ops rota may push the update over the air.", True),
+        ("Nothing needs signing for the two spare columns.", True),
+        # ability, or what might happen, not leave
         ("The forklift can lift 2 tonnes.", False),
+        ("Staff can lift 25 kg on their own.", True),  # a role given leave, read as such
+        ("Patients may need a referral from their GP first.", False),
+        ("Customers may have to wait up to 10 days for a refund.", False),
+        ("Users can expect delays on Mondays.", False),
+        ("Anyone can make mistakes with the rota.", False),
+        # a check after it that it does not waive
+        ("Support can issue refunds if the manager approves.", False),
+        ("Staff can book rail, but flights need approval.", False),
+        # a condition or a plain statement, not a check waived
+        ("No paperwork, no refund.", False),
+        ("There is no change request for this yet.", False),
     ],
 )
 def test_leave_given_by_a_role_or_a_check_waived_is_read(text: str, leave: bool) -> None:

@@ -460,9 +460,21 @@ def test_a_chain_of_corrections_closest_in_meaning_answers_without_a_wide_margin
 
 
 def test_nearest_corrected_takes_a_lower_floor_and_no_margin() -> None:
-    assert nearest_corrected(0.66)
-    assert not nearest_by_far(0.66, 0.6)
-    assert not nearest_corrected(0.6)
+    assert nearest_corrected(0.65)
+    assert not nearest_corrected(0.64)
+
+
+def test_a_chain_between_the_two_floors_answers_and_says_how_it_was_found() -> None:
+    old = belief("old", "Plotter: room 2.07", similarity=0.67, status=Status.superseded, head="new")
+    new = belief("new", "Since the refit it lives in 3.14, by the kitchen.", similarity=0.6)
+    rival = belief("rival", "Poster tubes: cupboard by reception", similarity=0.62)
+    query = "Where's the big poster printer these days?"
+    d = decide(query, [R], [old, new, rival])
+    assert d.governing == "new"
+    why = next(a.why for a in d.assessments if a.candidate.id == "new")
+    assert "chain of corrections closest in meaning" in why
+    low = [replace(old, similarity=0.64), new, replace(rival, similarity=0.6)]
+    assert decide(query, [R], low).governing is None
 
 
 def test_a_price_of_another_one_of_the_kind_asked_is_no_answer() -> None:
