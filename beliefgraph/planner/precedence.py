@@ -104,8 +104,8 @@ The rules (DESIGN §3), in order:
    standing, similarity and recency (:mod:`beliefgraph.planner.ranking`); a rule that
    asks for a check or forbids never gives way to a provisional report. Rules 6 to 10 then
    set the action from the belief it chose. Given a panel of rankers (the planner's: trees,
-   then linear weights), each choice is carried through rules 6 to 10, and where they would
-   let the agent do different things the more protective stands.
+   then linear weights), each choice is carried through rules 6 to 10, and the first stands
+   unless it would answer outright where another would have the agent do less.
 12. **The action model.** Given one (the planner passes the fitted ones: one for a belief
    with a hint of its action, one for a belief without), it has the last word on the action
    where the ranker had it on the belief and no curator's edge ordered the rules in reach
@@ -489,7 +489,7 @@ def decide(
         _conclude(request, kinds, assessed, heads, losers, winner, chosen, list(steps))
         for chosen in choices
     ]
-    decision = Panel.most_protective(decisions)
+    decision = Panel.guarded(decisions)
     if figure is not None and decision.action == ActionClass.archive_only:
         # the record is what is about the thing; the check asked for stands
         why = f"{decision.governing} governs (its record), but {figure}: verify_first"

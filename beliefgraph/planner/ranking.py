@@ -15,11 +15,13 @@ A weight per reading cannot say that one reading counts only beside another (a p
 closeness matters where no rule is about the thing, not where one is). So a second ranker,
 :class:`Trees`, scores the same features with a boosted ensemble of small decision trees,
 fitted by the same script on the same labels (``ranker_trees.json``). Neither is right
-always, and they err on different scenarios: the two sit as a :class:`Panel`, each choice is
-carried through to its action, and where the two choices would let the agent do different
-things the more protective stands (left out one round at a time, the panel made fewer false
-certainties than either ranker alone, and more right answers than the linear one: the
-reports in the history of ``bench/results/ranker.md``).
+always, and they err on different scenarios: the two sit as a :class:`Panel`, the trees
+first, and each choice is carried through to its action. The first's choice stands, unless
+it would let the agent answer outright and the other's would have it do less: the second
+ranker is a guard against a false certainty, not a vote for every caution (left out one
+round at a time, the trees alone made more right answers than the panel that took the more
+protective of any two choices, and a few more false certainties: the reports in the history
+of ``bench/results/ranker.md``).
 
 The ranker decides only among candidates, and only when the rules found a winner: where no
 belief governs, none does (a question about nothing stored stays unanswered by a belief).
@@ -334,19 +336,29 @@ def _depth(trees: Sequence[Sequence[Sequence[float]]]) -> int:
 @dataclass(frozen=True)
 class Panel:
     """Rankers that each choose who governs; the planner carries each choice through to its
-    action and, where they differ, takes the more protective (the first member's on a tie)."""
+    action and takes the first member's, unless it would answer outright where another's
+    would have the agent do less."""
 
     members: tuple[Chooser, ...]
 
     @staticmethod
-    def most_protective(decisions: Sequence[Decision]) -> Decision:
-        """Of the decisions the members' choices led to, the first, unless a later one lets
-        the agent do less (history, ``archive_only``, is on no such scale: the first
-        stands); the trace says what the others would have had govern."""
+    def guarded(decisions: Sequence[Decision]) -> Decision:
+        """Of the decisions the members' choices led to, the first, unless it answers outright
+        (``answer``, ``answer_context``) and a later one lets the agent do less; the trace
+        says what the others would have had govern.
+
+        A later member guards against a false certainty only: a first choice that already
+        checks, warns or refuses stands, even where another would refuse (taking the more
+        protective of any two, the panel took a sibling thing's refusal over the check or
+        the permission the thing asked about governs by). History, ``archive_only``, is on
+        no such scale: the first stands.
+        """
         best = decisions[0]
         for other in decisions[1:]:
             if ActionClass.archive_only in (best.action, other.action):
                 continue
+            if best.action not in _OUTRIGHT:
+                break
             if (
                 other.action != best.action
                 and more_protective(other.action, best.action) == other.action
@@ -358,7 +370,20 @@ class Panel:
         step = "; ".join(
             f"another ranker would have {d.governing} govern ({d.action.value})" for d in others
         )
-        return replace(best, steps=(*best.steps, f"{step}: the more protective choice stands"))
+        stricter = best.action != ActionClass.archive_only and any(
+            d.action != ActionClass.archive_only
+            and more_protective(d.action, best.action) != best.action
+            for d in others
+        )
+        if stricter:
+            step += f": the first choice ({best.action.value}) does not answer outright, and stands"
+        else:
+            step += ": the more protective choice stands"
+        return replace(best, steps=(*best.steps, step))
+
+
+#: actions that let the agent answer as asked, with nothing checked, warned or refused
+_OUTRIGHT = frozenset({ActionClass.answer, ActionClass.answer_context})
 
 
 def last_words(

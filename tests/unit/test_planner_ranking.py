@@ -217,7 +217,7 @@ def test_trees_move_the_governor_as_the_weights_do() -> None:
     assert load_trees().scores([{}]) == load_trees().scores([{}])  # the fitted trees load
 
 
-def test_a_panel_takes_the_more_protective_of_its_members_choices_whoever_made_it() -> None:
+def test_a_panels_outright_answer_gives_way_to_a_more_protective_choice() -> None:
     closer, rules = Ranker({"similarity": 5.0}), Ranker({})
     assert decide(HAND_OUT, {R}, [CHECKED, NOTE], ranker=closer).action == ActionClass.answer
     for panel in (Panel((closer, rules)), Panel((rules, closer))):
@@ -226,6 +226,34 @@ def test_a_panel_takes_the_more_protective_of_its_members_choices_whoever_made_i
         assert d.steps[-1] == (
             "another ranker would have note govern (answer): the more protective choice stands"
         )
+
+
+#: a rule that refuses handing a badge out to contractors (closer in meaning than CHECKED)
+REFUSED = belief(
+    "refused",
+    "Visitor badges must never be handed out to contractors at reception.",
+    kind=Kind.policy,
+    names=("visitor badge",),
+    similarity=0.70,
+)
+
+
+def test_a_panels_first_choice_that_checks_stands_over_a_later_refusal() -> None:
+    closer, farther = Ranker({"similarity": 5.0}), Ranker({"similarity": -5.0})
+    alone = decide(HAND_OUT, {R}, [CHECKED, REFUSED], ranker=closer)
+    assert (alone.governing, alone.action) == ("refused", ActionClass.block)
+    alone = decide(HAND_OUT, {R}, [CHECKED, REFUSED], ranker=farther)
+    assert (alone.governing, alone.action) == ("rule", ActionClass.verify_first)
+    # a later member guards against an outright answer only: a check is no such answer
+    d = decide(HAND_OUT, {R}, [CHECKED, REFUSED], ranker=Panel((farther, closer)))
+    assert (d.governing, d.action) == ("rule", ActionClass.verify_first)
+    assert d.steps[-1] == (
+        "another ranker would have refused govern (block): the first choice (verify_first) "
+        "does not answer outright, and stands"
+    )
+    # the other way round the refusal is the first choice, and stands
+    d = decide(HAND_OUT, {R}, [CHECKED, REFUSED], ranker=Panel((closer, farther)))
+    assert (d.governing, d.action) == ("refused", ActionClass.block)
 
 
 def test_a_panel_whose_members_agree_decides_as_one_of_them() -> None:
