@@ -386,7 +386,8 @@ def decide(
         narrows: ``(narrow_scope_key, broad_scope_key)`` pairs of ``NARROWS`` edges.
         ranker: has the last word on which candidate governs, when the rules found one
             (:mod:`beliefgraph.planner.ranking`); a :class:`Panel` of them, each carried
-            through to its action, the most protective taken; ``None`` decides by the rules
+            through to its action, the first's taken unless it answers outright where
+            another's would do less (:meth:`Panel.verdict`); ``None`` decides by the rules
             alone.
         actions: has the last word on the action where the rules found a winner, the past
             is not asked, no curator's edge ordered the rules in reach, and the governor is
@@ -489,7 +490,7 @@ def decide(
         _conclude(request, kinds, assessed, heads, losers, winner, chosen, list(steps))
         for chosen in choices
     ]
-    decision = Panel.guarded(decisions)
+    decision = Panel.verdict(decisions)
     if figure is not None and decision.action == ActionClass.archive_only:
         # the record is what is about the thing; the check asked for stands
         why = f"{decision.governing} governs (its record), but {figure}: verify_first"

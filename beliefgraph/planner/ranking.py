@@ -67,6 +67,8 @@ _STATUSES = tuple(s.value for s in Status)
 _EPISTEMIC = tuple(e.value for e in EpistemicStatus)
 #: the labels of a rule that asks for a check, or forbids (:func:`asks_for_a_check`)
 _CHECKED = frozenset({ActionClass.verify_first, ActionClass.block})
+#: actions that let the agent answer as asked, with nothing checked, warned or refused
+_OUTRIGHT = frozenset({ActionClass.answer, ActionClass.answer_context})
 #: what a belief held on someone's word is (:func:`on_report_only`)
 _ON_REPORT = frozenset(
     {EpistemicStatus.reported, EpistemicStatus.unverified, EpistemicStatus.floated}
@@ -342,48 +344,45 @@ class Panel:
     members: tuple[Chooser, ...]
 
     @staticmethod
-    def guarded(decisions: Sequence[Decision]) -> Decision:
+    def verdict(decisions: Sequence[Decision]) -> Decision:
         """Of the decisions the members' choices led to, the first, unless it answers outright
-        (``answer``, ``answer_context``) and a later one lets the agent do less; the trace
-        says what the others would have had govern.
+        (``answer``, ``answer_context``) and a later one lets the agent do less: then the most
+        protective of those (the earliest on a tie). The trace says what the others would
+        have had govern, and why the one taken stands.
 
         A later member guards against a false certainty only: a first choice that already
         checks, warns or refuses stands, even where another would refuse (taking the more
         protective of any two, the panel took a sibling thing's refusal over the check or
         the permission the thing asked about governs by). History, ``archive_only``, is on
-        no such scale: the first stands.
+        no such scale: a first choice of history stands, and a later one is never taken.
         """
-        best = decisions[0]
-        for other in decisions[1:]:
-            if ActionClass.archive_only in (best.action, other.action):
-                continue
-            if best.action not in _OUTRIGHT:
-                break
-            if (
-                other.action != best.action
-                and more_protective(other.action, best.action) == other.action
-            ):
-                best = other
+        first = best = decisions[0]
+        if first.action in _OUTRIGHT:
+            for other in decisions[1:]:
+                if _does_less(other, best):
+                    best = other
         others = [d for d in decisions if d.governing != best.governing]
         if not others:
             return best
         step = "; ".join(
             f"another ranker would have {d.governing} govern ({d.action.value})" for d in others
         )
-        stricter = best.action != ActionClass.archive_only and any(
-            d.action != ActionClass.archive_only
-            and more_protective(d.action, best.action) != best.action
-            for d in others
-        )
-        if stricter:
-            step += f": the first choice ({best.action.value}) does not answer outright, and stands"
-        else:
+        if best is not first:
             step += ": the more protective choice stands"
+        elif first.action not in _OUTRIGHT and any(_does_less(d, first) for d in others):
+            step += (
+                f": the first choice ({first.action.value}) does not answer outright, and stands"
+            )
+        else:
+            step += ": the first choice stands"
         return replace(best, steps=(*best.steps, step))
 
 
-#: actions that let the agent answer as asked, with nothing checked, warned or refused
-_OUTRIGHT = frozenset({ActionClass.answer, ActionClass.answer_context})
+def _does_less(other: Decision, than: Decision) -> bool:
+    """Whether ``other`` lets the agent do less than ``than`` (history is on no such scale)."""
+    if ActionClass.archive_only in (other.action, than.action) or other.action == than.action:
+        return False
+    return more_protective(other.action, than.action) == other.action
 
 
 def last_words(

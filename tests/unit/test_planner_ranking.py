@@ -220,12 +220,14 @@ def test_trees_move_the_governor_as_the_weights_do() -> None:
 def test_a_panels_outright_answer_gives_way_to_a_more_protective_choice() -> None:
     closer, rules = Ranker({"similarity": 5.0}), Ranker({})
     assert decide(HAND_OUT, {R}, [CHECKED, NOTE], ranker=closer).action == ActionClass.answer
-    for panel in (Panel((closer, rules)), Panel((rules, closer))):
-        d = decide(HAND_OUT, {R}, [CHECKED, NOTE], ranker=panel)
-        assert (d.governing, d.action) == ("rule", ActionClass.verify_first)
-        assert d.steps[-1] == (
-            "another ranker would have note govern (answer): the more protective choice stands"
-        )
+    d = decide(HAND_OUT, {R}, [CHECKED, NOTE], ranker=Panel((closer, rules)))
+    assert (d.governing, d.action) == ("rule", ActionClass.verify_first)
+    assert d.steps[-1] == (
+        "another ranker would have note govern (answer): the more protective choice stands"
+    )
+    d = decide(HAND_OUT, {R}, [CHECKED, NOTE], ranker=Panel((rules, closer)))
+    assert (d.governing, d.action) == ("rule", ActionClass.verify_first)
+    assert d.steps[-1] == "another ranker would have note govern (answer): the first choice stands"
 
 
 #: a rule that refuses handing a badge out to contractors (closer in meaning than CHECKED)
@@ -254,6 +256,39 @@ def test_a_panels_first_choice_that_checks_stands_over_a_later_refusal() -> None
     # the other way round the refusal is the first choice, and stands
     d = decide(HAND_OUT, {R}, [CHECKED, REFUSED], ranker=Panel((closer, farther)))
     assert (d.governing, d.action) == ("refused", ActionClass.block)
+    assert (
+        d.steps[-1]
+        == "another ranker would have rule govern (verify_first): the first choice stands"
+    )
+
+
+def _decided(governing: str, action: ActionClass) -> Decision:
+    return Decision(governing, action, f"{governing} governs", (), ())
+
+
+@pytest.mark.parametrize(
+    ("actions", "taken", "why"),
+    [
+        # an outright answer gives way to the most protective later choice, wherever it sits
+        (("answer", "warn", "block"), "c", "the more protective choice stands"),
+        (("answer", "block", "warn"), "b", "the more protective choice stands"),
+        (("answer_context", "verify_first"), "b", "the more protective choice stands"),
+        # ... but not to another answer, nor to history, which is on no such scale
+        (("answer", "answer"), "a", "the first choice stands"),
+        (("answer", "archive_only"), "a", "the first choice stands"),
+        # a first choice that warns, or is history, stands
+        (("warn", "answer"), "a", "the first choice stands"),
+        (("warn", "block"), "a", "the first choice (warn) does not answer outright, and stands"),
+        (("archive_only", "block"), "a", "the first choice stands"),
+    ],
+)
+def test_a_panels_verdict_guards_only_an_outright_answer(
+    actions: tuple[str, ...], taken: str, why: str
+) -> None:
+    decisions = [_decided(g, ActionClass(a)) for g, a in zip("abc", actions, strict=False)]
+    d = Panel.verdict(decisions)
+    assert d.governing == taken
+    assert d.steps[-1].endswith(f": {why}")
 
 
 def test_a_panel_whose_members_agree_decides_as_one_of_them() -> None:
