@@ -386,9 +386,8 @@ def decide(
         narrows: ``(narrow_scope_key, broad_scope_key)`` pairs of ``NARROWS`` edges.
         ranker: has the last word on which candidate governs, when the rules found one
             (:mod:`beliefgraph.planner.ranking`); a :class:`Panel` of them, each carried
-            through to its action, the first's taken unless it answers outright where
-            another's would do less (:meth:`Panel.verdict`); ``None`` decides by the rules
-            alone.
+            through to its action, as :meth:`Panel.verdict` takes one; ``None`` decides by
+            the rules alone.
         actions: has the last word on the action where the rules found a winner, the past
             is not asked, no curator's edge ordered the rules in reach, and the governor is
             neither history nor contested; :class:`ActionModels` ask the model fitted on
