@@ -231,11 +231,10 @@ def test_a_panels_outright_answer_gives_way_to_a_more_protective_choice() -> Non
 
 
 #: a rule that refuses handing a badge out to contractors (closer in meaning than CHECKED)
-REFUSED = belief(
-    "refused",
-    "Visitor badges must never be handed out to contractors at reception.",
-    kind=Kind.policy,
-    names=("visitor badge",),
+REFUSED = replace(
+    RULE,
+    id="refused",
+    text="Visitor badges must never be handed out to contractors at reception.",
     similarity=0.70,
 )
 
