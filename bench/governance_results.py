@@ -127,9 +127,10 @@ USED = [
     "unread-71",
     "unread-72",
     "unread-73",
+    "unread-74",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-74"]
+UNREAD: list[str] = ["unread-75"]
 
 
 def beyond_targets() -> list[Configuration]:
