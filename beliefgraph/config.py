@@ -139,7 +139,7 @@ class Settings(BaseSettings):
     gate_restate_similarity: float = Field(default=0.75, ge=0.0, le=1.0)
     #: plain text naming no subject, two beliefs of one kind: the pair model
     #: (beliefgraph/gate/relation.py) reads them from this cosine up
-    gate_model_similarity: float = Field(default=0.70, ge=0.0, le=1.0)
+    gate_model_similarity: float = Field(default=0.55, ge=0.0, le=1.0)
     #: a write whose trust is below this share of the old belief's cannot supersede it
     gate_trust_ratio: float = Field(default=0.8, ge=0.0, le=1.0)
     #: ``compatible``: the older belief's importance is multiplied by (1 - penalty)
