@@ -128,9 +128,10 @@ USED = [
     "unread-72",
     "unread-73",
     "unread-74",
+    "unread-75",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-75"]
+UNREAD: list[str] = ["unread-76"]
 
 
 def beyond_targets() -> list[Configuration]:
