@@ -77,6 +77,23 @@ def another_of_its_kind(request: str, belief: str) -> bool:
     return bool(numbers and held_numbers and not numbers & held_numbers)
 
 
+def names_the_one_asked(request: str, belief: str) -> bool:
+    """Whether ``belief`` names the one of a kind the request asks of, by the word or the
+    number that tells it from the others of its kind ("Juniors £15 a year" for the junior
+    membership, "2 hr lesson - £72" for a two-hour one).
+
+    >>> names_the_one_asked("how much is junior membership?", "Juniors £15 a year")
+    True
+    >>> names_the_one_asked("How much is a family ticket?", "Birthday party package - £150")
+    False
+    """
+    asked = {_one_of(w) for w in words(request)}
+    held = {_one_of(w) for w in words(belief)}
+    if any(kind & asked & held for kind in _CONTRASTS):
+        return True
+    return bool(_numbers(request) & _numbers(belief))
+
+
 def _numbers(text: str) -> frozenset[str]:
     """The numbers ``text`` says which one by, in digits: "16-seater" 16, "four-bed" 4."""
     found = (m.group(1) for m in _WHICH.finditer(text.lower()) if m.group(2) not in STOPWORDS)

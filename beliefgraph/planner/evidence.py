@@ -17,27 +17,35 @@ So a note that words miss answers only
 * names no other one of a kind the question names ("Sunday yin 5pm" for the Saturday class:
   :func:`~beliefgraph.language.contrasts.another_of_its_kind`);
 * and is closer in meaning than any other belief found (a chain counting as one) by a wide
-  margin (:func:`nearest_by_far`); or heads a chain of corrections closest of all, a
-  superseded member of it found beside it, by any margin (:func:`nearest_corrected`). What
-  a writer stored and then corrected ("the plotter is in 2.07", then "since the refit the
-  plotter lives in 3.14") is a thing the store keeps current: the question meets its old
-  wording or its new, and the current one answers. No ranker moves such an answer.
+  margin (:func:`nearest_by_far`), a note that cannot answer being no rival of one that may
+  (another one of the kind asked beside the one asked, a note without the price or the
+  property asked beside one that names the thing: :func:`_rivals`); or heads a chain of
+  corrections closest of all, a superseded member of it found beside it, by any margin
+  (:func:`nearest_corrected`). What a writer stored and then corrected ("the plotter is in
+  2.07", then "since the refit the plotter lives in 3.14") is a thing the store keeps
+  current: the question meets its old wording or its new, and the current one answers. No
+  ranker moves such an answer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, MutableMapping
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import replace
 
 from beliefgraph.language.acts import CHANGING
-from beliefgraph.language.contrasts import another_of_its_kind
-from beliefgraph.language.properties import asked_properties, asks_a_price_it_lacks
+from beliefgraph.language.contrasts import another_of_its_kind, names_the_one_asked
+from beliefgraph.language.properties import (
+    asked_properties,
+    asks_a_price_it_lacks,
+    other_property,
+)
 from beliefgraph.language.stakes import (
     at_stake,
     holds_a_dose,
     holds_at_stake,
     holds_safety_setting,
 )
+from beliefgraph.language.things import names_the_thing_asked
 from beliefgraph.language.words import Terms
 from beliefgraph.models import ActionType, Kind, Status
 from beliefgraph.planner.assess import Assessment, answers_for
@@ -122,14 +130,20 @@ def _nearest(
     # heads of a chain whose superseded members were found too: what was written, found
     # again in its old words, and corrected
     corrected: set[str] = set()
+    # each chain's text closest in meaning
+    texts: dict[str, str] = {}
     for a in assessed:
         c = a.candidate
         if c.similarity:
             head = c.head or c.id
+            if c.similarity >= chains.get(head, 0.0):
+                texts[head] = c.text
             chains[head] = max(chains.get(head, 0.0), c.similarity)
             if c.head:
                 corrected.add(head)
-    scored = sorted(((score, head) for head, score in chains.items()), reverse=True)
+    scored = _rivals(
+        request.text, sorted(((score, head) for head, score in chains.items()), reverse=True), texts
+    )
     if not scored or scored[0][1] not in missed:
         return None
     near = missed[scored[0][1]]
@@ -154,6 +168,48 @@ def _nearest(
     if nearest_by_far(scored[0][0], runner_up):
         return near, "the closest in meaning by far"
     return None
+
+
+def _rivals(
+    request: str, scored: list[tuple[float, str]], texts: Mapping[str, str]
+) -> list[tuple[float, str]]:
+    """``scored`` (similarity and head, closest first) without the notes that cannot answer
+    ``request`` beside one that may: no rivals of it, however close.
+
+    * A note naming another one of the kind asked ("Adult membership £40/yr") is none, where
+      the closest of the rest names the one asked ("Juniors £15 a year" for the junior
+      membership). Where none of the rest names it ("Birthday party package" for a family
+      ticket, beside the adult and the child tickets), the crowd of its kind stands.
+    * A note that states no price where a price is asked ("Spring concert 28 March, 7:30"),
+      or speaks only of another property of a thing ("Free-range eggs £3.20/tray" for where
+      the bread is kept) is none, where the closest names what the question asks about
+      ("GF bread -> small upright freezer"). One that does not ("Dressed crab £7.50" for the
+      lobster's price) is no answer beside them.
+
+    A note that holds a dose, a safety setting or anything a hand-over puts at stake stays,
+    whatever it names: closest, it is checked, not passed over.
+    """
+
+    def cannot_answer(head: str, unlike: Callable[[str, str], bool]) -> bool:
+        text = texts[head]
+        return unlike(request, text) and not _held_closely(text)
+
+    rest = [(score, head) for score, head in scored if not cannot_answer(head, another_of_its_kind)]
+    if rest and names_the_one_asked(request, texts[rest[0][1]]):
+        scored = rest
+    if not scored or not names_the_thing_asked(request, texts[scored[0][1]]):
+        return scored
+    return scored[:1] + [
+        (score, head)
+        for score, head in scored[1:]
+        if not cannot_answer(head, asks_a_price_it_lacks)
+        and not cannot_answer(head, other_property)
+    ]
+
+
+def _held_closely(text: str) -> bool:
+    """Whether ``text`` holds a dose, a safety setting or anything a hand-over puts at stake."""
+    return holds_at_stake(text) is not None or holds_a_dose(text) or holds_safety_setting(text)
 
 
 def _prices_another(request: Terms, action_types: frozenset[ActionType], text: str) -> bool:

@@ -499,6 +499,37 @@ def test_nearest_by_far_takes_a_floor_and_a_margin() -> None:
     assert not nearest_by_far(0.68, 0.0)  # far from everything, and from the question too
 
 
+def test_another_one_of_the_kind_asked_is_no_rival_of_the_one_asked() -> None:
+    juniors = belief("juniors", "Juniors (under 16) £20 a year", similarity=0.80)
+    adults = belief("adults", "Adult annual membership £65", similarity=0.79)
+    other = belief("other", "Club nights Tues 7-10", similarity=0.62)
+    d = decide("what's junior membership cost?", [R], [juniors, adults, other])
+    assert d.governing == "juniors"
+    assert d.action == ActionClass.answer
+    # a note that names neither: the crowd of its kind stands, and nothing answers
+    party = belief("party", "Birthday party package - £150", similarity=0.70)
+    child = belief("child", "Child ticket £6 (under-2s free)", similarity=0.84)
+    adult = belief("adult", "Adult ticket £8", similarity=0.81)
+    assert decide("How much is a family ticket?", [R], [child, adult, party]).governing is None
+    # the one asked, close beside a note that is no other one of its kind: no answer
+    club = belief("club", "Junior club Sat 10-12 at the library", similarity=0.75)
+    assert decide("what's junior membership cost?", [R], [juniors, adults, club]).governing is None
+
+
+def test_a_note_without_the_property_asked_is_no_rival_of_one_naming_the_thing() -> None:
+    bread = belief("bread", "GF bread -> small upright freezer, bottom drawer", similarity=0.75)
+    eggs = belief("eggs", "Free-range eggs, Hollins Farm - £3.20/tray", similarity=0.70)
+    d = decide("where's the gluten-free bread kept", [R], [bread, eggs])
+    assert d.governing == "bread"
+    # as close to a note that says where something is: no answer
+    rolls = belief("rolls", "Bread rolls: bottom shelf of the chest freezer", similarity=0.70)
+    assert decide("where's the gluten-free bread kept", [R], [bread, rolls]).governing is None
+    # the nearest does not name the thing asked: its rivals stand, whatever they state
+    crab = belief("crab", "Dressed crab £7.50 each", similarity=0.82)
+    tuna = belief("tuna", "Dropped tuna from the counter - too pricey", similarity=0.72)
+    assert decide("What's the price of lobster?", [R], [crab, tuna]).governing is None
+
+
 def test_meaning_alone_never_answers_a_request_to_act_a_rule_a_secret_or_another_one() -> None:
     lesson = belief("lesson", "Oscar - Thursday 5pm", similarity=0.83)
     assert decide("Move Oscar's lesson to Friday", [W], [lesson]).governing is None
