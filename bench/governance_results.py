@@ -129,9 +129,10 @@ USED = [
     "unread-73",
     "unread-74",
     "unread-75",
+    "unread-76",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-76"]
+UNREAD: list[str] = ["unread-77"]
 
 
 def beyond_targets() -> list[Configuration]:
