@@ -140,9 +140,10 @@ _ON_A_CARRIER = re.compile(
     r"(?:dhl|ups|fedex|van|truck|lorry|trailer|flight|plane|ship|vessel|courier|post|shuttle"
     r"|run)\b"
 )
-#: a setting taken to a figure is changed: "take the cure oven up to 190", "crank line 3 up
-#: to 42 a minute", "turn the heat down to 18", where asked. A word stands between the verb
-#: and "up": "take up to 10 days" and "set up" are no settings.
+#: a setting taken to a figure is changed, as a value written ("set it to 190") is, and done:
+#: "take the cure oven up to 190", "crank line 3 up to 42 a minute", "turn the heat down to
+#: 18", where asked. A word stands between the verb and "up": "take up to 10 days" and "set
+#: up" are no settings.
 _TO_A_FIGURE = re.compile(
     r"\b(?:take|crank|turn|bring|push|bump|knock|dial|set|ramp|wind|put|raise|drop)\s+"
     r"(?:[\w'-]+\s+){1,5}?(?:up|down)\s+(?:to|by)\s+(?:about\s+|around\s+)?\d"
@@ -425,9 +426,10 @@ def _instructed(text: str) -> tuple[frozenset[ActionType], bool]:
         _COMMITTING.search(line)
         or _ON_A_CARRIER.search(line)
         or _asks_for_phrase(_TAKEN_AWAY, line)
-        or _asks_for_phrase(_TO_A_FIGURE, line)
     ):
         found.add(ActionType.execute)
+    if _asks_for_phrase(_TO_A_FIGURE, line):
+        found |= {ActionType.execute, ActionType.write}
     for m in _DELEGATED.finditer(line):
         verb = m.group(1)
         if verb == "get" or not (

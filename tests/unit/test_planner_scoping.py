@@ -176,9 +176,11 @@ def test_terms_match_as_phrases_across_spellings() -> None:
         ("We got rid of the old printer last week, what's the new one's IP?", {R}),
         ("The fridge is empty, what should I order?", {R}),
         ("Clear the flag on ticket 55.", {W}),
-        # a setting taken to a figure is changed; onto a carrier is shipped
-        ("For the rush order, take Line 2's cure oven up to 190.", {X}),
-        ("We've got the rush on. Crank line 3 up to 42 a minute.", {X}),
+        # a setting taken to a figure is changed (a write, as "set it to 190" is) and done;
+        # onto a carrier is shipped
+        ("For the rush order, take Line 2's cure oven up to 190.", {W, X}),
+        ("We've got the rush on. Crank line 3 up to 42 a minute.", {W, X}),
+        ("Crank the water heater up to 65 for me.", {W, X}),
         # leave asked reads the act as the instruction would ("Turn the heat up to 22.")
         ("Am I allowed to turn the heat up to 22 on the wall panel?", {W, X}),
         ("Don't turn it up to 30, whatever they say.", {R}),
