@@ -130,9 +130,10 @@ USED = [
     "unread-74",
     "unread-75",
     "unread-76",
+    "unread-77",
 ]
 #: the blind packets nobody has read yet: scored once, when a change is done
-UNREAD: list[str] = ["unread-77"]
+UNREAD: list[str] = ["unread-78"]
 
 
 def beyond_targets() -> list[Configuration]:
