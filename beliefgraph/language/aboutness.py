@@ -13,17 +13,19 @@ its head thing, not any shared word. :func:`about` reads both texts' things
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from beliefgraph.language.instances import other_instance
 from beliefgraph.language.labels import members
 from beliefgraph.language.names import another_of_that_name
-from beliefgraph.language.things import Thing, compounds_of
+from beliefgraph.language.things import Thing, compounds_of, things
 from beliefgraph.language.words import (
     DAY_AND_MONTH_NAMES,
     QUESTION_WORDS,
     SAME_WORD,
+    STOPWORDS,
     clauses,
     words,
 )
@@ -249,3 +251,40 @@ def _about(request: str, belief: str, names: tuple[str, ...]) -> Aboutness:
 
 def _one_word(pieces: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(SAME_WORD.get(w, w) for w in piece) for piece in pieces)
+
+
+def names_the_thing_asked(request: str, text: str) -> bool:
+    """Whether ``text`` names a thing ``request`` asks about: its head word (plurals folded),
+    qualified in ``text``, where a word stands before it, only by one of the request's own
+    words or by the initials of one ("GF bread -> small upright freezer" for where the
+    gluten-free bread is kept). Another qualifier names another one ("Sourdough bread ->
+    bread bin"), and a thing the request names as a place is not what it asks about ("the
+    drone at dock 3" in "Dock 3 router: shelf B").
+
+    >>> names_the_thing_asked("where's the gluten-free bread kept", "GF bread -> freezer")
+    True
+    >>> names_the_thing_asked("where's the gluten-free bread kept", "Sourdough bread -> bin")
+    False
+    >>> names_the_thing_asked("How much is the goat's milk yoghurt?", "Goat milk 1L £2.40")
+    False
+    """
+    own = set(words(request)) | _initials(request)
+    said = words(text)
+    for thing in things(request):
+        if thing.generic or thing.placed:
+            continue
+        for i, word in enumerate(said):
+            before = said[i - 1] if i else None
+            if word == thing.head and (
+                before is None or before in STOPWORDS or (before != word and before in own)
+            ):
+                return True
+    return False
+
+
+def _initials(text: str) -> frozenset[str]:
+    """The initials of each hyphenated word of ``text`` ("gf" of "gluten-free")."""
+    return frozenset(
+        "".join(part[0] for part in m.group(0).lower().split("-"))
+        for m in re.finditer(r"\b[A-Za-z]+(?:-[A-Za-z]+)+\b", text)
+    )

@@ -140,10 +140,10 @@ _ON_A_CARRIER = re.compile(
     r"(?:dhl|ups|fedex|van|truck|lorry|trailer|flight|plane|ship|vessel|courier|post|shuttle"
     r"|run)\b"
 )
-#: a setting taken to a figure is changed, as a value written ("set it to 190") is, and done:
-#: "take the cure oven up to 190", "crank line 3 up to 42 a minute", "turn the heat down to
-#: 18", where asked. A word stands between the verb and "up": "take up to 10 days" and "set
-#: up" are no settings.
+#: a setting taken to a figure is both a write (as "set it to 190" is) and a deed: "take the
+#: cure oven up to 190", "crank line 3 up to 42 a minute", "turn the heat down to 18", where
+#: asked. A word stands between the verb and "up": "take up to 10 days" and "set up" are no
+#: settings.
 _TO_A_FIGURE = re.compile(
     r"\b(?:take|crank|turn|bring|push|bump|knock|dial|set|ramp|wind|put|raise|drop)\s+"
     r"(?:[\w'-]+\s+){1,5}?(?:up|down)\s+(?:to|by)\s+(?:about\s+|around\s+)?\d"

@@ -67,10 +67,9 @@ def another_of_its_kind(request: str, belief: str) -> bool:
     >>> another_of_its_kind("What time's the Wednesday swim?", "Wed dawn swim - 7am")
     False
     """
-    asked = [_one_of(w) for w in words(request)]
-    held = [_one_of(w) for w in words(belief)]
+    asked, held = _contrast_words(request), _contrast_words(belief)
     for kind in _CONTRASTS:
-        named, said = kind.intersection(asked), kind.intersection(held)
+        named, said = kind & asked, kind & held
         if named and said and not named & said:
             return True
     numbers, held_numbers = _numbers(request), _numbers(belief)
@@ -87,11 +86,15 @@ def names_the_one_asked(request: str, belief: str) -> bool:
     >>> names_the_one_asked("How much is a family ticket?", "Birthday party package - £150")
     False
     """
-    asked = {_one_of(w) for w in words(request)}
-    held = {_one_of(w) for w in words(belief)}
+    asked, held = _contrast_words(request), _contrast_words(belief)
     if any(kind & asked & held for kind in _CONTRASTS):
         return True
     return bool(_numbers(request) & _numbers(belief))
+
+
+def _contrast_words(text: str) -> frozenset[str]:
+    """The words of ``text`` as the contrast sets write them (:func:`_one_of`)."""
+    return frozenset(_one_of(w) for w in words(text))
 
 
 def _numbers(text: str) -> frozenset[str]:

@@ -38,7 +38,6 @@ from beliefgraph.language.words import (
     QUESTION_WORDS,
     STOPWORDS,
     clauses,
-    words,
 )
 from beliefgraph.text import word_set
 
@@ -434,17 +433,3 @@ def align(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
             out.append(a[i])
             i += 1
     return tuple(out)
-
-
-def names_the_thing_asked(request: str, text: str) -> bool:
-    """Whether ``text`` names the head of a thing ``request`` names, in some form ("GF bread
-    -> small upright freezer" for where the gluten-free bread is kept; not "Goat milk 1L
-    bottle £2.40" for the goat's milk yoghurt's price).
-
-    >>> names_the_thing_asked("where's the gluten-free bread kept", "GF bread -> freezer")
-    True
-    >>> names_the_thing_asked("How much is the goat's milk yoghurt?", "Goat milk 1L £2.40")
-    False
-    """
-    heads = {t.head for t in things(request) if not t.generic}
-    return bool(heads & set(words(text)))

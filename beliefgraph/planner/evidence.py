@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import replace
 
+from beliefgraph.language.aboutness import names_the_thing_asked
 from beliefgraph.language.acts import CHANGING
 from beliefgraph.language.contrasts import another_of_its_kind, names_the_one_asked
 from beliefgraph.language.properties import (
@@ -45,7 +46,6 @@ from beliefgraph.language.stakes import (
     holds_at_stake,
     holds_safety_setting,
 )
-from beliefgraph.language.things import names_the_thing_asked
 from beliefgraph.language.words import Terms
 from beliefgraph.models import ActionType, Kind, Status
 from beliefgraph.planner.assess import Assessment, answers_for
@@ -154,12 +154,12 @@ def _nearest(
         and not asked_properties(request.text) & _NOT_BY_MEANING
         and not near.directive.is_rule
         and not near.about.other
-        and holds_at_stake(c.text) is None
         # a dose or a safety setting held closest in meaning is checked, not answered
         # (rule 10 of beliefgraph.planner.precedence)
-        and not holds_a_dose(c.text)
-        and not holds_safety_setting(c.text)
+        and not _held_closely(c.text)
         and not another_of_its_kind(request.text, c.text)
+        # nor does a note that states no price answer a question for one, however close
+        and not asks_a_price_it_lacks(request.text, c.text)
     )
     if not plain:
         return None

@@ -514,6 +514,11 @@ def test_another_one_of_the_kind_asked_is_no_rival_of_the_one_asked() -> None:
     # the one asked, close beside a note that is no other one of its kind: no answer
     club = belief("club", "Junior club Sat 10-12 at the library", similarity=0.75)
     assert decide("what's junior membership cost?", [R], [juniors, adults, club]).governing is None
+    # the one asked, left alone, states no price: no answer to a price question
+    senior = belief("senior", "Senior membership £55", similarity=0.79)
+    section = belief("section", "Junior section meets Sat 10am", similarity=0.72)
+    d = decide("how much is junior membership?", [R], [adults, senior, section])
+    assert d.governing is None
 
 
 def test_a_note_without_the_property_asked_is_no_rival_of_one_naming_the_thing() -> None:
@@ -524,6 +529,10 @@ def test_a_note_without_the_property_asked_is_no_rival_of_one_naming_the_thing()
     # as close to a note that says where something is: no answer
     rolls = belief("rolls", "Bread rolls: bottom shelf of the chest freezer", similarity=0.70)
     assert decide("where's the gluten-free bread kept", [R], [bread, rolls]).governing is None
+    # another one of the thing asked, by a qualifier of its own: its rivals stand
+    sourdough = belief("sourdough", "Sourdough bread -> bread bin", similarity=0.75)
+    loaf = belief("loaf", "Gluten free loaf £3.10", similarity=0.70)
+    assert decide("where's the gluten-free bread kept", [R], [sourdough, loaf]).governing is None
     # the nearest does not name the thing asked: its rivals stand, whatever they state
     crab = belief("crab", "Dressed crab £7.50 each", similarity=0.82)
     tuna = belief("tuna", "Dropped tuna from the counter - too pricey", similarity=0.72)
