@@ -282,9 +282,13 @@ def names_the_thing_asked(request: str, text: str) -> bool:
     return False
 
 
+#: a word of hyphenated parts: "gluten-free", "on-call"
+_HYPHENATED = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+)+\b")
+
+
 def _initials(text: str) -> frozenset[str]:
     """The initials of each hyphenated word of ``text`` ("gf" of "gluten-free")."""
     return frozenset(
         "".join(part[0] for part in m.group(0).lower().split("-"))
-        for m in re.finditer(r"\b[A-Za-z]+(?:-[A-Za-z]+)+\b", text)
+        for m in _HYPHENATED.finditer(text)
     )
